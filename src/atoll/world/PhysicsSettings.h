@@ -17,8 +17,6 @@ struct PhysicsSettings {
   float baumgarte = 0.2f;
   /// Apply last step's impulses at the start of the velocity solve.
   bool warm_start = true;
-  /// Fraction of last step's impulse applied when warm starting (seed 000 §5.3).
-  float warm_start_impulse_ratio = 1.0f;
   /// Penetration (m) the position solver leaves alone, so that resting contacts persist.
   float penetration_slop = 0.02f;
   /// Pairs closer than this (m) get speculative contacts.
