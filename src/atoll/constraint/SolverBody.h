@@ -1,0 +1,43 @@
+#pragma once
+// The solver's view of a body: the few numbers an impulse touches, gathered into a contiguous
+// array at the start of the solve and written back at the end (DESIGN.md §6). Static bodies
+// share one entry with zero inverse mass and zero velocity, so constraints never branch on
+// the motion type; kinematic bodies have zero inverse mass and keep their velocity.
+
+#include "atoll/math/Mat44.h"
+
+namespace atl {
+
+struct SolverBody {
+  /// Linear velocity of the centre of mass (m/s).
+  Vec3 linear_velocity;
+  /// Angular velocity (rad/s).
+  Vec3 angular_velocity;
+  /// Centre of mass in world space (m); moved by the position solver.
+  Vec3 com_position;
+  /// Orientation; rotated by the position solver.
+  Quat rotation;
+  /// Inverse mass (1/kg) per world axis: 0 on locked translation axes, all 0 when not dynamic.
+  Vec3 inv_mass;
+  /// World-space inverse inertia (upper 3×3), with locked rotation axes removed.
+  Mat44 inv_inertia = Mat44::zero();
+
+  /// True when impulses cannot move the body (static or kinematic).
+  bool is_immovable() const { return inv_mass.is_near_zero(0.0f) && inv_inertia == Mat44::zero(); }
+
+  /// Velocity change for an impulse along `axis` at lever arm `r_cross_axis_inv_inertia`.
+  void apply_linear(const Vec3& impulse) { linear_velocity += inv_mass * impulse; }
+  void apply_angular(const Vec3& delta_angular_velocity) {
+    angular_velocity += delta_angular_velocity;
+  }
+  /// Moves the body by a position-level impulse (used by the position solver): Δx = M⁻¹·P,
+  /// Δθ = I⁻¹·(r × P), applied as an exact rotation.
+  void apply_position_step(const Vec3& delta_position, const Vec3& delta_rotation) {
+    com_position += delta_position;
+    const float angle = delta_rotation.length();
+    if (angle > 1.0e-12f)
+      rotation = (Quat::rotation(delta_rotation / angle, angle) * rotation).normalized();
+  }
+};
+
+}  // namespace atl

@@ -1,0 +1,127 @@
+#pragma once
+// One translational degree of freedom between two bodies: keeps the relative velocity of two
+// points along a world axis at a target, with the accumulated impulse clamped to a range.
+// Contacts (non-penetration and friction) and the translational parts of joints are built
+// from it. The velocity changes an impulse causes are precomputed once per step, so a solve
+// is two dot products and four multiply-adds.
+
+#include <algorithm>
+
+#include "atoll/constraint/SolverBody.h"
+
+namespace atl {
+
+/// Per-contact scales of the bodies' inverse mass and inertia (ContactSettings), 1 = unchanged.
+struct InverseMassScales {
+  float inv_mass1 = 1.0f;
+  float inv_inertia1 = 1.0f;
+  float inv_mass2 = 1.0f;
+  float inv_inertia2 = 1.0f;
+};
+
+class AxisConstraintPart {
+ public:
+  /// Prepares the constraint along unit `axis` for points at lever arms r1, r2 (from each
+  /// centre of mass, world space). `target_velocity` is the relative velocity (m/s) of point 2
+  /// with respect to point 1 along the axis that the solve drives towards.
+  void calculate_constraint_properties(const SolverBody& body1, const Vec3& r1,
+                                       const SolverBody& body2, const Vec3& r2, const Vec3& axis,
+                                       float target_velocity = 0.0f,
+                                       const InverseMassScales& scales = {}) {
+    r1_cross_axis_ = r1.cross(axis);
+    r2_cross_axis_ = r2.cross(axis);
+    linear1_ = body1.inv_mass * axis * scales.inv_mass1;
+    linear2_ = body2.inv_mass * axis * scales.inv_mass2;
+    angular1_ = body1.inv_inertia.multiply3x3(r1_cross_axis_) * scales.inv_inertia1;
+    angular2_ = body2.inv_inertia.multiply3x3(r2_cross_axis_) * scales.inv_inertia2;
+    // K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis].
+    const float k = axis.dot(linear1_) + axis.dot(linear2_) + r1_cross_axis_.dot(angular1_) +
+                    r2_cross_axis_.dot(angular2_);
+    effective_mass_ = k > 0.0f ? 1.0f / k : 0.0f;
+    target_velocity_ = target_velocity;
+  }
+
+  /// True when the bodies can respond (K > 0).
+  bool is_active() const { return effective_mass_ != 0.0f; }
+  /// 1/K (kg).
+  float effective_mass() const { return effective_mass_; }
+  float target_velocity() const { return target_velocity_; }
+
+  /// Applies last step's accumulated impulse × `ratio` (dt / previous dt; 0 = no warm start).
+  void warm_start(SolverBody& body1, SolverBody& body2, float ratio) {
+    total_lambda_ *= ratio;
+    apply(body1, body2, total_lambda_);
+  }
+
+  /// Relative velocity of point 2 w.r.t. point 1 along the axis (m/s).
+  float relative_velocity(const SolverBody& body1, const SolverBody& body2,
+                          const Vec3& axis) const {
+    return axis.dot(body2.linear_velocity - body1.linear_velocity) +
+           r2_cross_axis_.dot(body2.angular_velocity) - r1_cross_axis_.dot(body1.angular_velocity);
+  }
+
+  /// The impulse (N·s) that would drive the relative velocity to the target, before clamping.
+  float lambda_for_target(const SolverBody& body1, const SolverBody& body2,
+                          const Vec3& axis) const {
+    return effective_mass_ * (target_velocity_ - relative_velocity(body1, body2, axis));
+  }
+
+  /// One Gauss-Seidel step: accumulates an impulse, clamps the total to [min, max] and applies
+  /// the difference. Returns true when an impulse was applied.
+  bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2, const Vec3& axis,
+                                 float min_lambda, float max_lambda) {
+    const float lambda = lambda_for_target(body1, body2, axis);
+    const float new_total = std::clamp(total_lambda_ + lambda, min_lambda, max_lambda);
+    const float delta = new_total - total_lambda_;
+    total_lambda_ = new_total;
+    if (delta == 0.0f) return false;
+    apply(body1, body2, delta);
+    return true;
+  }
+
+  /// Applies an impulse `lambda` along the axis (negative on body 1, positive on body 2).
+  void apply(SolverBody& body1, SolverBody& body2, float lambda) const {
+    body1.linear_velocity -= linear1_ * lambda;
+    body1.angular_velocity -= angular1_ * lambda;
+    body2.linear_velocity += linear2_ * lambda;
+    body2.angular_velocity += angular2_ * lambda;
+  }
+
+  /// Position-level correction for a separation error `c` (m, negative = too close): moves
+  /// the bodies apart by baumgarte × |c| along the axis. Uses the lever arms of the current
+  /// positions (recomputes K). Returns true when the bodies were moved.
+  static bool solve_position_constraint(SolverBody& body1, const Vec3& r1, SolverBody& body2,
+                                        const Vec3& r2, const Vec3& axis, float c, float baumgarte,
+                                        const InverseMassScales& scales = {}) {
+    if (c == 0.0f) return false;
+    const Vec3 r1_cross = r1.cross(axis);
+    const Vec3 r2_cross = r2.cross(axis);
+    const Vec3 lin1 = body1.inv_mass * axis * scales.inv_mass1;
+    const Vec3 lin2 = body2.inv_mass * axis * scales.inv_mass2;
+    const Vec3 ang1 = body1.inv_inertia.multiply3x3(r1_cross) * scales.inv_inertia1;
+    const Vec3 ang2 = body2.inv_inertia.multiply3x3(r2_cross) * scales.inv_inertia2;
+    const float k = axis.dot(lin1) + axis.dot(lin2) + r1_cross.dot(ang1) + r2_cross.dot(ang2);
+    if (k <= 0.0f) return false;
+    const float lambda = -baumgarte * c / k;
+    body1.apply_position_step(-lin1 * lambda, -ang1 * lambda);
+    body2.apply_position_step(lin2 * lambda, ang2 * lambda);
+    return true;
+  }
+
+  /// Accumulated impulse (N·s) of this step so far.
+  float total_lambda() const { return total_lambda_; }
+  void set_total_lambda(float lambda) { total_lambda_ = lambda; }
+
+ private:
+  Vec3 r1_cross_axis_;
+  Vec3 r2_cross_axis_;
+  Vec3 linear1_;   // M1⁻¹·axis
+  Vec3 linear2_;   // M2⁻¹·axis
+  Vec3 angular1_;  // I1⁻¹·(r1 × axis)
+  Vec3 angular2_;  // I2⁻¹·(r2 × axis)
+  float effective_mass_ = 0.0f;
+  float target_velocity_ = 0.0f;
+  float total_lambda_ = 0.0f;
+};
+
+}  // namespace atl

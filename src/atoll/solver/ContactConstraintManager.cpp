@@ -1,0 +1,409 @@
+#include "atoll/solver/ContactConstraintManager.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "atoll/core/QuickSort.h"
+
+namespace atl {
+
+namespace {
+
+// Where body 2's centre of mass is, and how it is turned, as seen from body 1.
+void relative_transform(const SolverBody& b1, const SolverBody& b2, Vec3& out_position,
+                        Quat& out_rotation) {
+  const Quat inv1 = b1.rotation.conjugated();
+  out_position = inv1 * (b2.com_position - b1.com_position);
+  out_rotation = inv1 * b2.rotation;
+}
+
+bool pair_less(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2) {
+  return a1 < b1 || (a1 == b1 && a2 < b2);
+}
+
+}  // namespace
+
+void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& settings) {
+  // Last step's cache (sorted by key in end_step) becomes the one we match against.
+  current_ ^= 1;
+  cache_[current_].clear();
+  constraints_.clear();
+  max_penetration_ = 0.0f;
+  // Seed 000 §5.3: impulses scale with the step length, so a changed dt rescales them.
+  warm_start_ratio_ = settings.warm_start ? (previous_dt_ > 0.0f ? dt / previous_dt_ : 1.0f) : 0.0f;
+  previous_dt_ = dt;
+}
+
+const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previous_pair(
+    uint32_t key1, uint32_t key2) const {
+  const std::vector<CachedPair>& pairs = cache_[current_ ^ 1].pairs;
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair(key1, key2),
+                             [](const CachedPair& p, const std::pair<uint32_t, uint32_t>& k) {
+                               return pair_less(p.key1, p.key2, k.first, k.second);
+                             });
+  if (it == pairs.end() || it->key1 != key1 || it->key2 != key2) return nullptr;
+  return &*it;
+}
+
+ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
+    const ContactBodyPair& pair, std::span<const SolverBody> bodies) {
+  Cache& cache = cache_[current_];
+  if (cache.pairs.empty() || cache.pairs.back().key1 != pair.key1 ||
+      cache.pairs.back().key2 != pair.key2) {
+    CachedPair entry;
+    entry.key1 = pair.key1;
+    entry.key2 = pair.key2;
+    relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2],
+                       entry.relative_position, entry.relative_rotation);
+    entry.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
+    cache.pairs.push_back(entry);
+  }
+  return cache.pairs.back();
+}
+
+void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
+                                              uint32_t manifold_index) {
+  const CachedManifold& manifold = cache_[current_].manifolds[manifold_index];
+  if (manifold.settings.is_sensor) return;
+  Constraint& c = constraints_.emplace_back();
+  c.body1 = pair.solver_body1;
+  c.body2 = pair.solver_body2;
+  c.friction = manifold.settings.combined_friction;
+  c.restitution = manifold.settings.combined_restitution;
+  c.mass_scales = manifold.settings.mass_scales;
+  c.cache_manifold = manifold_index;
+  c.cache_point = manifold.first_point;
+  c.num_points = manifold.num_points;
+}
+
+bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
+                                                   std::span<const SolverBody> bodies,
+                                                   const PhysicsSettings& settings,
+                                                   std::vector<ContactManifold>* out_manifolds) {
+  const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2);
+  if (old_pair == nullptr) return false;
+  const SolverBody& b1 = bodies[pair.solver_body1];
+  const SolverBody& b2 = bodies[pair.solver_body2];
+  Vec3 position;
+  Quat rotation;
+  relative_transform(b1, b2, position, rotation);
+  if ((position - old_pair->relative_position).length_sq() >
+          settings.body_pair_cache_max_delta_position_sq ||
+      std::fabs(rotation.dot(old_pair->relative_rotation)) <
+          settings.body_pair_cache_cos_max_delta_rotation_div2)
+    return false;
+
+  // Close enough: copy the manifolds over unchanged (in body-local form they move with the
+  // bodies), impulses included.
+  const Cache& old_cache = cache_[current_ ^ 1];
+  Cache& cache = cache_[current_];
+  CachedPair& new_pair = current_pair_for(pair, bodies);
+  for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
+    CachedManifold manifold = old_cache.manifolds[old_pair->first_manifold + m];
+    const uint32_t old_first = manifold.first_point;
+    manifold.first_point = static_cast<uint32_t>(cache.points.size());
+    for (uint32_t p = 0; p < manifold.num_points; ++p) {
+      const CachedPoint& point = old_cache.points[old_first + p];
+      cache.points.push_back(point);
+      const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
+      const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
+      const Vec3 normal = b1.rotation * manifold.local_normal;
+      max_penetration_ = std::max(max_penetration_, (w1 - w2).dot(normal));
+    }
+    cache.manifolds.push_back(manifold);
+    ++new_pair.num_manifolds;
+    add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
+    if (out_manifolds != nullptr) {
+      ContactManifold world;
+      world.normal = b1.rotation * manifold.local_normal;
+      world.sub_shape_id1 = manifold.sub_shape_id1;
+      world.sub_shape_id2 = manifold.sub_shape_id2;
+      float deepest = -k_float_max;
+      for (uint32_t p = 0; p < manifold.num_points; ++p) {
+        const CachedPoint& point = cache.points[manifold.first_point + p];
+        const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
+        const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
+        world.points_on_1.push_back(w1);
+        world.points_on_2.push_back(w2);
+        deepest = std::max(deepest, (w1 - w2).dot(world.normal));
+      }
+      world.penetration_depth = deepest;
+      out_manifolds->push_back(world);
+    }
+  }
+  return true;
+}
+
+ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
+                                                    const ContactManifold& manifold,
+                                                    const ContactSettings& contact_settings,
+                                                    std::span<const SolverBody> bodies,
+                                                    const PhysicsSettings& settings) {
+  ATOLL_ASSERT(pair.key1 < pair.key2);
+  ATOLL_ASSERT(manifold.points_on_1.size() == manifold.points_on_2.size());
+  const SolverBody& b1 = bodies[pair.solver_body1];
+  const SolverBody& b2 = bodies[pair.solver_body2];
+  const Quat inv1 = b1.rotation.conjugated();
+  const Quat inv2 = b2.rotation.conjugated();
+
+  Cache& cache = cache_[current_];
+  CachedPair& new_pair = current_pair_for(pair, bodies);
+
+  // Last step's manifold between the same sub-shapes, if any: its points hand down impulses.
+  const Cache& old_cache = cache_[current_ ^ 1];
+  const CachedManifold* old_manifold = nullptr;
+  if (const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2)) {
+    for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
+      const CachedManifold& candidate = old_cache.manifolds[old_pair->first_manifold + m];
+      if (candidate.sub_shape_id1 == manifold.sub_shape_id1 &&
+          candidate.sub_shape_id2 == manifold.sub_shape_id2) {
+        old_manifold = &candidate;
+        break;
+      }
+    }
+  }
+
+  CachedManifold entry;
+  entry.local_normal = inv1 * manifold.normal;
+  entry.sub_shape_id1 = manifold.sub_shape_id1;
+  entry.sub_shape_id2 = manifold.sub_shape_id2;
+  entry.settings = contact_settings;
+  entry.first_point = static_cast<uint32_t>(cache.points.size());
+  entry.num_points = static_cast<uint32_t>(manifold.points_on_1.size());
+  const float preserve_sq = square(settings.contact_point_preserve_lambda_max_dist);
+  for (size_t i = 0; i < manifold.points_on_1.size(); ++i) {
+    CachedPoint point;
+    point.local_on_1 = inv1 * (manifold.points_on_1[i] - b1.com_position);
+    point.local_on_2 = inv2 * (manifold.points_on_2[i] - b2.com_position);
+    max_penetration_ = std::max(
+        max_penetration_, (manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal));
+    if (old_manifold != nullptr) {
+      // The closest old point within the preserve distance keeps its impulses. Distance is
+      // measured on whichever body the point moved less on: a box sliding over the ground
+      // keeps its corners (body 2's frame), a ball rolling in place keeps its spot on the
+      // ground (body 1's frame). Matching in body 1's frame only would drop the warm start
+      // of every sliding contact faster than 1 cm per step.
+      float best = preserve_sq;
+      for (uint32_t j = 0; j < old_manifold->num_points; ++j) {
+        const CachedPoint& old_point = old_cache.points[old_manifold->first_point + j];
+        const float d = std::min((old_point.local_on_1 - point.local_on_1).length_sq(),
+                                 (old_point.local_on_2 - point.local_on_2).length_sq());
+        if (d < best) {
+          best = d;
+          point.normal_lambda = old_point.normal_lambda;
+          point.friction_lambda1 = old_point.friction_lambda1;
+          point.friction_lambda2 = old_point.friction_lambda2;
+        }
+      }
+    }
+    cache.points.push_back(point);
+  }
+  cache.manifolds.push_back(entry);
+  ++new_pair.num_manifolds;
+  add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
+  return old_manifold != nullptr ? ContactState::Persisted : ContactState::Added;
+}
+
+void ContactConstraintManager::setup_velocity_constraints(std::span<const SolverBody> bodies,
+                                                          float dt,
+                                                          const PhysicsSettings& settings) {
+  const Cache& cache = cache_[current_];
+  const float inv_dt = 1.0f / dt;
+  for (Constraint& c : constraints_) {
+    const SolverBody& b1 = bodies[c.body1];
+    const SolverBody& b2 = bodies[c.body2];
+    // The normal was stored in body 1's frame when the manifold was found.
+    c.normal = (b1.rotation * cache.manifolds[c.cache_manifold].local_normal).normalized();
+    c.tangent1 = c.normal.normalized_perpendicular();
+    c.tangent2 = c.normal.cross(c.tangent1);
+
+    for (uint32_t p = 0; p < c.num_points; ++p) {
+      const CachedPoint& point = cache.points[c.cache_point + p];
+      const Vec3 r1 = b1.rotation * point.local_on_1;
+      const Vec3 r2 = b2.rotation * point.local_on_2;
+      ConstraintPoint& cp = c.points[p];
+
+      // Relative velocity of the two surface points and their current separation.
+      const Vec3 v1 = b1.linear_velocity + b1.angular_velocity.cross(r1);
+      const Vec3 v2 = b2.linear_velocity + b2.angular_velocity.cross(r2);
+      const float normal_velocity = (v2 - v1).dot(c.normal);
+      const float separation = ((b2.com_position + r2) - (b1.com_position + r1)).dot(c.normal);
+      // Speculative contact (seed 000 §7): a separated pair may still close the gap this step.
+      const float speculative = std::max(0.0f, separation) * inv_dt;
+      float target = -speculative;
+      if (c.restitution > 0.0f && normal_velocity < -settings.min_velocity_for_restitution &&
+          speculative < -normal_velocity) {
+        // It hits during this step: bounce back with e × the approach speed, less the part of
+        // the step spent closing the gap.
+        target = -speculative - c.restitution * normal_velocity;
+      }
+      cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
+      cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1, 0.0f, c.mass_scales);
+      cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2, 0.0f, c.mass_scales);
+      cp.normal.set_total_lambda(point.normal_lambda);
+      cp.friction1.set_total_lambda(point.friction_lambda1);
+      cp.friction2.set_total_lambda(point.friction_lambda2);
+    }
+  }
+}
+
+void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
+                                          std::span<const uint32_t> constraints) {
+  for (uint32_t index : constraints) {
+    Constraint& c = constraints_[index];
+    SolverBody& b1 = bodies[c.body1];
+    SolverBody& b2 = bodies[c.body2];
+    for (uint32_t p = 0; p < c.num_points; ++p) {
+      ConstraintPoint& cp = c.points[p];
+      cp.friction1.warm_start(b1, b2, warm_start_ratio_);
+      cp.friction2.warm_start(b1, b2, warm_start_ratio_);
+      cp.normal.warm_start(b1, b2, warm_start_ratio_);
+    }
+  }
+}
+
+bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> bodies,
+                                                          std::span<const uint32_t> constraints) {
+  bool applied = false;
+  for (uint32_t index : constraints) {
+    Constraint& c = constraints_[index];
+    SolverBody& b1 = bodies[c.body1];
+    SolverBody& b2 = bodies[c.body2];
+
+    // Friction first: non-penetration matters more, so it is solved last (seed 000 §4.2).
+    // The friction budget is μ × the normal impulse accumulated so far, which includes the
+    // warm start; Jolt bounds it by the previous iteration's impulse, so a single velocity
+    // iteration has no friction at all there (LAWS.md B1). Here one iteration is enough.
+    if (c.friction > 0.0f) {
+      for (uint32_t p = 0; p < c.num_points; ++p) {
+        ConstraintPoint& cp = c.points[p];
+        const float max_lambda = c.friction * cp.normal.total_lambda();
+        const float old1 = cp.friction1.total_lambda();
+        const float old2 = cp.friction2.total_lambda();
+        float new1 = old1 + cp.friction1.lambda_for_target(b1, b2, c.tangent1);
+        float new2 = old2 + cp.friction2.lambda_for_target(b1, b2, c.tangent2);
+        // Coulomb cone: |λ_t| ≤ μ λ_n, clamping the 2D friction impulse as a whole.
+        const float len_sq = new1 * new1 + new2 * new2;
+        if (len_sq > square(max_lambda)) {
+          const float scale = max_lambda / std::sqrt(len_sq);
+          new1 *= scale;
+          new2 *= scale;
+        }
+        const float d1 = new1 - old1;
+        const float d2 = new2 - old2;
+        if (d1 != 0.0f || d2 != 0.0f) {
+          cp.friction1.set_total_lambda(new1);
+          cp.friction2.set_total_lambda(new2);
+          cp.friction1.apply(b1, b2, d1);
+          cp.friction2.apply(b1, b2, d2);
+          applied = true;
+        }
+      }
+    }
+    // Non-penetration: contacts only push, so the accumulated impulse stays ≥ 0.
+    for (uint32_t p = 0; p < c.num_points; ++p)
+      applied |= c.points[p].normal.solve_velocity_constraint(b1, b2, c.normal, 0.0f, k_float_max);
+  }
+  return applied;
+}
+
+void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> constraints) {
+  Cache& cache = cache_[current_];
+  for (uint32_t index : constraints) {
+    const Constraint& c = constraints_[index];
+    for (uint32_t p = 0; p < c.num_points; ++p) {
+      CachedPoint& point = cache.points[c.cache_point + p];
+      point.normal_lambda = c.points[p].normal.total_lambda();
+      point.friction_lambda1 = c.points[p].friction1.total_lambda();
+      point.friction_lambda2 = c.points[p].friction2.total_lambda();
+    }
+  }
+}
+
+bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> bodies,
+                                                          std::span<const uint32_t> constraints,
+                                                          const PhysicsSettings& settings) {
+  const Cache& cache = cache_[current_];
+  bool moved = false;
+  for (uint32_t index : constraints) {
+    const Constraint& c = constraints_[index];
+    SolverBody& b1 = bodies[c.body1];
+    SolverBody& b2 = bodies[c.body2];
+    for (uint32_t p = 0; p < c.num_points; ++p) {
+      const CachedPoint& point = cache.points[c.cache_point + p];
+      // Contact points move with the bodies, which the previous corrections have moved.
+      const Vec3 r1 = b1.rotation * point.local_on_1;
+      const Vec3 r2 = b2.rotation * point.local_on_2;
+      const float separation = ((b2.com_position + r2) - (b1.com_position + r1)).dot(c.normal);
+      // Keep `penetration_slop` of overlap so that resting contacts do not flicker between
+      // touching and not (which would wipe the cache), and never correct more than
+      // max_penetration_distance at once (seed 000 §6.2–6.3).
+      const float error =
+          std::max(separation + settings.penetration_slop, -settings.max_penetration_distance);
+      if (error < 0.0f)
+        moved |= AxisConstraintPart::solve_position_constraint(b1, r1, b2, r2, c.normal, error,
+                                                               settings.baumgarte, c.mass_scales);
+    }
+  }
+  return moved;
+}
+
+void ContactConstraintManager::end_step(std::vector<RemovedContact>& out_removed) {
+  Cache& cache = cache_[current_];
+  // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
+  std::vector<CachedPair>& pairs = cache.pairs;
+  const bool sorted =
+      std::is_sorted(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
+        return pair_less(a.key1, a.key2, b.key1, b.key2);
+      });
+  if (!sorted)
+    quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
+      return pair_less(a.key1, a.key2, b.key1, b.key2);
+    });
+
+  // Contacts of last step that are not in this step's cache were removed. Both lists are
+  // sorted by key, so one merge pass finds them in a deterministic order.
+  const Cache& old_cache = cache_[current_ ^ 1];
+  size_t j = 0;
+  for (const CachedPair& old_pair : old_cache.pairs) {
+    while (j < pairs.size() &&
+           pair_less(pairs[j].key1, pairs[j].key2, old_pair.key1, old_pair.key2))
+      ++j;
+    const CachedPair* now =
+        (j < pairs.size() && pairs[j].key1 == old_pair.key1 && pairs[j].key2 == old_pair.key2)
+            ? &pairs[j]
+            : nullptr;
+    for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) {
+      const CachedManifold& old_m = old_cache.manifolds[old_pair.first_manifold + m];
+      bool still = false;
+      if (now != nullptr) {
+        for (uint32_t n = 0; n < now->num_manifolds && !still; ++n) {
+          const CachedManifold& new_m = cache.manifolds[now->first_manifold + n];
+          still = new_m.sub_shape_id1 == old_m.sub_shape_id1 &&
+                  new_m.sub_shape_id2 == old_m.sub_shape_id2;
+        }
+      }
+      if (!still)
+        out_removed.push_back(
+            {old_pair.key1, old_pair.key2, old_m.sub_shape_id1, old_m.sub_shape_id2});
+    }
+  }
+}
+
+float ContactConstraintManager::total_normal_lambda(uint32_t i) const {
+  float sum = 0.0f;
+  for (uint32_t p = 0; p < constraints_[i].num_points; ++p)
+    sum += constraints_[i].points[p].normal.total_lambda();
+  return sum;
+}
+
+float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
+  float sum = 0.0f;
+  for (uint32_t p = 0; p < constraints_[i].num_points; ++p) {
+    const ConstraintPoint& cp = constraints_[i].points[p];
+    sum += std::sqrt(square(cp.friction1.total_lambda()) + square(cp.friction2.total_lambda()));
+  }
+  return sum;
+}
+
+}  // namespace atl

@@ -1,0 +1,181 @@
+#pragma once
+// The contact solver of seed 000: sequential impulses with warm starting, friction solved
+// before non-penetration, restitution and speculative contacts as velocity targets, and a
+// separate Baumgarte position pass that keeps `penetration_slop` of overlap.
+//
+// It also owns the contact cache that carries impulses from one step to the next: each step's
+// manifolds are stored per body pair (keyed by stable body identities), so that next step
+//  - a body pair whose relative transform barely changed reuses its manifolds without running
+//    the narrow phase (body-pair cache), and
+//  - a new contact point within `contact_point_preserve_lambda_max_dist` of last step's point
+//    starts from last step's impulses (warm start).
+// Every list here is filled in the order the caller adds pairs and read back in that order, so
+// the result is deterministic when the caller's order is.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "atoll/collision/ContactManifold.h"
+#include "atoll/constraint/parts/AxisConstraintPart.h"
+#include "atoll/solver/PhysicsSettings.h"
+
+namespace atl {
+
+/// What a contact listener may change about a manifold before it is solved.
+struct ContactSettings {
+  /// Friction coefficient of the pair (default: geometric mean of the bodies').
+  float combined_friction = 0.0f;
+  /// Restitution of the pair (default: max of the bodies').
+  float combined_restitution = 0.0f;
+  /// Sensor contacts report events but take no impulses.
+  bool is_sensor = false;
+  /// Per-contact scaling of the bodies' inverse mass and inertia.
+  InverseMassScales mass_scales;
+};
+
+/// A body pair as the contact manager sees it this step.
+struct ContactBodyPair {
+  /// Stable identities of the two bodies (body ID values), key1 < key2, used by the cache.
+  uint32_t key1 = 0;
+  uint32_t key2 = 0;
+  /// Indices of the bodies in this step's SolverBody array.
+  uint32_t solver_body1 = 0;
+  uint32_t solver_body2 = 0;
+};
+
+/// Whether a manifold (body pair + sub-shape pair) is new this step or was there last step.
+enum class ContactState : uint8_t { Added, Persisted };
+
+/// A contact that existed last step and is gone now.
+struct RemovedContact {
+  uint32_t key1;
+  uint32_t key2;
+  SubShapeID sub_shape_id1;
+  SubShapeID sub_shape_id2;
+};
+
+class ContactConstraintManager {
+ public:
+  /// Starts a step of length dt: last step's contacts become the cache that new contacts are
+  /// matched against, and the warm-start ratio becomes dt / previous dt (0 with warm start off).
+  void begin_step(float dt, const PhysicsSettings& settings);
+
+  /// Body-pair cache: when the pair had contacts last step and body 2 moved relative to body 1
+  /// by less than the settings' thresholds, re-adds last step's manifolds (moved with the
+  /// bodies) and returns true; the caller then skips the narrow phase for this pair. The
+  /// re-added manifolds are appended to `out_manifolds` (for contact events).
+  bool try_reuse_body_pair(const ContactBodyPair& pair, std::span<const SolverBody> bodies,
+                           const PhysicsSettings& settings,
+                           std::vector<ContactManifold>* out_manifolds = nullptr);
+
+  /// Adds a manifold found by the narrow phase this step. Points that lie within the preserve
+  /// distance of a point of last step's manifold with the same sub-shapes inherit its impulses.
+  ContactState add_manifold(const ContactBodyPair& pair, const ContactManifold& manifold,
+                            const ContactSettings& settings, std::span<const SolverBody> bodies,
+                            const PhysicsSettings& settings_for_matching);
+
+  /// Stage 6: Jacobians, effective masses and velocity targets (restitution, speculative).
+  /// Call after all manifolds are added and before warm_start.
+  void setup_velocity_constraints(std::span<const SolverBody> bodies, float dt,
+                                  const PhysicsSettings& settings);
+  /// Stage 7: applies last step's impulses × the warm-start ratio to the given constraints.
+  void warm_start(std::span<SolverBody> bodies, std::span<const uint32_t> constraints);
+  /// Stage 8, one iteration over the given constraints. Returns true when any impulse was
+  /// applied (the caller stops iterating when none was).
+  bool solve_velocity_constraints(std::span<SolverBody> bodies,
+                                  std::span<const uint32_t> constraints);
+  /// Copies the accumulated impulses into the cache for next step's warm start.
+  void store_applied_impulses(std::span<const uint32_t> constraints);
+  /// Stage 11, one position iteration. Returns true when any body was moved.
+  bool solve_position_constraints(std::span<SolverBody> bodies,
+                                  std::span<const uint32_t> constraints,
+                                  const PhysicsSettings& settings);
+  /// Ends the step: lists the contacts of last step that were not added again.
+  void end_step(std::vector<RemovedContact>& out_removed);
+
+  /// Number of solvable (non-sensor) contact constraints this step.
+  uint32_t num_constraints() const { return static_cast<uint32_t>(constraints_.size()); }
+  /// Solver body indices of constraint i (for island building).
+  uint32_t constraint_body1(uint32_t i) const { return constraints_[i].body1; }
+  uint32_t constraint_body2(uint32_t i) const { return constraints_[i].body2; }
+  /// Number of contact points this step (all manifolds, sensors included).
+  uint32_t num_contact_points() const {
+    return static_cast<uint32_t>(cache_[current_].points.size());
+  }
+  /// Deepest penetration (m) among this step's contact points as found by the narrow phase.
+  float max_penetration() const { return max_penetration_; }
+  /// Total normal impulse (N·s) of constraint i this step, summed over its points.
+  float total_normal_lambda(uint32_t i) const;
+  /// Total friction impulse magnitude (N·s) of constraint i this step.
+  float total_friction_lambda(uint32_t i) const;
+  /// Friction coefficient of constraint i.
+  float friction(uint32_t i) const { return constraints_[i].friction; }
+
+ private:
+  struct CachedPoint {
+    Vec3 local_on_1;  // relative to body 1's centre of mass, in its rotation frame
+    Vec3 local_on_2;  // relative to body 2's centre of mass, in its rotation frame
+    float normal_lambda = 0.0f;
+    float friction_lambda1 = 0.0f;
+    float friction_lambda2 = 0.0f;
+  };
+  struct CachedManifold {
+    Vec3 local_normal;  // in body 1's rotation frame
+    SubShapeID sub_shape_id1;
+    SubShapeID sub_shape_id2;
+    ContactSettings settings;
+    uint32_t first_point = 0;
+    uint32_t num_points = 0;
+  };
+  struct CachedPair {
+    uint32_t key1 = 0;
+    uint32_t key2 = 0;
+    Vec3 relative_position;  // body 2's centre of mass in body 1's frame
+    Quat relative_rotation;  // body 1⁻¹ · body 2
+    uint32_t first_manifold = 0;
+    uint32_t num_manifolds = 0;
+  };
+  struct Cache {
+    std::vector<CachedPair> pairs;
+    std::vector<CachedManifold> manifolds;
+    std::vector<CachedPoint> points;
+    void clear() {
+      pairs.clear();
+      manifolds.clear();
+      points.clear();
+    }
+  };
+  struct ConstraintPoint {
+    AxisConstraintPart normal;
+    AxisConstraintPart friction1;
+    AxisConstraintPart friction2;
+  };
+  struct Constraint {
+    uint32_t body1 = 0;
+    uint32_t body2 = 0;
+    Vec3 normal;
+    Vec3 tangent1;
+    Vec3 tangent2;
+    float friction = 0.0f;
+    float restitution = 0.0f;
+    InverseMassScales mass_scales;
+    uint32_t cache_manifold = 0;  // index in cache_[current_].manifolds
+    uint32_t cache_point = 0;     // first point in cache_[current_].points
+    uint32_t num_points = 0;
+    ConstraintPoint points[k_max_manifold_points];
+  };
+
+  CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies);
+  const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2) const;
+  void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
+
+  Cache cache_[2];
+  int current_ = 0;
+  std::vector<Constraint> constraints_;
+  float warm_start_ratio_ = 1.0f;
+  float previous_dt_ = 0.0f;
+  float max_penetration_ = 0.0f;
+};
+
+}  // namespace atl

@@ -1,0 +1,60 @@
+#pragma once
+// Simulation settings. They live in solver/ because the solver reads them and may not include
+// world/ (dependencies point one way); the world owns an instance. Each field's default is its
+// in-class initializer: the one source of truth (Jolt's defaults, so that the seeds' figures can be
+// compared; DESIGN.md §3).
+
+#include "atoll/math/Vec3.h"
+
+namespace atl {
+
+struct PhysicsSettings {
+  /// Gravity (m/s²).
+  Vec3 gravity{0.0f, -9.81f, 0.0f};
+  /// Velocity solver iterations per step (≥ 1; islands may raise it per constraint).
+  int velocity_steps = 10;
+  /// Position solver iterations per step (≥ 0).
+  int position_steps = 2;
+  /// Fraction of the position error corrected per position iteration (0..1).
+  float baumgarte = 0.2f;
+  /// Apply last step's impulses at the start of the velocity solve.
+  bool warm_start = true;
+  /// Penetration (m) the position solver leaves alone, so that resting contacts persist.
+  float penetration_slop = 0.02f;
+  /// Pairs closer than this (m) get speculative contacts.
+  float speculative_contact_distance = 0.02f;
+  /// Largest position correction (m) per position iteration.
+  float max_penetration_distance = 0.2f;
+  /// Contact points within this distance (m) of last step's keep their impulses.
+  float contact_point_preserve_lambda_max_dist = 0.01f;
+  /// Contact-normal cos tolerance: manifolds whose normals agree this well are merged.
+  float contact_normal_cos_max_delta_rotation = 0.99619469809f;  // cos(5°)
+  /// Points of one manifold closer than this (m) to the contact plane are kept.
+  float manifold_tolerance = 1.0e-3f;
+  /// Body-pair cache reuse: max relative translation (m²) since the manifold was computed.
+  float body_pair_cache_max_delta_position_sq = 1.0e-6f;
+  /// Body-pair cache reuse: cos of half the max relative rotation since it was computed.
+  float body_pair_cache_cos_max_delta_rotation_div2 = 0.99984769515f;  // cos(2°/2)
+  /// LinearCast bodies are cast when they move more than this × inner radius in a step.
+  float linear_cast_threshold = 0.75f;
+  /// LinearCast hits leave at most this × inner radius of penetration.
+  float linear_cast_max_penetration = 0.25f;
+  /// Seconds a body must be still before it may sleep.
+  float time_before_sleep = 0.5f;
+  /// Max speed (m/s) of a body's test points for it to count as still.
+  float point_velocity_sleep_threshold = 0.03f;
+  /// Let bodies (whole islands) fall asleep.
+  bool allow_sleeping = true;
+  /// Split islands with more than 128 contacts + constraints for parallel solving.
+  bool use_large_island_splitter = true;
+  /// Sort contacts and constraints so results are bit-identical for any thread count.
+  bool deterministic_simulation = true;
+  /// Below this approach speed (m/s) restitution is ignored (contacts come to rest).
+  float min_velocity_for_restitution = 1.0f;
+  /// Solve the friction constraints of contacts.
+  bool use_friction = true;
+  /// Run the position (Baumgarte) solver on contacts.
+  bool use_position_solver_for_contacts = true;
+};
+
+}  // namespace atl
