@@ -1,0 +1,94 @@
+#include "atoll/solver/IslandBuilder.h"
+
+#include "atoll/core/Assert.h"
+#include "atoll/core/QuickSort.h"
+
+namespace atl {
+
+void IslandBuilder::begin(std::span<const uint8_t> movable) {
+  const uint32_t n = static_cast<uint32_t>(movable.size());
+  movable_.assign(movable.begin(), movable.end());
+  parent_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) parent_[i] = i;
+}
+
+uint32_t IslandBuilder::find(uint32_t i) {
+  // Path halving keeps the trees flat without recursion.
+  while (parent_[i] != i) {
+    parent_[i] = parent_[parent_[i]];
+    i = parent_[i];
+  }
+  return i;
+}
+
+void IslandBuilder::link(uint32_t body_a, uint32_t body_b) {
+  if (!movable_[body_a] || !movable_[body_b]) return;
+  uint32_t a = find(body_a);
+  uint32_t b = find(body_b);
+  if (a == b) return;
+  // The lower index becomes the root, so the result does not depend on the link order.
+  if (b < a) std::swap(a, b);
+  parent_[b] = a;
+}
+
+void IslandBuilder::finish(std::span<const uint32_t> item_body1,
+                           std::span<const uint32_t> item_body2) {
+  ATOLL_ASSERT(item_body1.size() == item_body2.size());
+  const uint32_t n = static_cast<uint32_t>(movable_.size());
+
+  // Number the roots in body order: island ids before sorting by size.
+  body_island_.assign(n, k_no_island);
+  std::vector<uint32_t> root_island(n, k_no_island);
+  uint32_t num = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!movable_[i]) continue;
+    const uint32_t root = find(i);
+    if (root_island[root] == k_no_island) root_island[root] = num++;
+    body_island_[i] = root_island[root];
+  }
+
+  // Count bodies and items per island.
+  std::vector<uint32_t> body_count(num, 0), item_count(num, 0);
+  for (uint32_t i = 0; i < n; ++i)
+    if (body_island_[i] != k_no_island) ++body_count[body_island_[i]];
+  std::vector<uint32_t> item_island(item_body1.size(), k_no_island);
+  for (size_t k = 0; k < item_body1.size(); ++k) {
+    const uint32_t b = movable_[item_body1[k]] ? item_body1[k] : item_body2[k];
+    ATOLL_ASSERT(movable_[b], "an island item needs at least one movable body");
+    item_island[k] = body_island_[b];
+    ++item_count[item_island[k]];
+  }
+
+  // Largest islands first (they take longest, so parallel solving starts them first).
+  std::vector<uint32_t> order(num);
+  for (uint32_t i = 0; i < num; ++i) order[i] = i;
+  quick_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (item_count[a] != item_count[b]) return item_count[a] > item_count[b];
+    return a < b;
+  });
+  std::vector<uint32_t> rank(num);
+  for (uint32_t r = 0; r < num; ++r) rank[order[r]] = r;
+
+  // Prefix sums in rank order, then scatter in ascending body/item order.
+  island_body_begin_.assign(num + 1, 0);
+  island_item_begin_.assign(num + 1, 0);
+  for (uint32_t r = 0; r < num; ++r) {
+    island_body_begin_[r + 1] = island_body_begin_[r] + body_count[order[r]];
+    island_item_begin_[r + 1] = island_item_begin_[r] + item_count[order[r]];
+  }
+  bodies_.resize(island_body_begin_[num]);
+  items_.resize(island_item_begin_[num]);
+  std::vector<uint32_t> body_fill(island_body_begin_.begin(), island_body_begin_.end() - 1);
+  std::vector<uint32_t> item_fill(island_item_begin_.begin(), island_item_begin_.end() - 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (body_island_[i] == k_no_island) continue;
+    body_island_[i] = rank[body_island_[i]];
+    bodies_[body_fill[body_island_[i]]++] = i;
+  }
+  for (size_t k = 0; k < item_island.size(); ++k) {
+    const uint32_t r = rank[item_island[k]];
+    items_[item_fill[r]++] = static_cast<uint32_t>(k);
+  }
+}
+
+}  // namespace atl

@@ -1,0 +1,54 @@
+#pragma once
+// Islands: groups of bodies that touch, directly or through others, and so must be solved
+// together. Rebuilt from scratch every step as connected components (union-find) over the
+// bodies that can move; static and kinematic bodies never link two bodies into one island
+// (seed 001, LAWS.md C1). Contacts (and later constraints) are then sorted into the island of
+// their movable body. Everything is sequential and keyed by index, so the islands, their order
+// and the order of items inside them depend only on the input order.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace atl {
+
+class IslandBuilder {
+ public:
+  /// Starts a step. `movable[i]` is true for solver bodies that impulses move (dynamic).
+  void begin(std::span<const uint8_t> movable);
+  /// Links two solver bodies (no-op unless both are movable).
+  void link(uint32_t body_a, uint32_t body_b);
+  /// Builds the islands. `item_body1/2[k]` are the bodies of item k (contact constraints);
+  /// each item goes to the island of its movable body. Islands are ordered by number of
+  /// items, largest first (ties: lowest first body), bodies and items ascending inside.
+  void finish(std::span<const uint32_t> item_body1, std::span<const uint32_t> item_body2);
+
+  /// Number of islands with at least one movable body.
+  uint32_t num_islands() const { return static_cast<uint32_t>(island_body_begin_.size()) - 1; }
+  /// Movable bodies of island i.
+  std::span<const uint32_t> island_bodies(uint32_t i) const {
+    return std::span(bodies_).subspan(island_body_begin_[i],
+                                      island_body_begin_[i + 1] - island_body_begin_[i]);
+  }
+  /// Items (contact constraints) of island i.
+  std::span<const uint32_t> island_items(uint32_t i) const {
+    return std::span(items_).subspan(island_item_begin_[i],
+                                     island_item_begin_[i + 1] - island_item_begin_[i]);
+  }
+  /// Island of a movable body (after finish), or k_no_island.
+  uint32_t island_of_body(uint32_t body) const { return body_island_[body]; }
+  static constexpr uint32_t k_no_island = 0xffffffffu;
+
+ private:
+  uint32_t find(uint32_t i);
+
+  std::vector<uint32_t> parent_;
+  std::vector<uint8_t> movable_;
+  std::vector<uint32_t> body_island_;
+  std::vector<uint32_t> bodies_;
+  std::vector<uint32_t> items_;
+  std::vector<uint32_t> island_body_begin_{0};
+  std::vector<uint32_t> island_item_begin_{0};
+};
+
+}  // namespace atl
