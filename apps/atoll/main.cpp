@@ -1,45 +1,42 @@
-// The atoll command-line program. Sub-commands: info (more arrive with the world: run, bench).
+// The atoll command-line program (DESIGN.md §4): run, bench, info.
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstring>
 
-#include "atoll/core/BuildConfig.h"
-#include "atoll/math/Simd.h"
-
-namespace {
-
-int print_usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: atoll <command>\n"
-               "commands:\n"
-               "  info    print version, build flags and SIMD level\n");
-  return out == stderr ? 2 : 0;
-}
-
-int run_info() {
-  std::printf("atoll %s\n", ATOLL_VERSION_STRING);
-  std::printf("build: %s\n", ATOLL_BUILD_FLAGS);
-  std::printf("simd: %s (configured %s)\n", atl::simd_level_name(), ATOLL_SIMD_LEVEL_NAME);
-#if defined(ATOLL_CROSS_PLATFORM_DETERMINISTIC)
-  std::printf("cross-platform deterministic: yes\n");
-#else
-  std::printf("cross-platform deterministic: no\n");
-#endif
-#if defined(ATOLL_ENABLE_ASSERTS)
-  std::printf("asserts: on\n");
-#else
-  std::printf("asserts: off\n");
-#endif
-  return 0;
-}
-
-}  // namespace
+#include "Commands.h"
 
 int main(int argc, char** argv) {
-  if (argc < 2) return print_usage(stderr);
-  if (std::strcmp(argv[1], "info") == 0) return run_info();
-  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0)
-    return print_usage(stdout);
-  std::fprintf(stderr, "atoll: unknown command '%s'\n", argv[1]);
-  return print_usage(stderr);
+  using namespace atl::cli;
+  CLI::App app{"Atoll rigid-body physics: run and inspect simulations without writing C++"};
+  app.require_subcommand(1);
+
+  RunArgs run;
+  CLI::App* run_cmd = app.add_subcommand("run", "Run a scene (default: the built-in demo)");
+  run_cmd->add_option("scene", run.scene, "Scene JSON file or built-in scene name");
+  run_cmd->add_option("--steps", run.steps, "Steps to run (default: the scene's)");
+  run_cmd->add_option("--threads", run.threads, "Worker threads (only 1 for now)");
+  run_cmd->add_option("--set", run.sets, "Override key=value (settings key or bodies.NAME.field)");
+  run_cmd->add_option("--trace", run.trace, "Write a per-step CSV trace to this file");
+  run_cmd->add_option("--trace-bodies", run.trace_bodies, "Bodies to trace (default: all)")
+      ->delimiter(',');
+  run_cmd->add_option("--summary", run.summary, "Write the run summary JSON to this file");
+  run_cmd->add_flag("--quiet", run.quiet, "No progress bar and no report on stdout");
+
+  BenchArgs bench;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "Measure steps per second on a scene");
+  bench_cmd->add_option("--scene", bench.scene, "Built-in scene name or scene file");
+  bench_cmd->add_option("--threads", bench.threads, "Thread counts, e.g. 1,2")->delimiter(',');
+  bench_cmd->add_option("--steps", bench.steps, "Steps to run (default: the scene's)");
+
+  app.add_subcommand("info", "Print version, build flags and SIMD level");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? k_exit_ok : k_exit_bad_input;
+  }
+  if (*run_cmd) return run_command(run);
+  if (*bench_cmd) return bench_command(bench);
+  return info_command();
 }

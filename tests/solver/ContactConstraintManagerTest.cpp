@@ -58,7 +58,7 @@ struct CubeOnGround {
     manager.setup_velocity_constraints(bodies, k_dt, settings);
     manager.warm_start(bodies, all);
     for (int i = 0; i < settings.velocity_steps; ++i)
-      if (!manager.solve_velocity_constraints(bodies, all)) break;
+      if (!manager.solve_velocity_constraints(bodies, all, i)) break;
     manager.store_applied_impulses(all);
     cube.com_position += cube.linear_velocity * k_dt;
     for (int i = 0; i < settings.position_steps; ++i)

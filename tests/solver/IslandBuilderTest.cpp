@@ -16,11 +16,12 @@ TEST(IslandBuilder, StaticBodiesDoNotJoinIslands) {
   for (size_t k = 0; k < a.size(); ++k) builder.link(a[k], b[k]);
   builder.finish(a, b);
   ASSERT_EQ(builder.num_islands(), 3u);
-  // Largest first: {1,2} with items 0,1,4 (3 items), {3,4} with items 2,3, then {5}.
+  // Largest first: {1,2} with items 0,1,4 (3 items), {3,4} with items 2,3, then {5}. Items
+  // against the static floor come after those between movable bodies.
   EXPECT_EQ(std::vector<uint32_t>(builder.island_bodies(0).begin(), builder.island_bodies(0).end()),
             (std::vector<uint32_t>{1, 2}));
   EXPECT_EQ(std::vector<uint32_t>(builder.island_items(0).begin(), builder.island_items(0).end()),
-            (std::vector<uint32_t>{0, 1, 4}));
+            (std::vector<uint32_t>{0, 1, 4}));  // 0 is 1–2; 1 and 4 touch the floor
   EXPECT_EQ(std::vector<uint32_t>(builder.island_items(1).begin(), builder.island_items(1).end()),
             (std::vector<uint32_t>{2, 3}));
   EXPECT_EQ(builder.island_bodies(2).size(), 1u);

@@ -31,12 +31,17 @@ class ConvexSupport {
 
 /// Inline storage for the ConvexSupport object a shape hands out (no heap in the hot loop).
 struct alignas(16) SupportBuffer {
-  static constexpr size_t k_size = 4160;  // a ConvexHull support holds up to 256 Vec3
+  /// Bytes available. Support objects hold a few parameters, or point into their shape's own
+  /// arrays (a hull's vertices) instead of copying them, so a small buffer fits all of them
+  /// and the narrow phase can keep several on the stack cheaply.
+  static constexpr size_t k_size = 128;
+  /// Constructs a T in the buffer. Its destructor never runs: support objects own nothing.
   template <class T, class... Args>
   const T* emplace(Args&&... args) {
     static_assert(sizeof(T) <= k_size && alignof(T) <= 16);
     return new (data) T(std::forward<Args>(args)...);
   }
+  /// Raw storage.
   std::byte data[k_size];
 };
 
@@ -47,6 +52,13 @@ class ConvexShape : public Shape {
  public:
   /// Density used for mass properties (kg/m³); default that of water.
   static constexpr float k_default_density = 1000.0f;
+  /// Convex radius (m) that shapes with rounded cores (box, cylinder, hull) use by default.
+  static constexpr float k_default_convex_radius = 0.05f;
+  /// Convex radius under a per-axis scale: scaled by the smallest |component|, so that the
+  /// rounded core stays inside the scaled shape.
+  static float scaled_convex_radius(float radius, const Vec3& scale) {
+    return radius * scale.abs().min_component();
+  }
 
   ConvexShape(ShapeSubType sub_type, float density = k_default_density)
       : Shape(ShapeType::Convex, sub_type), density_(density) {}
@@ -61,6 +73,7 @@ class ConvexShape : public Shape {
   virtual void supporting_face(const Vec3& direction, const Vec3& scale, const Mat44& transform,
                                SupportingFace& out_face) const = 0;
 
+  /// Density (kg/m³) used by mass_properties().
   float density() const { return density_; }
 
  private:

@@ -3,6 +3,7 @@
 // and shared between bodies through Ref<Shape>; all queries are in the shape's local space
 // (not shifted to the centre of mass: the body applies center_of_mass()).
 
+#include <cmath>
 #include <cstdint>
 
 #include "atoll/core/Ref.h"
@@ -34,6 +35,12 @@ enum class ShapeSubType : uint8_t {
 inline constexpr int k_num_shape_sub_types = 11;
 /// Lower-case name of a sub-type ("box", "sphere", …), as used in scene files.
 const char* shape_sub_type_name(ShapeSubType type);
+
+/// True when |a| and |b| agree to a relative 1e-5 (round shapes need equal scale magnitudes).
+inline bool same_scale_magnitude(float a, float b) {
+  const float fa = std::fabs(a), fb = std::fabs(b);
+  return std::fabs(fa - fb) <= 1.0e-5f * std::fmax(fa, fb);
+}
 
 /// A ray in a shape's local space: points origin + t·direction for t ∈ [0, 1].
 struct RayCast {
@@ -77,6 +84,10 @@ class Shape : public RefTarget<Shape> {
   virtual MassProperties mass_properties() const = 0;
   /// Volume (m³).
   virtual float volume() const = 0;
+  /// True when the shape can be wrapped in a ScaledShape with this per-axis scale: every
+  /// component finite and non-zero (the default), and shape-specific rules (a sphere needs
+  /// |x| = |y| = |z|, a cylinder |x| = |z|, a rotated shape a scale its rotation keeps diagonal).
+  virtual bool is_valid_scale(const Vec3& scale) const;
 
   /// Casts a ray in local space. When it hits closer than hit.fraction, updates `hit` (with
   /// the leaf's SubShapeID built from `creator`) and returns true. A ray starting inside a

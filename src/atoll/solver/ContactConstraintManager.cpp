@@ -45,6 +45,23 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
   return &*it;
 }
 
+const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_previous_manifold(
+    uint32_t key1, uint32_t key2, SubShapeID id1, SubShapeID id2) const {
+  const CachedPair* old_pair = find_previous_pair(key1, key2);
+  if (old_pair == nullptr) return nullptr;
+  const Cache& old_cache = cache_[current_ ^ 1];
+  for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
+    const CachedManifold& candidate = old_cache.manifolds[old_pair->first_manifold + m];
+    if (candidate.sub_shape_id1 == id1 && candidate.sub_shape_id2 == id2) return &candidate;
+  }
+  return nullptr;
+}
+
+bool ContactConstraintManager::had_manifold(const ContactBodyPair& pair, SubShapeID sub_shape_id1,
+                                            SubShapeID sub_shape_id2) const {
+  return find_previous_manifold(pair.key1, pair.key2, sub_shape_id1, sub_shape_id2) != nullptr;
+}
+
 ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
     const ContactBodyPair& pair, std::span<const SolverBody> bodies) {
   Cache& cache = cache_[current_];
@@ -98,6 +115,11 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
   const Cache& old_cache = cache_[current_ ^ 1];
   Cache& cache = cache_[current_];
   CachedPair& new_pair = current_pair_for(pair, bodies);
+  // Keep the relative transform of when the manifolds were computed: measuring the next
+  // reuse against this step's transform would let a pair that creeps by less than the
+  // threshold every step keep a stale manifold forever.
+  new_pair.relative_position = old_pair->relative_position;
+  new_pair.relative_rotation = old_pair->relative_rotation;
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
     CachedManifold manifold = old_cache.manifolds[old_pair->first_manifold + m];
     const uint32_t old_first = manifold.first_point;
@@ -151,17 +173,8 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
 
   // Last step's manifold between the same sub-shapes, if any: its points hand down impulses.
   const Cache& old_cache = cache_[current_ ^ 1];
-  const CachedManifold* old_manifold = nullptr;
-  if (const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2)) {
-    for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
-      const CachedManifold& candidate = old_cache.manifolds[old_pair->first_manifold + m];
-      if (candidate.sub_shape_id1 == manifold.sub_shape_id1 &&
-          candidate.sub_shape_id2 == manifold.sub_shape_id2) {
-        old_manifold = &candidate;
-        break;
-      }
-    }
-  }
+  const CachedManifold* old_manifold =
+      find_previous_manifold(pair.key1, pair.key2, manifold.sub_shape_id1, manifold.sub_shape_id2);
 
   CachedManifold entry;
   entry.local_normal = inv1 * manifold.normal;
@@ -212,6 +225,7 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
   for (Constraint& c : constraints_) {
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
+    if (!settings.use_friction) c.friction = 0.0f;
     // The normal was stored in body 1's frame when the manifold was found.
     c.normal = (b1.rotation * cache.manifolds[c.cache_manifold].local_normal).normalized();
     c.tangent1 = c.normal.normalized_perpendicular();
@@ -232,10 +246,10 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
       const float speculative = std::max(0.0f, separation) * inv_dt;
       float target = -speculative;
       if (c.restitution > 0.0f && normal_velocity < -settings.min_velocity_for_restitution &&
-          speculative < -normal_velocity) {
-        // It hits during this step: bounce back with e × the approach speed, less the part of
-        // the step spent closing the gap.
-        target = -speculative - c.restitution * normal_velocity;
+          normal_velocity < -speculative) {
+        // It will hit during this step: bounce with e × the approach speed. Like Jolt, the
+        // bounce starts from the current position rather than from the moment of touching.
+        target = -c.restitution * normal_velocity;
       }
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
       cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1, 0.0f, c.mass_scales);
@@ -263,21 +277,38 @@ void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
 }
 
 bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> bodies,
-                                                          std::span<const uint32_t> constraints) {
+                                                          std::span<const uint32_t> constraints,
+                                                          int iteration) {
   bool applied = false;
+  // Gauss-Seidel favours the points it visits first: in a resting box the first corner takes
+  // more of the load than the last until the iterations converge, and that torque rocks tall
+  // stacks. Sweeping the points of each manifold forward, then backward (symmetric
+  // Gauss-Seidel) cancels the bias to first order at no cost.
+  const bool reverse = (iteration & 1) != 0;
   for (uint32_t index : constraints) {
     Constraint& c = constraints_[index];
     SolverBody& b1 = bodies[c.body1];
     SolverBody& b2 = bodies[c.body2];
 
     // Friction first: non-penetration matters more, so it is solved last (seed 000 §4.2).
-    // The friction budget is μ × the normal impulse accumulated so far, which includes the
-    // warm start; Jolt bounds it by the previous iteration's impulse, so a single velocity
-    // iteration has no friction at all there (LAWS.md B1). Here one iteration is enough.
+    // The friction budget is μ × the normal impulse accumulated so far. Jolt bounds it by the
+    // previous iteration's impulse, so with a single velocity iteration friction vanishes
+    // entirely (LAWS.md B1). Here the warm start counts, and a contact that has no normal
+    // impulse yet (new, or warm starting off) solves its normal first in the first iteration,
+    // so that friction has a budget even when there is only one iteration.
+    bool normal_first = false;
+    if (iteration == 0 && c.friction > 0.0f) {
+      normal_first = true;
+      for (uint32_t p = 0; p < c.num_points; ++p)
+        normal_first &= c.points[p].normal.total_lambda() == 0.0f;
+    }
+    if (normal_first) applied |= solve_normals(c, b1, b2, reverse);
     if (c.friction > 0.0f) {
-      for (uint32_t p = 0; p < c.num_points; ++p) {
-        ConstraintPoint& cp = c.points[p];
-        const float max_lambda = c.friction * cp.normal.total_lambda();
+      for (uint32_t i = 0; i < c.num_points; ++i) {
+        ConstraintPoint& cp = c.points[reverse ? c.num_points - 1 - i : i];
+        const float upcoming =
+            cp.normal.total_lambda() + cp.normal.lambda_for_target(b1, b2, c.normal);
+        const float max_lambda = c.friction * std::max(cp.normal.total_lambda(), upcoming);
         const float old1 = cp.friction1.total_lambda();
         const float old2 = cp.friction2.total_lambda();
         float new1 = old1 + cp.friction1.lambda_for_target(b1, b2, c.tangent1);
@@ -296,14 +327,22 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
           cp.friction2.set_total_lambda(new2);
           cp.friction1.apply(b1, b2, d1);
           cp.friction2.apply(b1, b2, d2);
-          applied = true;
+          applied |= cp.friction1.is_significant(d1) || cp.friction2.is_significant(d2);
         }
       }
     }
-    // Non-penetration: contacts only push, so the accumulated impulse stays ≥ 0.
-    for (uint32_t p = 0; p < c.num_points; ++p)
-      applied |= c.points[p].normal.solve_velocity_constraint(b1, b2, c.normal, 0.0f, k_float_max);
+    applied |= solve_normals(c, b1, b2, reverse);
   }
+  return applied;
+}
+
+bool ContactConstraintManager::solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2,
+                                             bool reverse) {
+  // Non-penetration: contacts only push, so the accumulated impulse stays ≥ 0.
+  bool applied = false;
+  for (uint32_t i = 0; i < c.num_points; ++i)
+    applied |= c.points[reverse ? c.num_points - 1 - i : i].normal.solve_velocity_constraint(
+        b1, b2, c.normal, 0.0f, k_float_max);
   return applied;
 }
 

@@ -69,6 +69,11 @@ class ContactConstraintManager {
                            const PhysicsSettings& settings,
                            std::vector<ContactManifold>* out_manifolds = nullptr);
 
+  /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
+  /// one now is a "persisted" contact).
+  bool had_manifold(const ContactBodyPair& pair, SubShapeID sub_shape_id1,
+                    SubShapeID sub_shape_id2) const;
+
   /// Adds a manifold found by the narrow phase this step. Points that lie within the preserve
   /// distance of a point of last step's manifold with the same sub-shapes inherit its impulses.
   ContactState add_manifold(const ContactBodyPair& pair, const ContactManifold& manifold,
@@ -81,10 +86,10 @@ class ContactConstraintManager {
                                   const PhysicsSettings& settings);
   /// Stage 7: applies last step's impulses × the warm-start ratio to the given constraints.
   void warm_start(std::span<SolverBody> bodies, std::span<const uint32_t> constraints);
-  /// Stage 8, one iteration over the given constraints. Returns true when any impulse was
-  /// applied (the caller stops iterating when none was).
+  /// Stage 8, iteration `iteration` (0-based) over the given constraints. Returns true when
+  /// any impulse was applied (the caller stops iterating when none was).
   bool solve_velocity_constraints(std::span<SolverBody> bodies,
-                                  std::span<const uint32_t> constraints);
+                                  std::span<const uint32_t> constraints, int iteration);
   /// Copies the accumulated impulses into the cache for next step's warm start.
   void store_applied_impulses(std::span<const uint32_t> constraints);
   /// Stage 11, one position iteration. Returns true when any body was moved.
@@ -168,7 +173,10 @@ class ContactConstraintManager {
 
   CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies);
   const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2) const;
+  const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
+                                               SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
+  static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2, bool reverse);
 
   Cache cache_[2];
   int current_ = 0;

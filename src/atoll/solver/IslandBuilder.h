@@ -20,7 +20,8 @@ class IslandBuilder {
   void link(uint32_t body_a, uint32_t body_b);
   /// Builds the islands. `item_body1/2[k]` are the bodies of item k (contact constraints);
   /// each item goes to the island of its movable body. Islands are ordered by number of
-  /// items, largest first (ties: lowest first body), bodies and items ascending inside.
+  /// items, largest first (ties: lowest first body); inside, bodies ascend, and items ascend
+  /// with those against an immovable body after those between two movable ones.
   void finish(std::span<const uint32_t> item_body1, std::span<const uint32_t> item_body2);
 
   /// Number of islands with at least one movable body.

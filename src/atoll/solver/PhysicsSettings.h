@@ -4,6 +4,7 @@
 // in-class initializer: the one source of truth (Jolt's defaults, so that the seeds' figures can be
 // compared; DESIGN.md §3).
 
+#include "atoll/core/Result.h"
 #include "atoll/math/Vec3.h"
 
 namespace atl {
@@ -55,6 +56,10 @@ struct PhysicsSettings {
   bool use_friction = true;
   /// Run the position (Baumgarte) solver on contacts.
   bool use_position_solver_for_contacts = true;
+
+  /// Checks every field (finite, in range); the error names the first bad field, e.g.
+  /// "PhysicsSettings.velocity_steps: must be >= 1, got 0".
+  Status validate() const;
 };
 
 }  // namespace atl

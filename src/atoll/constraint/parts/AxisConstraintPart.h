@@ -6,6 +6,7 @@
 // is two dot products and four multiply-adds.
 
 #include <algorithm>
+#include <cmath>
 
 #include "atoll/constraint/SolverBody.h"
 
@@ -67,7 +68,8 @@ class AxisConstraintPart {
   }
 
   /// One Gauss-Seidel step: accumulates an impulse, clamps the total to [min, max] and applies
-  /// the difference. Returns true when an impulse was applied.
+  /// the difference. Returns true when the impulse changed the relative velocity by more than
+  /// k_min_velocity_change (the solver's early exit stops once no part does).
   bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2, const Vec3& axis,
                                  float min_lambda, float max_lambda) {
     const float lambda = lambda_for_target(body1, body2, axis);
@@ -76,7 +78,17 @@ class AxisConstraintPart {
     total_lambda_ = new_total;
     if (delta == 0.0f) return false;
     apply(body1, body2, delta);
-    return true;
+    return is_significant(delta);
+  }
+
+  /// Relative-velocity change (m/s) below which an impulse does not count as "applied" for
+  /// the early exit. Jolt counts any non-zero impulse, so round-off in the last bits of a
+  /// settled stack keeps its loop running to the cap (LAWS.md A8); the impulse is still
+  /// applied, only the loop's decision ignores it.
+  static constexpr float k_min_velocity_change = 1.0e-6f;
+  /// True when `delta` (N·s) changes the relative velocity by more than k_min_velocity_change.
+  bool is_significant(float delta) const {
+    return std::fabs(delta) > k_min_velocity_change * effective_mass_;
   }
 
   /// Applies an impulse `lambda` along the axis (negative on body 1, positive on body 2).

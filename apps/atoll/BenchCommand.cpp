@@ -1,0 +1,54 @@
+#include <chrono>
+#include <cstdio>
+
+#include "Commands.h"
+#include "atoll/scene/SceneWorld.h"
+#include "atoll/state/StateHash.h"
+
+namespace atl::cli {
+
+// Like Jolt's PerformanceTest: build the scene, run it, report steps per second and the final
+// state hash, so that the two engines can be run side by side on the same machine.
+int bench_command(const BenchArgs& args) {
+  std::string source;
+  Result<SceneDescription> scene = load_scene(args.scene, source);
+  if (!scene) {
+    std::fprintf(stderr, "atoll: %s\n", scene.error().message());
+    return k_exit_bad_input;
+  }
+  for (int threads : args.threads) {
+    if (threads != 1) {
+      std::fprintf(stderr,
+                   "atoll: --threads: only 1 is supported until the multi-threaded step exists, "
+                   "got %d\n",
+                   threads);
+      return k_exit_bad_input;
+    }
+  }
+  const int steps = args.steps > 0 ? args.steps : scene->steps;
+  for (int threads : args.threads) {
+    Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
+    if (!world) {
+      std::fprintf(stderr, "atoll: %s\n", world.error().message());
+      return k_exit_bad_input;
+    }
+    PhysicsSystem& system = (*world)->system();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) {
+      Result<UpdateResult> result = system.update(scene->dt, scene->collision_steps);
+      if (!result) {
+        std::fprintf(stderr, "atoll: %s\n", result.error().message());
+        return k_exit_bad_input;
+      }
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf(
+        "%s: %zu bodies, %d steps, threads %d: %.2f steps/s (%.3f ms/step), state hash %s\n",
+        source.c_str(), (*world)->body_ids().size(), steps, threads, steps / seconds,
+        1000.0 * seconds / steps, hash_to_hex(state_hash(system.bodies())).c_str());
+  }
+  return k_exit_ok;
+}
+
+}  // namespace atl::cli

@@ -1,0 +1,41 @@
+#pragma once
+// The atoll program's sub-commands. Each returns the process exit status: 0 success, 2 bad
+// input (one line on stderr naming the input, nothing written), 1 a failure of the machine
+// (an output file that cannot be written).
+
+#include <string>
+#include <vector>
+
+#include "atoll/scene/SceneDescription.h"
+
+namespace atl::cli {
+
+inline constexpr int k_exit_ok = 0;
+inline constexpr int k_exit_failure = 1;
+inline constexpr int k_exit_bad_input = 2;
+
+struct RunArgs {
+  std::string scene;  // file or built-in name; empty: the demo
+  int steps = -1;
+  int threads = 1;
+  std::vector<std::string> sets;
+  std::string trace;
+  std::vector<std::string> trace_bodies;
+  std::string summary;
+  bool quiet = false;
+};
+int run_command(const RunArgs& args);
+
+struct BenchArgs {
+  std::string scene = "pyramid";
+  std::vector<int> threads{1};
+  int steps = -1;
+};
+int bench_command(const BenchArgs& args);
+
+int info_command();
+
+/// Reads a scene given as a file path or a built-in name; `out_source` is the name errors use.
+Result<SceneDescription> load_scene(const std::string& scene, std::string& out_source);
+
+}  // namespace atl::cli

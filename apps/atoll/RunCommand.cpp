@@ -1,0 +1,106 @@
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "Commands.h"
+#include "atoll/scene/SceneReader.h"
+#include "atoll/scene/SceneWorld.h"
+
+namespace atl::cli {
+
+namespace {
+
+// A progress bar on stderr, shown only for runs that take more than a second, and only when
+// stderr is a terminal.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) != 0) {}
+  ~ProgressBar() {
+    if (shown_) std::fprintf(stderr, "\n");
+  }
+  void update(int done, int total) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!shown_ && now - start_ < std::chrono::seconds(1)) return;
+    if (shown_ && done != total && now - last_ < std::chrono::milliseconds(100)) return;
+    shown_ = true;
+    last_ = now;
+    constexpr int k_width = 40;
+    const int filled = total > 0 ? done * k_width / total : k_width;
+    std::fprintf(stderr, "\r[%.*s%*s] %d/%d steps", filled,
+                 "########################################", k_width - filled, "", done, total);
+    std::fflush(stderr);
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_;
+};
+
+int bad_input(const std::string& message) {
+  std::fprintf(stderr, "atoll: %s\n", message.c_str());
+  return k_exit_bad_input;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "atoll: %s: cannot write file\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_command(const RunArgs& args) {
+  if (args.threads != 1)
+    return bad_input("--threads: must be 1: the multi-threaded step is not implemented yet, got " +
+                     std::to_string(args.threads));
+  std::string source;
+  Result<SceneDescription> scene = load_scene(args.scene, source);
+  if (!scene) return bad_input(scene.error().message());
+  for (const std::string& assignment : args.sets)
+    if (Status ok = apply_override(*scene, assignment); !ok) return bad_input(ok.error().message());
+  if (args.steps < -1 || args.steps == 0)
+    return bad_input("--steps: must be >= 1, got " + std::to_string(args.steps));
+
+  Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
+  if (!world) return bad_input(world.error().message());
+
+  // Outputs are built in memory and written only when the whole run succeeded, so that bad
+  // input never leaves a partial file behind.
+  std::ostringstream trace;
+  RunOptions options;
+  options.steps = args.steps;
+  options.trace = args.trace.empty() ? nullptr : &trace;
+  options.trace_bodies = args.trace_bodies;
+  ProgressBar progress(!args.quiet);
+  options.progress = [&progress](int done, int total) { progress.update(done, total); };
+  Result<RunSummary> summary = run_scene(**world, options, source);
+  if (!summary) return bad_input(summary.error().message());
+
+  if (!args.trace.empty() && !write_file(args.trace, trace.str())) return k_exit_failure;
+  if (!args.summary.empty() && !write_file(args.summary, summary_to_json(*summary)))
+    return k_exit_failure;
+  if (!args.quiet) {
+    std::printf("%s: %d bodies, %d steps of %.6g s, %.3f ms/step, state hash %s\n", source.c_str(),
+                static_cast<int>(summary->bodies.size()), summary->steps, summary->dt,
+                summary->wall_ms_per_step, hash_to_hex(summary->state_hash).c_str());
+    std::printf("max penetration %.2f mm, active bodies at the end %u, all asleep at step %d\n",
+                summary->max_penetration_m * 1000.0f,
+                summary->active_bodies.empty() ? 0u : summary->active_bodies.back(),
+                summary->first_all_asleep_step);
+    if (!summary->update_error.empty()) std::printf("warning: %s\n", summary->update_error.c_str());
+  }
+  return k_exit_ok;
+}
+
+}  // namespace atl::cli

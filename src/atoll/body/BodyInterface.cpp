@@ -1,0 +1,460 @@
+#include "atoll/body/BodyInterface.h"
+
+#include "atoll/body/Validation.h"
+
+namespace atl {
+
+namespace {
+
+// The name of an argument in an error: "BodyInterface::set_friction: friction".
+std::string arg(const char* call, const char* argument) {
+  std::string name = call;
+  name += ": ";
+  name += argument;
+  return name;
+}
+
+Error body_error(const char* call, const Body& body, const std::string& problem) {
+  return field_error(arg(call, "id"), "body " + format_body_id(body.id()) + " " + problem);
+}
+
+Error not_dynamic_error(const char* call, const Body& body) {
+  return body_error(call, body,
+                    std::string("is ") + motion_type_name(body.motion_type()) +
+                        ": forces and impulses act on dynamic bodies only");
+}
+
+Error static_error(const char* call, const Body& body, const char* what) {
+  return body_error(call, body, std::string("is static and ") + what);
+}
+
+bool is_valid_motion_type(MotionType type) {
+  return type == MotionType::Static || type == MotionType::Kinematic || type == MotionType::Dynamic;
+}
+
+bool is_valid_motion_quality(MotionQuality quality) {
+  return quality == MotionQuality::Discrete || quality == MotionQuality::LinearCast;
+}
+
+// Problem with giving `body` the motion type Dynamic with `shape`, if any.
+std::optional<std::string> dynamic_problem(const Body& body, const Shape& shape) {
+  const float mass = body_mass_properties(shape, body.override_mass()).mass;
+  if (!(mass > 0.0f) || !is_finite(mass))
+    return "a dynamic body needs mass, but the shape has mass " + format_float(mass) +
+           " kg and the body has no override mass";
+  const MotionProperties* motion = body.motion_properties();
+  if (motion != nullptr && motion->allowed_dofs() == AllowedDOFs::None)
+    return std::string("a dynamic body needs a free axis, but the body's allowed DOFs are None");
+  return std::nullopt;
+}
+
+}  // namespace
+
+// --- Lifetime ---------------------------------------------------------------------------------
+
+Result<BodyID> BodyInterface::create_body(const BodyCreationSettings& settings) {
+  return manager_.create_body(settings);
+}
+
+Status BodyInterface::add_body(BodyID id, Activation activation) {
+  constexpr const char* call = "BodyInterface::add_body";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_added()) return body_error(call, body, "is already added");
+  manager_.add_body(body, activation);
+  if (listener_ != nullptr) listener_->on_added(body);
+  return Ok{};
+}
+
+Status BodyInterface::remove_body(BodyID id) {
+  constexpr const char* call = "BodyInterface::remove_body";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_added()) return body_error(call, body, "is not added");
+  manager_.remove_body(body);
+  if (listener_ != nullptr) listener_->on_removed(body);
+  return Ok{};
+}
+
+Status BodyInterface::destroy_body(BodyID id) {
+  Result<Body*> found = manager_.lookup(id, "BodyInterface::destroy_body");
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_added()) {
+    manager_.remove_body(body);
+    if (listener_ != nullptr) listener_->on_removed(body);
+  }
+  return manager_.destroy_body(id);
+}
+
+Result<BodyID> BodyInterface::create_and_add_body(const BodyCreationSettings& settings,
+                                                  Activation activation) {
+  Result<BodyID> id = create_body(settings);
+  if (!id) return id;
+  Body& body = *manager_.get(*id);
+  manager_.add_body(body, activation);
+  if (listener_ != nullptr) listener_->on_added(body);
+  return id;
+}
+
+Result<bool> BodyInterface::is_added(BodyID id) const {
+  return read<bool>(id, "BodyInterface::is_added", [](const Body& b) { return b.is_added(); });
+}
+
+Result<const Body*> BodyInterface::body(BodyID id) const {
+  return std::as_const(manager_).lookup(id, "BodyInterface::body");
+}
+
+// --- Pose -------------------------------------------------------------------------------------
+
+Result<Vec3> BodyInterface::position(BodyID id) const {
+  return read<Vec3>(id, "BodyInterface::position", [](const Body& b) { return b.position(); });
+}
+
+Result<Quat> BodyInterface::rotation(BodyID id) const {
+  return read<Quat>(id, "BodyInterface::rotation", [](const Body& b) { return b.rotation(); });
+}
+
+Result<Vec3> BodyInterface::center_of_mass_position(BodyID id) const {
+  return read<Vec3>(id, "BodyInterface::center_of_mass_position",
+                    [](const Body& b) { return b.center_of_mass_position(); });
+}
+
+Result<Mat44> BodyInterface::world_transform(BodyID id) const {
+  return read<Mat44>(id, "BodyInterface::world_transform",
+                     [](const Body& b) { return b.world_transform(); });
+}
+
+Status BodyInterface::set_position(BodyID id, const Vec3& position, Activation activation) {
+  return set_pose("BodyInterface::set_position", id, &position, nullptr, activation);
+}
+
+Status BodyInterface::set_rotation(BodyID id, const Quat& rotation, Activation activation) {
+  return set_pose("BodyInterface::set_rotation", id, nullptr, &rotation, activation);
+}
+
+Status BodyInterface::set_position_and_rotation(BodyID id, const Vec3& position,
+                                                const Quat& rotation, Activation activation) {
+  return set_pose("BodyInterface::set_position_and_rotation", id, &position, &rotation, activation);
+}
+
+Status BodyInterface::set_pose(const char* call, BodyID id, const Vec3* position,
+                               const Quat* rotation, Activation activation) {
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (position != nullptr) {
+    if (auto error = check_finite(arg(call, "position"), *position)) return *error;
+  }
+  if (rotation != nullptr) {
+    if (auto error = check_rotation(arg(call, "rotation"), *rotation)) return *error;
+  }
+  body.set_position_and_rotation_internal(
+      position != nullptr ? *position : body.position(),
+      rotation != nullptr ? rotation->normalized() : body.rotation());
+  activate_if_added(body, activation);
+  if (listener_ != nullptr && body.is_added()) listener_->on_moved(body);
+  return Ok{};
+}
+
+Status BodyInterface::move_kinematic(BodyID id, const Vec3& target_position,
+                                     const Quat& target_rotation, float dt) {
+  constexpr const char* call = "BodyInterface::move_kinematic";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "cannot move");
+  if (auto error = check_finite(arg(call, "target_position"), target_position)) return *error;
+  if (auto error = check_rotation(arg(call, "target_rotation"), target_rotation)) return *error;
+  if (auto error = check_positive(arg(call, "dt"), dt)) return *error;
+
+  const Quat rotation = target_rotation.normalized();
+  const Vec3 target_com = target_position + rotation * body.shape_center_of_mass();
+  MotionProperties& motion = *body.motion_properties();
+  motion.move_kinematic(body.center_of_mass_position(), body.rotation(), target_com, rotation, dt);
+  if (motion.linear_velocity() != Vec3::zero() || motion.angular_velocity() != Vec3::zero())
+    activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+// --- Velocities, forces, impulses -------------------------------------------------------------
+
+Result<Vec3> BodyInterface::linear_velocity(BodyID id) const {
+  return read<Vec3>(id, "BodyInterface::linear_velocity",
+                    [](const Body& b) { return b.linear_velocity(); });
+}
+
+Result<Vec3> BodyInterface::angular_velocity(BodyID id) const {
+  return read<Vec3>(id, "BodyInterface::angular_velocity",
+                    [](const Body& b) { return b.angular_velocity(); });
+}
+
+Result<Vec3> BodyInterface::point_velocity(BodyID id, const Vec3& world_point) const {
+  constexpr const char* call = "BodyInterface::point_velocity";
+  if (auto error = check_finite(arg(call, "world_point"), world_point)) return *error;
+  return read<Vec3>(id, call, [&](const Body& b) { return b.point_velocity(world_point); });
+}
+
+Status BodyInterface::set_linear_velocity(BodyID id, const Vec3& velocity) {
+  constexpr const char* call = "BodyInterface::set_linear_velocity";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "cannot have a velocity");
+  if (auto error = check_finite(arg(call, "velocity"), velocity)) return *error;
+  body.motion_properties()->set_linear_velocity(velocity);
+  if (velocity != Vec3::zero()) activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::set_angular_velocity(BodyID id, const Vec3& velocity) {
+  constexpr const char* call = "BodyInterface::set_angular_velocity";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "cannot have a velocity");
+  if (auto error = check_finite(arg(call, "velocity"), velocity)) return *error;
+  body.motion_properties()->set_angular_velocity(velocity);
+  if (velocity != Vec3::zero()) activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::add_force(BodyID id, const Vec3& force) {
+  constexpr const char* call = "BodyInterface::add_force";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_dynamic()) return not_dynamic_error(call, body);
+  if (auto error = check_finite(arg(call, "force"), force)) return *error;
+  body.add_force(force);
+  activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::add_force(BodyID id, const Vec3& force, const Vec3& world_point) {
+  constexpr const char* call = "BodyInterface::add_force";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_dynamic()) return not_dynamic_error(call, body);
+  if (auto error = check_finite(arg(call, "force"), force)) return *error;
+  if (auto error = check_finite(arg(call, "world_point"), world_point)) return *error;
+  body.add_force(force, world_point);
+  activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::add_torque(BodyID id, const Vec3& torque) {
+  constexpr const char* call = "BodyInterface::add_torque";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_dynamic()) return not_dynamic_error(call, body);
+  if (auto error = check_finite(arg(call, "torque"), torque)) return *error;
+  body.add_torque(torque);
+  activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::add_impulse(BodyID id, const Vec3& impulse) {
+  constexpr const char* call = "BodyInterface::add_impulse";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_dynamic()) return not_dynamic_error(call, body);
+  if (auto error = check_finite(arg(call, "impulse"), impulse)) return *error;
+  body.add_impulse(impulse);
+  activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::add_impulse(BodyID id, const Vec3& impulse, const Vec3& world_point) {
+  constexpr const char* call = "BodyInterface::add_impulse";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_dynamic()) return not_dynamic_error(call, body);
+  if (auto error = check_finite(arg(call, "impulse"), impulse)) return *error;
+  if (auto error = check_finite(arg(call, "world_point"), world_point)) return *error;
+  body.add_impulse(impulse, world_point);
+  activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+Status BodyInterface::add_angular_impulse(BodyID id, const Vec3& angular_impulse) {
+  constexpr const char* call = "BodyInterface::add_angular_impulse";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_dynamic()) return not_dynamic_error(call, body);
+  if (auto error = check_finite(arg(call, "angular_impulse"), angular_impulse)) return *error;
+  body.add_angular_impulse(angular_impulse);
+  activate_if_added(body, Activation::Activate);
+  return Ok{};
+}
+
+// --- Properties -------------------------------------------------------------------------------
+
+Result<MotionType> BodyInterface::motion_type(BodyID id) const {
+  return read<MotionType>(id, "BodyInterface::motion_type",
+                          [](const Body& b) { return b.motion_type(); });
+}
+
+Status BodyInterface::set_motion_type(BodyID id, MotionType motion_type, Activation activation) {
+  constexpr const char* call = "BodyInterface::set_motion_type";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!is_valid_motion_type(motion_type))
+    return field_error(arg(call, "motion_type"),
+                       "invalid value " + std::to_string(int(motion_type)));
+  if (motion_type == MotionType::Dynamic) {
+    if (auto problem = dynamic_problem(body, *body.shape()))
+      return field_error(arg(call, "motion_type"), *problem);
+  }
+  const MotionType old_type = body.motion_type();
+  manager_.set_motion_type(body, motion_type);
+  activate_if_added(body, activation);
+  if (listener_ != nullptr && body.is_added() && old_type != motion_type)
+    listener_->on_motion_type_changed(body, old_type);
+  return Ok{};
+}
+
+Result<MotionQuality> BodyInterface::motion_quality(BodyID id) const {
+  constexpr const char* call = "BodyInterface::motion_quality";
+  Result<const Body*> found = std::as_const(manager_).lookup(id, call);
+  if (!found) return found.error();
+  const Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "has no motion quality");
+  return body.motion_properties()->motion_quality();
+}
+
+Status BodyInterface::set_motion_quality(BodyID id, MotionQuality motion_quality) {
+  constexpr const char* call = "BodyInterface::set_motion_quality";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "has no motion quality");
+  if (!is_valid_motion_quality(motion_quality))
+    return field_error(arg(call, "motion_quality"),
+                       "invalid value " + std::to_string(int(motion_quality)));
+  body.motion_properties()->set_motion_quality(motion_quality);
+  return Ok{};
+}
+
+Result<Ref<const Shape>> BodyInterface::shape(BodyID id) const {
+  return read<Ref<const Shape>>(id, "BodyInterface::shape",
+                                [](const Body& b) { return b.shape(); });
+}
+
+Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation activation) {
+  constexpr const char* call = "BodyInterface::set_shape";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (shape == nullptr) return field_error(arg(call, "shape"), "must not be null");
+  if (body.is_dynamic()) {
+    if (auto problem = dynamic_problem(body, *shape))
+      return field_error(arg(call, "shape"), *problem);
+  }
+  manager_.set_shape(body, std::move(shape));
+  activate_if_added(body, activation);
+  if (listener_ != nullptr && body.is_added()) listener_->on_shape_changed(body);
+  return Ok{};
+}
+
+Result<float> BodyInterface::friction(BodyID id) const {
+  return read<float>(id, "BodyInterface::friction", [](const Body& b) { return b.friction(); });
+}
+
+Status BodyInterface::set_friction(BodyID id, float friction) {
+  constexpr const char* call = "BodyInterface::set_friction";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  if (auto error = check_non_negative(arg(call, "friction"), friction)) return *error;
+  (*found)->set_friction(friction);
+  return Ok{};
+}
+
+Result<float> BodyInterface::restitution(BodyID id) const {
+  return read<float>(id, "BodyInterface::restitution",
+                     [](const Body& b) { return b.restitution(); });
+}
+
+Status BodyInterface::set_restitution(BodyID id, float restitution) {
+  constexpr const char* call = "BodyInterface::set_restitution";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  if (auto error = check_unit_interval(arg(call, "restitution"), restitution)) return *error;
+  (*found)->set_restitution(restitution);
+  return Ok{};
+}
+
+Result<ObjectLayer> BodyInterface::object_layer(BodyID id) const {
+  return read<ObjectLayer>(id, "BodyInterface::object_layer",
+                           [](const Body& b) { return b.object_layer(); });
+}
+
+Status BodyInterface::set_object_layer(BodyID id, ObjectLayer layer) {
+  Result<Body*> found = manager_.lookup(id, "BodyInterface::set_object_layer");
+  if (!found) return found.error();
+  Body& body = **found;
+  const ObjectLayer old_layer = body.object_layer();
+  if (old_layer == layer) return Ok{};
+  manager_.set_object_layer(body, layer);
+  if (listener_ != nullptr && body.is_added()) listener_->on_layer_changed(body, old_layer);
+  return Ok{};
+}
+
+Result<float> BodyInterface::gravity_factor(BodyID id) const {
+  constexpr const char* call = "BodyInterface::gravity_factor";
+  Result<const Body*> found = std::as_const(manager_).lookup(id, call);
+  if (!found) return found.error();
+  const Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "has no gravity factor");
+  return body.motion_properties()->gravity_factor();
+}
+
+Status BodyInterface::set_gravity_factor(BodyID id, float gravity_factor) {
+  constexpr const char* call = "BodyInterface::set_gravity_factor";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "has no gravity factor");
+  if (auto error = check_finite(arg(call, "gravity_factor"), gravity_factor)) return *error;
+  body.motion_properties()->set_gravity_factor(gravity_factor);
+  return Ok{};
+}
+
+// --- Sleep ------------------------------------------------------------------------------------
+
+Status BodyInterface::activate(BodyID id) {
+  constexpr const char* call = "BodyInterface::activate";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_static()) return static_error(call, body, "can never be active");
+  if (!body.is_added()) return body_error(call, body, "is not added to the simulation");
+  manager_.activate(body);
+  return Ok{};
+}
+
+Status BodyInterface::deactivate(BodyID id) {
+  Result<Body*> found = manager_.lookup(id, "BodyInterface::deactivate");
+  if (!found) return found.error();
+  manager_.deactivate(**found);
+  return Ok{};
+}
+
+Result<bool> BodyInterface::is_active(BodyID id) const {
+  return read<bool>(id, "BodyInterface::is_active", [](const Body& b) { return b.is_active(); });
+}
+
+void BodyInterface::activate_if_added(Body& body, Activation activation) {
+  if (activation == Activation::Activate && body.is_added() && !body.is_static())
+    manager_.activate(body);
+}
+
+}  // namespace atl

@@ -1,0 +1,149 @@
+#pragma once
+// The user-facing API for bodies. Every call validates its arguments at this edge (DESIGN.md
+// §7) and returns a Status or Result: an invalid ID (never created, destroyed, stale) or an
+// invalid value (NaN, a non-normalized rotation, negative friction, dt ≤ 0, a velocity for a
+// static body…) gives an Error naming the call and the argument, e.g.
+// "BodyInterface::set_friction: friction: must be >= 0, got -1", and changes nothing.
+//
+// Changes the broadphase must mirror are reported to the BodyListener (the world). Not
+// thread-safe: call it between steps, on one thread.
+
+#include <utility>
+
+#include "atoll/body/BodyListener.h"
+#include "atoll/body/BodyManager.h"
+
+namespace atl {
+
+class BodyInterface {
+ public:
+  /// An interface over `manager`, reporting to `listener` (may be null).
+  explicit BodyInterface(BodyManager& manager, BodyListener* listener = nullptr)
+      : manager_(manager), listener_(listener) {}
+
+  /// The observer of changes (null: none).
+  BodyListener* listener() const { return listener_; }
+  void set_listener(BodyListener* listener) { listener_ = listener; }
+  /// The underlying manager (unchecked access for the engine).
+  BodyManager& manager() { return manager_; }
+
+  // --- Lifetime -----------------------------------------------------------------------------
+
+  /// Validates `settings` and creates a body, not yet in the simulation.
+  Result<BodyID> create_body(const BodyCreationSettings& settings);
+  /// Adds a created body to the simulation, activating it if asked (static bodies never are).
+  Status add_body(BodyID id, Activation activation);
+  /// Takes a body out of the simulation; it keeps its state and can be added again.
+  Status remove_body(BodyID id);
+  /// Destroys a body (removing it first if it is added); its ID becomes stale.
+  Status destroy_body(BodyID id);
+  /// create_body + add_body.
+  Result<BodyID> create_and_add_body(const BodyCreationSettings& settings, Activation activation);
+  /// Whether the body is in the simulation.
+  Result<bool> is_added(BodyID id) const;
+  /// Read access to every property of the body (the pointer stays valid until it is destroyed).
+  Result<const Body*> body(BodyID id) const;
+
+  // --- Pose ---------------------------------------------------------------------------------
+
+  /// World position (m) of the shape's origin.
+  Result<Vec3> position(BodyID id) const;
+  /// World rotation.
+  Result<Quat> rotation(BodyID id) const;
+  /// World position (m) of the centre of mass.
+  Result<Vec3> center_of_mass_position(BodyID id) const;
+  /// Shape-to-world transform.
+  Result<Mat44> world_transform(BodyID id) const;
+  /// Teleports the shape origin to `position` (m); activates per `activation`.
+  Status set_position(BodyID id, const Vec3& position,
+                      Activation activation = Activation::Activate);
+  /// Teleports to `rotation` (normalized within 1e-3) about the shape origin.
+  Status set_rotation(BodyID id, const Quat& rotation,
+                      Activation activation = Activation::Activate);
+  /// Teleports to a pose (shape origin position in m, rotation).
+  Status set_position_and_rotation(BodyID id, const Vec3& position, const Quat& rotation,
+                                   Activation activation = Activation::Activate);
+  /// Sets the velocities of a kinematic or dynamic body so that its shape origin reaches
+  /// `target_position` (m) with `target_rotation` in `dt` s (> 0). Activates it if it moves.
+  Status move_kinematic(BodyID id, const Vec3& target_position, const Quat& target_rotation,
+                        float dt);
+
+  // --- Velocities, forces, impulses ---------------------------------------------------------
+
+  /// Linear velocity (m/s) of the centre of mass.
+  Result<Vec3> linear_velocity(BodyID id) const;
+  /// Angular velocity (rad/s).
+  Result<Vec3> angular_velocity(BodyID id) const;
+  /// Velocity (m/s) of the body's material point at `world_point` (m).
+  Result<Vec3> point_velocity(BodyID id, const Vec3& world_point) const;
+  /// Sets the linear velocity (m/s) of a moving body; locked axes are zeroed, the length is
+  /// clamped to its max. A non-zero velocity activates an added body.
+  Status set_linear_velocity(BodyID id, const Vec3& velocity);
+  /// Sets the angular velocity (rad/s), like set_linear_velocity.
+  Status set_angular_velocity(BodyID id, const Vec3& velocity);
+  /// Adds a force (N) at the centre of mass of a dynamic body for the next step; activates it.
+  Status add_force(BodyID id, const Vec3& force);
+  /// Adds a force (N) at `world_point` (m) (also a torque) for the next step; activates it.
+  Status add_force(BodyID id, const Vec3& force, const Vec3& world_point);
+  /// Adds a torque (N·m) to a dynamic body for the next step; activates it.
+  Status add_torque(BodyID id, const Vec3& torque);
+  /// Applies an impulse (N·s) at the centre of mass of a dynamic body now; activates it.
+  Status add_impulse(BodyID id, const Vec3& impulse);
+  /// Applies an impulse (N·s) at `world_point` (m) now; activates it.
+  Status add_impulse(BodyID id, const Vec3& impulse, const Vec3& world_point);
+  /// Applies an angular impulse (N·m·s) to a dynamic body now; activates it.
+  Status add_angular_impulse(BodyID id, const Vec3& angular_impulse);
+
+  // --- Properties ---------------------------------------------------------------------------
+
+  Result<MotionType> motion_type(BodyID id) const;
+  /// Changes the motion type. A body becoming dynamic needs a shape with mass (or an override
+  /// mass) and a free DOF; one becoming static stops and is deactivated.
+  Status set_motion_type(BodyID id, MotionType motion_type,
+                         Activation activation = Activation::Activate);
+  Result<MotionQuality> motion_quality(BodyID id) const;
+  /// Changes the collision quality of a moving body.
+  Status set_motion_quality(BodyID id, MotionQuality motion_quality);
+  Result<Ref<const Shape>> shape(BodyID id) const;
+  /// Replaces the shape keeping the shape origin in place; recomputes mass and inertia (scaled
+  /// to the override mass, if the body was created with one).
+  Status set_shape(BodyID id, Ref<const Shape> shape, Activation activation = Activation::Activate);
+  Result<float> friction(BodyID id) const;
+  /// Sets the friction coefficient (≥ 0).
+  Status set_friction(BodyID id, float friction);
+  Result<float> restitution(BodyID id) const;
+  /// Sets the restitution, in [0, 1].
+  Status set_restitution(BodyID id, float restitution);
+  Result<ObjectLayer> object_layer(BodyID id) const;
+  /// Moves the body to another collision layer.
+  Status set_object_layer(BodyID id, ObjectLayer layer);
+  Result<float> gravity_factor(BodyID id) const;
+  /// Sets the gravity multiplier (finite) of a moving body.
+  Status set_gravity_factor(BodyID id, float gravity_factor);
+
+  // --- Sleep --------------------------------------------------------------------------------
+
+  /// Wakes an added, non-static body.
+  Status activate(BodyID id);
+  /// Puts a body to sleep now: velocities and accumulated forces become zero.
+  Status deactivate(BodyID id);
+  /// Whether the body is awake.
+  Result<bool> is_active(BodyID id) const;
+
+ private:
+  // Looks the body up and returns get(body) or the lookup error.
+  template <class T, class Getter>
+  Result<T> read(BodyID id, const char* call, Getter&& get) const {
+    Result<const Body*> found = std::as_const(manager_).lookup(id, call);
+    if (!found) return found.error();
+    return T(get(**found));
+  }
+  Status set_pose(const char* call, BodyID id, const Vec3* position, const Quat* rotation,
+                  Activation activation);
+  void activate_if_added(Body& body, Activation activation);
+
+  BodyManager& manager_;
+  BodyListener* listener_;
+};
+
+}  // namespace atl

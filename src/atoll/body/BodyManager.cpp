@@ -1,0 +1,206 @@
+#include "atoll/body/BodyManager.h"
+
+#include "atoll/body/Validation.h"
+#include "atoll/core/QuickSort.h"
+
+namespace atl {
+
+Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
+  if (Status valid = settings.validate(); !valid) return valid.error();
+  if (max_bodies_ != k_no_limit && num_bodies_ >= max_bodies_)
+    return Error("BodyManager::create_body: max_bodies: cap of " + std::to_string(max_bodies_) +
+                 " bodies reached");
+
+  uint32_t index;
+  if (!free_body_slots_.empty()) {
+    index = free_body_slots_.back();
+    free_body_slots_.pop_back();
+    ++sequences_[index];  // uint8_t: wraps after 256 reuses
+  } else {
+    if (bodies_.size() > BodyID::k_max_index)
+      return Error("BodyManager::create_body: the 24-bit BodyID index space (" +
+                   std::to_string(BodyID::k_max_index + 1) + " bodies) is exhausted");
+    index = bodies_.size();
+    bodies_.emplace_back(Body());
+    sequences_.push_back(0);
+  }
+
+  Body& body = bodies_[index];
+  body.id_ = BodyID(index, sequences_[index]);
+  body.shape_ = settings.shape;
+  body.shape_com_ = settings.shape->center_of_mass().to_float3();
+  body.motion_type_ = settings.motion_type;
+  body.object_layer_ = settings.resolved_object_layer();
+  body.friction_ = settings.friction;
+  body.restitution_ = settings.restitution;
+  body.rolling_resistance_ = settings.rolling_resistance;
+  body.torsional_friction_ = settings.torsional_friction;
+  body.override_mass_ = settings.override_mass.value_or(0.0f);
+  body.user_data_ = settings.user_data;
+  body.set_sensor(settings.is_sensor);
+  // validate() allowed a squared-length error of 1e-3; store an exact unit quaternion so that
+  // the error does not scale the shape or feed into integration.
+  body.set_position_and_rotation_internal(settings.position, settings.rotation.normalized());
+  if (settings.motion_type != MotionType::Static) init_motion_properties(body, settings);
+  ++num_bodies_;
+  return body.id_;
+}
+
+Status BodyManager::destroy_body(BodyID id) {
+  Result<Body*> found = lookup(id, "BodyManager::destroy_body");
+  if (!found) return found.error();
+  Body& body = **found;
+  if (body.is_added()) remove_body(body);
+  if (body.motion_ != nullptr) release_motion_properties(body.motion_);
+  body = Body();  // releases the shape; an invalid id marks the slot free
+  free_body_slots_.push_back(id.index());
+  --num_bodies_;
+  return Ok{};
+}
+
+Body* BodyManager::get(BodyID id) {
+  if (id.index() >= bodies_.size()) return nullptr;  // also rejects the invalid ID
+  Body& body = bodies_[id.index()];
+  return body.id_ == id ? &body : nullptr;
+}
+
+const Body* BodyManager::get(BodyID id) const { return const_cast<BodyManager*>(this)->get(id); }
+
+Result<Body*> BodyManager::lookup(BodyID id, const char* call) {
+  if (Body* body = get(id)) return body;
+  std::string prefix = call;
+  prefix += ": id: ";
+  if (!id.is_valid()) return Error(prefix + "invalid BodyID");
+  if (id.index() >= bodies_.size())
+    return Error(prefix + "no body was ever created with BodyID " + format_body_id(id));
+  if (!bodies_[id.index()].id_.is_valid() && sequences_[id.index()] == id.sequence())
+    return Error(prefix + "body " + format_body_id(id) + " was destroyed");
+  return Error(prefix + "stale BodyID " + format_body_id(id) +
+               ": that body was destroyed and its slot reused");
+}
+
+Result<const Body*> BodyManager::lookup(BodyID id, const char* call) const {
+  Result<Body*> found = const_cast<BodyManager*>(this)->lookup(id, call);
+  if (!found) return found.error();
+  return static_cast<const Body*>(*found);
+}
+
+void BodyManager::add_body(Body& body, Activation activation) {
+  ATOLL_ASSERT(!body.is_added(), "body already added");
+  body.set_flag(Body::k_flag_added, true);
+  if (activation == Activation::Activate && !body.is_static()) activate(body);
+}
+
+void BodyManager::remove_body(Body& body) {
+  ATOLL_ASSERT(body.is_added(), "body not added");
+  if (body.is_active()) remove_from_active_list(body);
+  body.set_flag(Body::k_flag_added, false);
+}
+
+void BodyManager::activate(Body& body) {
+  ATOLL_ASSERT(body.is_added() && !body.is_static(), "only added, moving bodies can be active");
+  if (body.is_active()) return;
+  body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
+  active_.push_back(body.id_.index());
+  body.reset_sleep_test();
+}
+
+void BodyManager::deactivate(Body& body) {
+  if (!body.is_active()) return;
+  remove_from_active_list(body);
+  MotionProperties& motion = *body.motion_;
+  motion.set_linear_velocity(Vec3::zero());
+  motion.set_angular_velocity(Vec3::zero());
+  motion.reset_force_and_torque();
+}
+
+void BodyManager::remove_from_active_list(Body& body) {
+  const uint32_t position = body.motion_->index_in_active_bodies();
+  ATOLL_ASSERT(position < active_.size() && active_[position] == body.id_.index());
+  const uint32_t last = active_.back();
+  active_[position] = last;
+  bodies_[last].motion_->set_index_in_active_bodies(position);
+  active_.pop_back();
+  body.motion_->set_index_in_active_bodies(MotionProperties::k_inactive_index);
+}
+
+void BodyManager::set_motion_type(Body& body, MotionType motion_type) {
+  if (body.motion_type_ == motion_type) return;
+  if (motion_type == MotionType::Static) {
+    if (body.is_active()) remove_from_active_list(body);
+    release_motion_properties(body.motion_);
+    body.motion_ = nullptr;
+  } else if (body.motion_ == nullptr) {
+    BodyCreationSettings defaults;
+    defaults.shape = body.shape_;
+    defaults.override_mass = body.override_mass();
+    init_motion_properties(body, defaults);
+  }
+  body.motion_type_ = motion_type;
+}
+
+void BodyManager::set_shape(Body& body, Ref<const Shape> shape) {
+  ATOLL_ASSERT(shape != nullptr);
+  const Vec3 position = body.position();
+  body.shape_ = std::move(shape);
+  body.shape_com_ = body.shape_->center_of_mass().to_float3();
+  if (body.motion_ != nullptr)
+    body.motion_->set_mass_properties(body.motion_->allowed_dofs(),
+                                      body_mass_properties(*body.shape_, body.override_mass()));
+  body.set_position_and_rotation_internal(position, body.rotation_);
+  if (body.is_active()) body.reset_sleep_test();
+}
+
+Body* BodyManager::body_at_slot(uint32_t index) {
+  if (index >= bodies_.size() || !bodies_[index].id_.is_valid()) return nullptr;
+  return &bodies_[index];
+}
+
+const Body* BodyManager::body_at_slot(uint32_t index) const {
+  return const_cast<BodyManager*>(this)->body_at_slot(index);
+}
+
+std::vector<BodyID> BodyManager::body_ids() const {
+  std::vector<BodyID> ids;
+  ids.reserve(num_bodies_);
+  for_each_body([&](const Body& body) { ids.push_back(body.id()); });
+  return ids;
+}
+
+void BodyManager::sort_active_bodies() {
+  quick_sort(active_.begin(), active_.end());
+  for (uint32_t i = 0; i < active_.size(); ++i)
+    bodies_[active_[i]].motion_->set_index_in_active_bodies(i);
+}
+
+MotionProperties* BodyManager::allocate_motion_properties() {
+  if (!free_motion_properties_.empty()) {
+    MotionProperties* motion = free_motion_properties_.back();
+    free_motion_properties_.pop_back();
+    return motion;
+  }
+  return &motion_properties_.emplace_back();
+}
+
+void BodyManager::release_motion_properties(MotionProperties* motion) {
+  *motion = MotionProperties();
+  free_motion_properties_.push_back(motion);
+}
+
+void BodyManager::init_motion_properties(Body& body, const BodyCreationSettings& settings) {
+  MotionProperties& motion = *allocate_motion_properties();
+  motion = MotionProperties();
+  motion.set_linear_damping(settings.linear_damping);
+  motion.set_angular_damping(settings.angular_damping);
+  motion.set_max_linear_velocity(settings.max_linear_velocity);
+  motion.set_max_angular_velocity(settings.max_angular_velocity);
+  motion.set_gravity_factor(settings.gravity_factor);
+  motion.set_motion_quality(settings.motion_quality);
+  motion.set_allow_sleeping(settings.allow_sleeping);
+  motion.set_mass_properties(settings.allowed_dofs, settings.mass_properties());
+  motion.set_linear_velocity(settings.linear_velocity);
+  motion.set_angular_velocity(settings.angular_velocity);
+  body.motion_ = &motion;
+}
+
+}  // namespace atl

@@ -1,0 +1,128 @@
+#pragma once
+// Owns every body. Bodies sit in chunked contiguous storage (ChunkedArray: chunks of 256,
+// never moved) indexed by BodyID::index(); destroyed slots go on a free list and are reused
+// (LIFO, so reuse is deterministic) with a bumped sequence number. Moving bodies'
+// MotionProperties sit in a second chunked array, also with a free list. Storage grows without
+// limit, and a Body* or MotionProperties* stays valid until that body is destroyed (constraints
+// and contacts may keep them across creation). An optional user cap (max_bodies) turns creation
+// past it into an error instead.
+//
+// The active list is a dense array of body indices; each active body stores its position in it,
+// so activation and deactivation are O(1) (deactivation swaps the last entry into the hole).
+// Its order therefore depends on the order of calls, which is deterministic for a given
+// sequence of calls; sort_active_bodies() puts it in body-index order when that matters (e.g.
+// after activations that came from several threads).
+//
+// Not thread-safe: the world calls it between (or in ordered parts of) steps.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "atoll/body/Activation.h"
+#include "atoll/body/Body.h"
+#include "atoll/body/BodyCreationSettings.h"
+#include "atoll/body/ChunkedArray.h"
+
+namespace atl {
+
+class BodyManager {
+ public:
+  /// max_bodies value that means "no cap" (the default).
+  static constexpr uint32_t k_no_limit = 0;
+
+  /// A manager with an optional cap on the number of live bodies (k_no_limit: none).
+  explicit BodyManager(uint32_t max_bodies = k_no_limit) : max_bodies_(max_bodies) {}
+  BodyManager(const BodyManager&) = delete;
+  BodyManager& operator=(const BodyManager&) = delete;
+
+  /// Cap on the number of live bodies, or k_no_limit.
+  uint32_t max_bodies() const { return max_bodies_; }
+  /// Changes the cap; a cap below the current count only blocks further creation.
+  void set_max_bodies(uint32_t max_bodies) { max_bodies_ = max_bodies; }
+
+  // --- Creation and lookup ------------------------------------------------------------------
+
+  /// Validates `settings` and creates a body (not added to the simulation, inactive).
+  Result<BodyID> create_body(const BodyCreationSettings& settings);
+  /// Destroys a body, removing it from the simulation first if needed; its ID becomes stale.
+  Status destroy_body(BodyID id);
+  /// The body, or nullptr for an invalid, destroyed or stale ID.
+  Body* get(BodyID id);
+  const Body* get(BodyID id) const;
+  /// The body, or an Error "`call`: id: …" saying why the ID does not name one.
+  Result<Body*> lookup(BodyID id, const char* call);
+  Result<const Body*> lookup(BodyID id, const char* call) const;
+
+  // --- Simulation membership and activation (unchecked: the caller validated the body) ------
+
+  /// Marks the body as part of the simulation; activates it when asked (unless static).
+  void add_body(Body& body, Activation activation);
+  /// Takes the body out of the simulation (deactivating it, velocities kept).
+  void remove_body(Body& body);
+  /// Puts an added, non-static body in the active list and restarts its sleep test. No-op when
+  /// already active.
+  void activate(Body& body);
+  /// Takes a body out of the active list and zeroes its velocities and accumulated forces
+  /// (a sleeping body is at rest). No-op when inactive.
+  void deactivate(Body& body);
+  /// Changes the motion type: gives a body that stops being static MotionProperties (default
+  /// settings, all DOFs, mass from its shape), frees them when it becomes static (deactivating
+  /// it). Dynamic needs a shape with mass (or an override) and a DOF: the caller checks.
+  void set_motion_type(Body& body, MotionType motion_type);
+  /// Replaces the shape keeping position() (the shape origin) fixed; the centre of mass moves
+  /// with the new shape's. Recomputes mass and inertia (scaled to the override mass, if any)
+  /// and the world bounds.
+  void set_shape(Body& body, Ref<const Shape> shape);
+  /// Sets the object layer.
+  void set_object_layer(Body& body, ObjectLayer layer) { body.object_layer_ = layer; }
+
+  // --- Iteration ----------------------------------------------------------------------------
+
+  /// Number of live bodies.
+  uint32_t num_bodies() const { return num_bodies_; }
+  /// Number of slots (live and free); body indices are below this.
+  uint32_t num_slots() const { return bodies_.size(); }
+  /// The body in slot `index`, or nullptr for a free slot or an index past the end.
+  Body* body_at_slot(uint32_t index);
+  const Body* body_at_slot(uint32_t index) const;
+  /// Calls f(Body&) for every live body in index order.
+  template <class F>
+  void for_each_body(F&& f) {
+    for (uint32_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].id_.is_valid()) f(bodies_[i]);
+  }
+  template <class F>
+  void for_each_body(F&& f) const {
+    for (uint32_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].id_.is_valid()) f(bodies_[i]);
+  }
+  /// IDs of all live bodies, in index order.
+  std::vector<BodyID> body_ids() const;
+
+  /// Indices of the active bodies (order: see the file comment).
+  std::span<const uint32_t> active_bodies() const { return active_; }
+  uint32_t num_active_bodies() const { return uint32_t(active_.size()); }
+  /// Sorts the active list by body index (deterministic, independent of activation order).
+  void sort_active_bodies();
+
+ private:
+  MotionProperties* allocate_motion_properties();
+  void release_motion_properties(MotionProperties* motion);
+  void init_motion_properties(Body& body, const BodyCreationSettings& settings);
+
+  void remove_from_active_list(Body& body);
+
+  ChunkedArray<Body> bodies_;
+  // Sequence number of each slot, kept while the slot is free so that reuse can bump it.
+  std::vector<uint8_t> sequences_;
+  std::vector<uint32_t> free_body_slots_;
+  ChunkedArray<MotionProperties> motion_properties_;
+  // Addresses are stable, so the free list can hold them directly.
+  std::vector<MotionProperties*> free_motion_properties_;
+  std::vector<uint32_t> active_;
+  uint32_t num_bodies_ = 0;
+  uint32_t max_bodies_ = k_no_limit;
+};
+
+}  // namespace atl

@@ -1,0 +1,29 @@
+#pragma once
+// Checks of body input at the API edge (DESIGN.md §7), in the style of shape/Validation.h
+// (whose format_float, field_error and check_* this builds on): each returns an Error
+// "FIELD: PROBLEM" or nothing.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "atoll/body/BodyID.h"
+#include "atoll/shape/Validation.h"
+
+namespace atl {
+
+/// Squared-length tolerance within which a body rotation counts as normalized.
+inline constexpr float k_rotation_normalized_tolerance = 1.0e-3f;
+
+/// "(x, y, z, w)" with format_float components.
+std::string format_quat(const Quat& value);
+/// "{index 3, sequence 1}".
+std::string format_body_id(BodyID id);
+
+/// Fails when the rotation is not finite or its squared length differs from 1 by more than
+/// k_rotation_normalized_tolerance.
+std::optional<Error> check_rotation(std::string_view field, const Quat& value);
+/// Fails when `value` is not in [0, 1] (NaN included).
+std::optional<Error> check_unit_interval(std::string_view field, float value);
+
+}  // namespace atl

@@ -1,0 +1,241 @@
+#include "atoll/collision/broadphase/BroadPhase.h"
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+namespace atl {
+
+namespace {
+
+Status check_finite(const Vec3& v, const char* field) {
+  if (v.is_finite()) return Ok{};
+  std::ostringstream os;
+  os << field << ": must be finite, got " << v;
+  return Error(os.str());
+}
+
+}  // namespace
+
+BroadPhase::BroadPhase(const BroadPhaseLayerInterface& layer_interface,
+                       const ObjectVsBroadPhaseLayerFilter& object_vs_broadphase,
+                       const ObjectLayerPairFilter& object_pair_filter,
+                       const BroadPhaseSettings& settings)
+    : layer_interface_(&layer_interface),
+      object_vs_broadphase_(&object_vs_broadphase),
+      object_pair_filter_(&object_pair_filter),
+      settings_(settings),
+      trees_(layer_interface.num_broadphase_layers()) {}
+
+Result<BroadPhase> BroadPhase::create(const BroadPhaseLayerInterface& layer_interface,
+                                      const ObjectVsBroadPhaseLayerFilter& object_vs_broadphase,
+                                      const ObjectLayerPairFilter& object_pair_filter,
+                                      const BroadPhaseSettings& settings) {
+  if (!is_finite(settings.fat_margin) || settings.fat_margin < 0.0f) {
+    return Error("BroadPhaseSettings.fat_margin: must be finite and >= 0, got " +
+                 std::to_string(settings.fat_margin));
+  }
+  const uint32_t num_layers = layer_interface.num_broadphase_layers();
+  if (num_layers == 0 || num_layers >= k_invalid_broadphase_layer + 1u) {
+    return Error("BroadPhaseLayerInterface.num_broadphase_layers: must be in 1..255, got " +
+                 std::to_string(num_layers));
+  }
+  return BroadPhase(layer_interface, object_vs_broadphase, object_pair_filter, settings);
+}
+
+Status BroadPhase::check_present(uint32_t body_index, const char* function) const {
+  if (contains(body_index)) return Ok{};
+  return Error(std::string("BroadPhase.") + function + ".body_index: body " +
+               std::to_string(body_index) + " is not in the broadphase");
+}
+
+Result<BroadPhaseLayer> BroadPhase::map_layer(ObjectLayer layer, const char* function) const {
+  const BroadPhaseLayer bp_layer = layer_interface_->broadphase_layer(layer);
+  if (bp_layer >= trees_.size()) {
+    return Error(std::string("BroadPhase.") + function + ".layer: object layer " +
+                 std::to_string(layer) + " maps to broadphase layer " + std::to_string(bp_layer) +
+                 ", but there are " + std::to_string(trees_.size()));
+  }
+  return bp_layer;
+}
+
+Status BroadPhase::add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box) {
+  if (body_index > k_max_body_index) {
+    return Error("BroadPhase.add.body_index: must be <= " + std::to_string(k_max_body_index) +
+                 ", got " + std::to_string(body_index));
+  }
+  if (contains(body_index)) {
+    return Error("BroadPhase.add.body_index: body " + std::to_string(body_index) +
+                 " is already in the broadphase");
+  }
+  if (Status s = DynamicTree::check_box(tight_box, "BroadPhase.add.tight_box"); !s) return s;
+  const Result<BroadPhaseLayer> bp_layer = map_layer(layer, "add");
+  if (!bp_layer) return bp_layer.error();
+  const AABox fat_box = DynamicTree::fatten(tight_box, Vec3::zero(), settings_.fat_margin);
+  Result<uint32_t> proxy = trees_[*bp_layer].insert(fat_box, body_index);
+  if (!proxy) return proxy.error();
+  if (body_index >= bodies_.size()) bodies_.resize(static_cast<size_t>(body_index) + 1);
+  bodies_[body_index] = BodyEntry{*proxy, layer, *bp_layer};
+  ++body_count_;
+  return Ok{};
+}
+
+Status BroadPhase::remove(uint32_t body_index) {
+  if (Status s = check_present(body_index, "remove"); !s) return s;
+  BodyEntry& entry = bodies_[body_index];
+  if (Status s = trees_[entry.bp_layer].remove(entry.proxy); !s) return s;
+  entry = BodyEntry{};
+  --body_count_;
+  return Ok{};
+}
+
+Error BroadPhase::update_error(uint32_t body_index, const AABox& tight_box,
+                               const Vec3& predicted_displacement) const {
+  if (Status s = check_present(body_index, "update"); !s) return s.error();
+  if (Status s = DynamicTree::check_box(tight_box, "BroadPhase.update.tight_box"); !s) {
+    return s.error();
+  }
+  return check_finite(predicted_displacement, "BroadPhase.update.predicted_displacement").error();
+}
+
+Status BroadPhase::set_object_layer(uint32_t body_index, ObjectLayer layer) {
+  if (Status s = check_present(body_index, "set_object_layer"); !s) return s;
+  const Result<BroadPhaseLayer> bp_layer = map_layer(layer, "set_object_layer");
+  if (!bp_layer) return bp_layer.error();
+  BodyEntry& entry = bodies_[body_index];
+  if (*bp_layer != entry.bp_layer) {
+    DynamicTree& from = trees_[entry.bp_layer];
+    const AABox fat_box = from.fat_box(entry.proxy);
+    Result<uint32_t> proxy = trees_[*bp_layer].insert(fat_box, body_index);
+    if (!proxy) return proxy.error();
+    if (Status s = from.remove(entry.proxy); !s) return s;
+    entry.proxy = *proxy;
+    entry.bp_layer = *bp_layer;
+  }
+  entry.layer = layer;
+  return Ok{};
+}
+
+void BroadPhase::optimize() {
+  for (DynamicTree& tree : trees_) tree.rebuild();
+}
+
+Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
+                              std::vector<BodyPair>& out) {
+  out.clear();
+  active_bits_.resize((bodies_.size() + 63) / 64, 0);
+  // Mark the active bodies, so that a pair of two active bodies is reported only from the
+  // lower index and a pair with an inactive one from the active side.
+  for (size_t i = 0; i < active_body_indices.size(); ++i) {
+    const uint32_t index = active_body_indices[i];
+    const bool present = contains(index);
+    if (!present || is_marked_active(index)) {
+      for (size_t j = 0; j < i; ++j) {
+        const uint32_t marked = active_body_indices[j];
+        active_bits_[marked >> 6] &= ~(uint64_t{1} << (marked & 63));
+      }
+      return Error("BroadPhase.find_pairs.active_body_indices[" + std::to_string(i) + "]: body " +
+                   std::to_string(index) +
+                   (present ? " is listed twice" : " is not in the broadphase"));
+    }
+    active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
+  }
+
+  const uint32_t num_layers = num_broadphase_layers();
+  for (const uint32_t index : active_body_indices) {
+    const BodyEntry& entry = bodies_[index];
+    const AABox& box = trees_[entry.bp_layer].fat_box(entry.proxy);
+    for (uint32_t bp = 0; bp < num_layers; ++bp) {
+      if (trees_[bp].empty() ||
+          !object_vs_broadphase_->should_collide(entry.layer, static_cast<BroadPhaseLayer>(bp))) {
+        continue;
+      }
+      trees_[bp].query_aabox(box, [&](uint32_t other) {
+        if (other == index || (other < index && is_marked_active(other))) return true;
+        if (object_pair_filter_->should_collide(entry.layer, bodies_[other].layer)) {
+          out.push_back(index < other ? BodyPair{index, other} : BodyPair{other, index});
+        }
+        return true;
+      });
+    }
+  }
+
+  for (const uint32_t index : active_body_indices) {
+    active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
+  }
+  quick_sort(out.begin(), out.end());
+  return Ok{};
+}
+
+Status BroadPhase::cast_ray(const Vec3& origin, const Vec3& direction,
+                            const ObjectLayerFilter& filter, BroadPhaseCollector& collector,
+                            const BroadPhaseLayerFilter& bp_filter) const {
+  if (Status s = check_finite(origin, "BroadPhase.cast_ray.origin"); !s) return s;
+  if (Status s = check_finite(direction, "BroadPhase.cast_ray.direction"); !s) return s;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    if (collector.should_early_out()) break;
+    if (trees_[bp].empty() || !bp_filter.should_collide(static_cast<BroadPhaseLayer>(bp))) continue;
+    const float max_fraction = std::min(1.0f, collector.early_out_fraction());
+    trees_[bp].cast_ray(origin, direction, max_fraction, [&](uint32_t body, float fraction) {
+      if (filter.should_collide(bodies_[body].layer)) collector.add_hit({body, fraction});
+      return collector.early_out_fraction();
+    });
+  }
+  return Ok{};
+}
+
+Status BroadPhase::collide_aabox(const AABox& box, const ObjectLayerFilter& filter,
+                                 BroadPhaseCollector& collector,
+                                 const BroadPhaseLayerFilter& bp_filter) const {
+  if (Status s = DynamicTree::check_box(box, "BroadPhase.collide_aabox.box"); !s) return s;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    if (collector.should_early_out()) break;
+    if (trees_[bp].empty() || !bp_filter.should_collide(static_cast<BroadPhaseLayer>(bp))) continue;
+    trees_[bp].query_aabox(box, [&](uint32_t body) {
+      if (filter.should_collide(bodies_[body].layer)) collector.add_hit({body, 0.0f});
+      return !collector.should_early_out();
+    });
+  }
+  return Ok{};
+}
+
+Status BroadPhase::collide_point(const Vec3& point, const ObjectLayerFilter& filter,
+                                 BroadPhaseCollector& collector,
+                                 const BroadPhaseLayerFilter& bp_filter) const {
+  if (Status s = check_finite(point, "BroadPhase.collide_point.point"); !s) return s;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    if (collector.should_early_out()) break;
+    if (trees_[bp].empty() || !bp_filter.should_collide(static_cast<BroadPhaseLayer>(bp))) continue;
+    trees_[bp].query_point(point, [&](uint32_t body) {
+      if (filter.should_collide(bodies_[body].layer)) collector.add_hit({body, 0.0f});
+      return !collector.should_early_out();
+    });
+  }
+  return Ok{};
+}
+
+Status BroadPhase::validate() const {
+  uint32_t leaves = 0;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    if (Status s = trees_[bp].validate(); !s) return s;
+    leaves += trees_[bp].size();
+  }
+  uint32_t present = 0;
+  for (uint32_t index = 0; index < bodies_.size(); ++index) {
+    const BodyEntry& entry = bodies_[index];
+    if (entry.proxy == DynamicTree::k_null_node) continue;
+    ++present;
+    if (entry.bp_layer >= trees_.size() || !trees_[entry.bp_layer].is_leaf(entry.proxy) ||
+        trees_[entry.bp_layer].value(entry.proxy) != index) {
+      return Error("BroadPhase.validate: body " + std::to_string(index) +
+                   " does not own its tree leaf");
+    }
+  }
+  if (present != body_count_ || leaves != body_count_) {
+    return Error("BroadPhase.validate: " + std::to_string(present) + " bodies present, " +
+                 std::to_string(leaves) + " leaves, " + std::to_string(body_count_) + " counted");
+  }
+  return Ok{};
+}
+
+}  // namespace atl

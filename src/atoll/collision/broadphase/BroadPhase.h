@@ -1,0 +1,150 @@
+#pragma once
+// The broadphase: one DynamicTree per broadphase layer over the bodies' fat boxes. It finds the
+// candidate pairs for the narrowphase and the candidate bodies of ray, box and point queries.
+//
+// It knows nothing about bodies beyond a dense uint32 index, an object layer and a box: the
+// world owns the bodies and tells the broadphase when they are added, moved or removed.
+// Queries are const and may run concurrently with each other, not with any other call.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "atoll/collision/broadphase/BodyPair.h"
+#include "atoll/collision/broadphase/BroadPhaseCollector.h"
+#include "atoll/collision/broadphase/BroadPhaseLayerInterface.h"
+#include "atoll/collision/broadphase/DynamicTree.h"
+#include "atoll/collision/broadphase/ObjectLayerPairFilter.h"
+#include "atoll/core/Result.h"
+
+namespace atl {
+
+/// Settings of a BroadPhase.
+struct BroadPhaseSettings {
+  /// Stored boxes are grown by this much (m) beyond the body's bounds, so that small moves do
+  /// not re-insert and pairs this close are reported. Default: the speculative contact distance.
+  float fat_margin = 0.02f;
+};
+
+class BroadPhase {
+ public:
+  /// Largest body index accepted (lookup storage is 8 bytes per index up to the highest one).
+  static constexpr uint32_t k_max_body_index = (1u << 28) - 1;
+
+  /// A broadphase with one tree per broadphase layer of `layer_interface`. The three layer
+  /// objects are kept by reference and must outlive it. Error for bad settings or a layer
+  /// count outside 1..255.
+  static Result<BroadPhase> create(const BroadPhaseLayerInterface& layer_interface,
+                                   const ObjectVsBroadPhaseLayerFilter& object_vs_broadphase,
+                                   const ObjectLayerPairFilter& object_pair_filter,
+                                   const BroadPhaseSettings& settings = {});
+
+  /// Adds body `body_index` on `layer` with bounds `tight_box` (world space, m). Error when the
+  /// index is already present or too large, the box is not finite or inverted, or the layer
+  /// maps to no broadphase layer.
+  Status add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box);
+  /// Removes a body. Error when it is not present.
+  Status remove(uint32_t body_index);
+  /// Reports a body's new bounds and its predicted displacement (m) over the next step; returns
+  /// true when its tree leaf was re-inserted (see DynamicTree::update). Error when the body is
+  /// not present or an input is not finite.
+  Result<bool> update(uint32_t body_index, const AABox& tight_box,
+                      const Vec3& predicted_displacement) {
+    // Checked inline, reported out of line: this runs for every active body every step.
+    if (!contains(body_index) || !DynamicTree::is_valid_box(tight_box) ||
+        !predicted_displacement.is_finite()) {
+      return update_error(body_index, tight_box, predicted_displacement);
+    }
+    const BodyEntry& entry = bodies_[body_index];
+    return trees_[entry.bp_layer].update_leaf(entry.proxy, tight_box, predicted_displacement,
+                                              settings_.fat_margin);
+  }
+  /// Moves a body to another object layer (and tree, when the broadphase layer changes).
+  Status set_object_layer(uint32_t body_index, ObjectLayer layer);
+  /// Rebuilds every tree top-down for the fastest queries, e.g. after adding a level's static
+  /// bodies (incremental insertion builds somewhat looser trees). Costs O(n log² n).
+  void optimize();
+
+  /// Replaces `out` with every pair of overlapping fat boxes that involves an active body and
+  /// passes the layer filters, each once, sorted by (a, b). Pairs of two inactive bodies are
+  /// not reported. Error (and `out` empty) when an active index is not present or is listed
+  /// twice. Allocates only to grow `out` and its scratch bits. Each pair is looked for from its
+  /// active side only, so the layer filters must be symmetric.
+  Status find_pairs(std::span<const uint32_t> active_body_indices, std::vector<BodyPair>& out);
+
+  /// Reports the bodies whose fat boxes the segment origin → origin + direction enters
+  /// (fraction 0..1, nearer first within a tree) and whose layer passes `filter`. Stops where
+  /// the collector's early-out fraction says. Error when an input is not finite.
+  Status cast_ray(const Vec3& origin, const Vec3& direction, const ObjectLayerFilter& filter,
+                  BroadPhaseCollector& collector,
+                  const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// Reports the bodies whose fat boxes overlap `box` and whose layer passes `filter`.
+  /// Error when the box is not finite or inverted.
+  Status collide_aabox(const AABox& box, const ObjectLayerFilter& filter,
+                       BroadPhaseCollector& collector,
+                       const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// Reports the bodies whose fat boxes contain `point` and whose layer passes `filter`.
+  /// Error when the point is not finite.
+  Status collide_point(const Vec3& point, const ObjectLayerFilter& filter,
+                       BroadPhaseCollector& collector,
+                       const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+
+  /// True when body `body_index` is in the broadphase.
+  bool contains(uint32_t body_index) const {
+    return body_index < bodies_.size() && bodies_[body_index].proxy != DynamicTree::k_null_node;
+  }
+  /// Number of bodies in the broadphase.
+  uint32_t size() const { return body_count_; }
+  /// A present body's object layer (asserts contains()).
+  ObjectLayer object_layer(uint32_t body_index) const {
+    ATOLL_ASSERT(contains(body_index), "BroadPhase::object_layer: body not present");
+    return bodies_[body_index].layer;
+  }
+  /// A present body's stored (fat) box (asserts contains()).
+  const AABox& fat_box(uint32_t body_index) const {
+    ATOLL_ASSERT(contains(body_index), "BroadPhase::fat_box: body not present");
+    const BodyEntry& entry = bodies_[body_index];
+    return trees_[entry.bp_layer].fat_box(entry.proxy);
+  }
+  /// Number of broadphase layers (trees).
+  uint32_t num_broadphase_layers() const { return static_cast<uint32_t>(trees_.size()); }
+  /// The tree of broadphase layer `bp_layer` (asserts it exists).
+  const DynamicTree& tree(BroadPhaseLayer bp_layer) const {
+    ATOLL_ASSERT(bp_layer < trees_.size(), "BroadPhase::tree: no such broadphase layer");
+    return trees_[bp_layer];
+  }
+  /// The settings given at creation.
+  const BroadPhaseSettings& settings() const { return settings_; }
+  /// Checks every tree and the body → leaf mapping. For tests.
+  Status validate() const;
+
+ private:
+  struct BodyEntry {
+    uint32_t proxy = DynamicTree::k_null_node;  // leaf in trees_[bp_layer]; null when absent
+    ObjectLayer layer = 0;
+    BroadPhaseLayer bp_layer = 0;
+  };
+
+  BroadPhase(const BroadPhaseLayerInterface& layer_interface,
+             const ObjectVsBroadPhaseLayerFilter& object_vs_broadphase,
+             const ObjectLayerPairFilter& object_pair_filter, const BroadPhaseSettings& settings);
+  Status check_present(uint32_t body_index, const char* function) const;
+  Error update_error(uint32_t body_index, const AABox& tight_box,
+                     const Vec3& predicted_displacement) const;
+  Result<BroadPhaseLayer> map_layer(ObjectLayer layer, const char* function) const;
+  bool is_marked_active(uint32_t body_index) const {
+    return (active_bits_[body_index >> 6] >> (body_index & 63)) & 1u;
+  }
+
+  const BroadPhaseLayerInterface* layer_interface_;
+  const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_;
+  const ObjectLayerPairFilter* object_pair_filter_;
+  BroadPhaseSettings settings_;
+  std::vector<DynamicTree> trees_;
+  std::vector<BodyEntry> bodies_;
+  uint32_t body_count_ = 0;
+  // find_pairs scratch: one bit per body index, all zero between calls.
+  std::vector<uint64_t> active_bits_;
+};
+
+}  // namespace atl

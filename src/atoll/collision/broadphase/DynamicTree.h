@@ -1,0 +1,215 @@
+#pragma once
+// An incremental bounding-volume hierarchy over "fat" boxes (the dynamic AABB tree of Box2D and
+// Bullet). Leaves hold a user value and a box somewhat larger than the object, so that an object
+// that moves a little stays in its leaf; only when it leaves the fat box is the leaf re-inserted.
+//
+// Insertion picks the sibling by the surface-area heuristic (SAH). On the way back up, AVL
+// rotations keep every node's children within one level of each other, so the height stays
+// below 1.44·log2(leaves) whatever the input (sorted, nested or identical boxes); where a node is
+// already balanced, a swap of equally tall subtrees that shrinks the node's children (SAH) is
+// taken instead. Nodes live in one
+// vector with a free list, so the tree grows without a capacity limit and, for the same sequence of
+// operations, is built identically (proxy ids included) on every run.
+//
+// This is the building block of BroadPhase, which owns the mapping from bodies to proxies.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "atoll/core/Result.h"
+#include "atoll/core/StaticArray.h"
+#include "atoll/geometry/AABox.h"
+
+namespace atl {
+
+class DynamicTree {
+ public:
+  /// "No node": the parent of the root, the children of a leaf, the root of an empty tree.
+  static constexpr uint32_t k_null_node = 0xffffffffu;
+
+  /// The fat box for an object with `tight_box` that moves by `displacement` (m) next: grown by
+  /// `margin` (m) on every side, then stretched toward the displacement.
+  static AABox fatten(const AABox& tight_box, const Vec3& displacement, float margin);
+  /// True when `box` is finite with min ≤ max.
+  static bool is_valid_box(const AABox& box) {
+    return box.min.is_finite() && box.max.is_finite() && box.is_valid();
+  }
+  /// Ok when is_valid_box(box); else an error whose message starts with `field`.
+  static Status check_box(const AABox& box, std::string_view field) {
+    if (is_valid_box(box)) return Ok{};
+    return box_error(box, field);
+  }
+
+  /// Adds a leaf holding `value` with `fat_box`; returns its proxy id, stable until removed.
+  /// Error when the box is not finite or inverted.
+  Result<uint32_t> insert(const AABox& fat_box, uint32_t value);
+  /// Removes a leaf. Error when `proxy` is not a leaf of this tree.
+  Status remove(uint32_t proxy);
+  /// Tells the tree that the leaf's object now has `tight_box` and will move by `displacement`
+  /// (m). Re-inserts the leaf with fatten(tight_box, displacement, margin) when the tight box or
+  /// its displaced copy leaves the stored fat box, or when the stored box has grown far larger
+  /// than needed (more than 4 × margin on a side, e.g. after a fast body stopped). Returns true
+  /// when re-inserted. Error for a bad proxy, a non-finite or inverted box, a negative margin.
+  Result<bool> update(uint32_t proxy, const AABox& tight_box, const Vec3& displacement,
+                      float margin) {
+    // Checked inline, reported out of line: this runs for every active body every step.
+    if (!is_leaf(proxy) || !is_valid_box(tight_box) || !displacement.is_finite() ||
+        !(margin >= 0.0f) || !is_finite(margin)) {
+      return update_error(proxy, tight_box, displacement, margin);
+    }
+    return update_leaf(proxy, tight_box, displacement, margin);
+  }
+  /// Removes every leaf (keeps the storage).
+  void clear();
+  /// Rebuilds the internal nodes top-down (median splits along the widest axis of the leaf
+  /// centres) for the best query speed, e.g. after loading a level. Proxy ids stay valid.
+  void rebuild();
+
+  /// True when `proxy` is a leaf of this tree.
+  bool is_leaf(uint32_t proxy) const { return proxy < nodes_.size() && nodes_[proxy].height == 0; }
+  /// The stored fat box of a leaf (asserts is_leaf).
+  const AABox& fat_box(uint32_t proxy) const {
+    ATOLL_ASSERT(is_leaf(proxy), "DynamicTree::fat_box: not a leaf");
+    return nodes_[proxy].box;
+  }
+  /// The user value of a leaf (asserts is_leaf).
+  uint32_t value(uint32_t proxy) const {
+    ATOLL_ASSERT(is_leaf(proxy), "DynamicTree::value: not a leaf");
+    return nodes_[proxy].value;
+  }
+  /// Number of leaves.
+  uint32_t size() const { return leaf_count_; }
+  /// True when there are no leaves.
+  bool empty() const { return leaf_count_ == 0; }
+  /// Edges on the longest root-to-leaf path (0 for an empty tree or a single leaf).
+  uint32_t height() const {
+    return root_ == k_null_node ? 0u : static_cast<uint32_t>(nodes_[root_].height);
+  }
+  /// Box around every leaf (an empty, inverted box when the tree is empty).
+  AABox bounds() const { return root_ == k_null_node ? AABox() : nodes_[root_].box; }
+  /// Sum of the surface areas of the internal nodes over that of the root: the SAH cost of the
+  /// tree, lower is better (0 for fewer than two leaves).
+  float area_ratio() const;
+  /// Checks every structural invariant (links, heights, AVL balance, boxes, counts, free list);
+  /// the error names the first broken one. For tests.
+  Status validate() const;
+
+  /// Calls `callback(value)` for every leaf whose fat box overlaps `box`; the callback returns
+  /// false to stop the query.
+  template <class Callback>
+  void query_aabox(const AABox& box, Callback&& callback) const {
+    query_leaves([&box](const AABox& b) { return b.overlaps(box); }, callback);
+  }
+  /// Calls `callback(value)` for every leaf whose fat box contains `point`; the callback returns
+  /// false to stop the query.
+  template <class Callback>
+  void query_point(const Vec3& point, Callback&& callback) const {
+    query_leaves([&point](const AABox& b) { return b.contains(point); }, callback);
+  }
+  /// Casts the segment origin + t·direction, t ∈ [0, max_fraction], and calls
+  /// `callback(value, entry_fraction)` for every leaf whose fat box it enters, nearer subtrees
+  /// first. The callback returns the new max fraction (return the one it was given to keep it,
+  /// a hit's fraction to only look for closer ones, a negative value to stop).
+  template <class Callback>
+  void cast_ray(const Vec3& origin, const Vec3& direction, float max_fraction,
+                Callback&& callback) const {
+    if (root_ == k_null_node || !(max_fraction >= 0.0f)) return;
+    // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
+    const Vec3 inv_direction = direction.reciprocal();
+    struct Entry {
+      uint32_t node;
+      float fraction;
+    };
+    const float root_fraction = nodes_[root_].box.ray_fraction(origin, inv_direction, max_fraction);
+    if (root_fraction == k_float_max) return;
+    TraversalStack<Entry> stack;
+    stack.push_back({root_, root_fraction});
+    while (!stack.empty()) {
+      const Entry entry = stack.back();
+      stack.pop_back();
+      // The limit may have shrunk since the entry was pushed.
+      if (entry.fraction > max_fraction) continue;
+      const Node& node = nodes_[entry.node];
+      if (node.height == 0) {
+        const float new_max = callback(node.value, entry.fraction);
+        if (new_max < max_fraction) max_fraction = new_max;
+        if (max_fraction < 0.0f) return;
+        continue;
+      }
+      const float f0 = nodes_[node.child[0]].box.ray_fraction(origin, inv_direction, max_fraction);
+      const float f1 = nodes_[node.child[1]].box.ray_fraction(origin, inv_direction, max_fraction);
+      // Push the farther child first so that the nearer one is visited first.
+      const bool first_is_near = f0 <= f1;
+      const Entry near{node.child[first_is_near ? 0 : 1], first_is_near ? f0 : f1};
+      const Entry far{node.child[first_is_near ? 1 : 0], first_is_near ? f1 : f0};
+      if (far.fraction != k_float_max) stack.push_back(far);
+      if (near.fraction != k_float_max) stack.push_back(near);
+    }
+  }
+
+ private:
+  // BroadPhase validates its inputs itself and calls update_leaf directly.
+  friend class BroadPhase;
+
+  // A depth-first stack holds at most height + 1 entries. An AVL tree of height h has at least
+  // Fib(h + 2) ≥ φ^h leaves, so 2^32 leaves (more than uint32 node ids allow) stay below 47.
+  template <class T>
+  using TraversalStack = StaticArray<T, 64>;
+
+  struct Node {
+    AABox box;          // fat box (leaf) or the union of the children's boxes
+    uint32_t parent;    // parent node; next free node while on the free list
+    uint32_t child[2];  // k_null_node for leaves
+    uint32_t value;     // user value (leaves)
+    int32_t height;     // 0 for leaves, -1 while on the free list
+  };
+
+  template <class Test, class Callback>
+  void query_leaves(const Test& test, Callback& callback) const {
+    if (root_ == k_null_node) return;
+    TraversalStack<uint32_t> stack;
+    stack.push_back(root_);
+    while (!stack.empty()) {
+      const Node& node = nodes_[stack.back()];
+      stack.pop_back();
+      if (!test(node.box)) continue;
+      if (node.height == 0) {
+        if (!callback(node.value)) return;
+      } else {
+        stack.push_back(node.child[1]);
+        stack.push_back(node.child[0]);
+      }
+    }
+  }
+
+  uint32_t build_top_down(uint32_t* leaves, uint32_t count);
+  uint32_t allocate_node();
+  void free_node(uint32_t index);
+  void insert_leaf(uint32_t leaf);
+  void remove_leaf(uint32_t leaf);
+  uint32_t find_best_sibling(const AABox& box) const;
+  // Refits boxes and heights from `index` to the root, rotating where unbalanced.
+  void refit_to_root(uint32_t index);
+  // Restores AVL balance in the subtree of `index`, whose two child subtrees must be balanced;
+  // returns the subtree's new root.
+  uint32_t balance(uint32_t index);
+  // Swaps a child of `index` with an equally tall grandchild on the other side when that
+  // reduces the surface area of the node's children; keeps every height.
+  void rotate_for_area(uint32_t index);
+  void refit(uint32_t index);
+  Status check_proxy(uint32_t proxy, const char* function) const;
+  static Error box_error(const AABox& box, std::string_view field);
+  Error update_error(uint32_t proxy, const AABox& tight_box, const Vec3& displacement,
+                     float margin) const;
+  // update() on validated inputs.
+  bool update_leaf(uint32_t proxy, const AABox& tight_box, const Vec3& displacement, float margin);
+
+  std::vector<Node> nodes_;
+  uint32_t root_ = k_null_node;
+  uint32_t free_list_ = k_null_node;
+  uint32_t leaf_count_ = 0;
+};
+
+}  // namespace atl

@@ -1,0 +1,214 @@
+#include "atoll/collision/narrowphase/ConvexCollision.h"
+
+#include <utility>
+
+#include "atoll/collision/narrowphase/TriangleFeature.h"
+#include "atoll/geometry/EPA.h"
+#include "atoll/shape/HeightFieldShape.h"
+#include "atoll/shape/TriangleMeshShape.h"
+
+namespace atl {
+
+namespace {
+
+/// Manifolds of one convex against many triangles, grouped by normal until all triangles have
+/// been visited. A bounded number of groups keeps it on the stack; a manifold that finds no
+/// group and no free slot is reported on its own.
+class ManifoldMerger {
+ public:
+  static constexpr size_t k_max_groups = 8;
+
+  struct Group {
+    Vec3 normal;
+    float depth;
+    SubShapeID id2;
+    ContactPoints points;
+  };
+
+  /// Merges into the first group with a nearly parallel normal, or opens a new group; false
+  /// when neither is possible.
+  bool add(const Vec3& normal, float depth, const SubShapeID& id2, const ContactPoints& points) {
+    for (Group& g : groups_) {
+      if (g.normal.dot(normal) <= k_merge_manifold_normal_cos) continue;
+      // Keep the group within capacity: reducing early changes which points survive, but in
+      // the same way on every run.
+      if (g.points.size() + points.size() > k_max_contact_points)
+        reduce_manifold(g.points, g.normal);
+      for (size_t i = 0; i < points.size(); ++i) g.points.push_back(points.on_1[i], points.on_2[i]);
+      // The first manifold's normal and sub-shape stay: the group's identity must not depend on
+      // which triangle happens to be deepest by a rounding error.
+      if (depth > g.depth) g.depth = depth;
+      return true;
+    }
+    if (groups_.full()) return false;
+    groups_.push_back(Group{normal, depth, id2, points});
+    return true;
+  }
+
+  StaticArray<Group, k_max_groups>& groups() { return groups_; }
+
+ private:
+  StaticArray<Group, k_max_groups> groups_;
+};
+
+}  // namespace
+
+void emit_manifold(const Mat44& transform_a, const Vec3& normal, float penetration_depth,
+                   const SubShapeID& id1, const SubShapeID& id2, const ContactPoints& points,
+                   ContactCollector& collector) {
+  ContactManifold manifold;
+  manifold.normal = transform_a.multiply3x3(normal);
+  manifold.penetration_depth = penetration_depth;
+  manifold.sub_shape_id1 = id1;
+  manifold.sub_shape_id2 = id2;
+  ATOLL_ASSERT(points.size() <= static_cast<size_t>(k_max_manifold_points),
+               "reduce the manifold before emitting it");
+  for (size_t i = 0; i < points.size(); ++i) {
+    manifold.points_on_1.push_back(transform_a * points.on_1[i]);
+    manifold.points_on_2.push_back(transform_a * points.on_2[i]);
+  }
+  collector.add(manifold);
+}
+
+void collide_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b,
+                              const CollideShapeSettings& settings, ContactCollector& collector) {
+  const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);
+  const auto& shape_b = static_cast<const ConvexShape&>(*b.shape);
+  const float max_separation = settings.max_separation_distance;
+
+  // Everything happens in A's local space: A's support and face need no transform.
+  const Mat44 b_to_a = a.transform.inversed_rotation_translation() * b.transform;
+  SupportBuffer a_core_buffer, a_full_buffer, b_core_buffer, b_full_buffer;
+  const ConvexSupport* a_core =
+      shape_a.support_function(SupportMode::ExcludeConvexRadius, a_core_buffer, a.scale);
+  const ConvexSupport* a_full =
+      shape_a.support_function(SupportMode::IncludeConvexRadius, a_full_buffer, a.scale);
+  const ConvexSupport* b_core_local =
+      shape_b.support_function(SupportMode::ExcludeConvexRadius, b_core_buffer, b.scale);
+  const ConvexSupport* b_full_local =
+      shape_b.support_function(SupportMode::IncludeConvexRadius, b_full_buffer, b.scale);
+  const TransformedConvex<ConvexSupport> b_core(b_to_a, *b_core_local);
+  const TransformedConvex<ConvexSupport> b_full(b_to_a, *b_full_local);
+  // Speculative contacts: A grown by max_separation touches B exactly when A is within that
+  // distance of it; the growth is taken off the depth and the point afterwards.
+  const AddConvexRadius<ConvexSupport> a_grown(*a_full, max_separation);
+
+  Vec3 axis = b_to_a * (shape_b.local_bounds().center() * b.scale) -
+              shape_a.local_bounds().center() * a.scale;
+  Vec3 point_a, point_b;
+  EPAPenetrationDepth epa;
+  if (epa.get_penetration_depth(*a_core, a_grown, a_core->convex_radius() + max_separation, b_core,
+                                b_full, b_core_local->convex_radius(), settings.collision_tolerance,
+                                settings.penetration_tolerance, axis, point_a,
+                                point_b) != EPAPenetrationDepth::Status::Colliding)
+    return;
+  const float depth = (point_a - point_b).dot(axis) - max_separation;
+  if (!collector.accepts(depth)) return;
+  point_a -= axis * max_separation;
+
+  ContactPoints points;
+  if (settings.collect_faces) {
+    SupportingFace face_a, face_b;
+    shape_a.supporting_face(axis, a.scale, Mat44::identity(), face_a);
+    shape_b.supporting_face(b_to_a.multiply3x3_transposed(-axis), b.scale, b_to_a, face_b);
+    manifold_between_faces(point_a, point_b, axis, max_separation + settings.manifold_tolerance,
+                           face_a, face_b, points);
+    reduce_manifold(points, axis);
+  } else {
+    points.push_back(point_a, point_b);
+  }
+  emit_manifold(a.transform, axis, depth, a.id.id(), b.id.id(), points, collector);
+}
+
+void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
+                                 const CollideShapeSettings& settings,
+                                 ContactCollector& collector) {
+  const auto& convex = static_cast<const ConvexShape&>(*a.shape);
+  const float max_separation = settings.max_separation_distance;
+  const AABox mesh_box = world_box_to_local(b, instance_bounds(a).expanded(max_separation));
+  // Triangles are scaled in the mesh's space, then moved into A's space, where A needs no
+  // transform. A mirroring scale turns the triangles inside out: their winding is swapped.
+  const Mat44 mesh_to_a = a.transform.inversed_rotation_translation() * b.transform;
+  const bool inside_out = b.scale.x() * b.scale.y() * b.scale.z() < 0.0f;
+
+  SupportBuffer core_buffer, full_buffer;
+  const ConvexSupport* core =
+      convex.support_function(SupportMode::ExcludeConvexRadius, core_buffer, a.scale);
+  const ConvexSupport* full =
+      convex.support_function(SupportMode::IncludeConvexRadius, full_buffer, a.scale);
+  const AddConvexRadius<ConvexSupport> grown(*full, max_separation);
+  const float core_radius = core->convex_radius() + max_separation;
+  const Vec3 center = convex.local_bounds().center() * a.scale;
+  EPAPenetrationDepth epa;
+  ManifoldMerger merger;
+
+  const auto collide_triangle = [&](const Vec3& v0, const Vec3& v1, const Vec3& v2,
+                                    uint8_t active_edges, const SubShapeID& id) {
+    if (collector.should_early_out()) return;
+    const Vec3 w0 = mesh_to_a * (v0 * b.scale);
+    Vec3 w1 = mesh_to_a * (v1 * b.scale);
+    Vec3 w2 = mesh_to_a * (v2 * b.scale);
+    if (inside_out) {
+      std::swap(w1, w2);
+      active_edges = swap_winding_edges(active_edges);
+    }
+    const Vec3 face_normal = (w1 - w0).cross(w2 - w0).normalized_or(Vec3::zero());
+    // Only the front face collides (as Jolt's default): a convex whose centre is behind the
+    // triangle's plane is inside or below the surface and is not pushed further through it.
+    if (face_normal.is_near_zero() || (center - w0).dot(face_normal) < 0.0f) return;
+
+    const TriangleConvex triangle{w0, w1, w2};
+    Vec3 axis = -face_normal;
+    Vec3 point_a, point_b;
+    if (epa.get_penetration_depth(*core, grown, core_radius, triangle, triangle, 0.0f,
+                                  settings.collision_tolerance, settings.penetration_tolerance,
+                                  axis, point_a, point_b) != EPAPenetrationDepth::Status::Colliding)
+      return;
+    float depth = (point_a - point_b).dot(axis) - max_separation;
+    point_a -= axis * max_separation;
+    const Vec3 fixed = active_edge_normal(w0, w1, w2, active_edges, face_normal, point_b, axis,
+                                          settings.active_edge_cos);
+    if (!(fixed == axis)) {
+      // A contact on an inactive edge: measure along the face normal instead, from A's
+      // deepest point to the triangle's plane.
+      axis = fixed;
+      point_a = full->get_support(axis);
+      depth = (point_a - w0).dot(axis);
+      if (depth < -max_separation) return;
+      point_b = point_a - axis * depth;
+    }
+    if (!collector.accepts(depth)) return;
+
+    ContactPoints points;
+    if (settings.collect_faces) {
+      SupportingFace face_a;
+      const SupportingFace face_b{w0, w1, w2};
+      convex.supporting_face(axis, a.scale, Mat44::identity(), face_a);
+      manifold_between_faces(point_a, point_b, axis, max_separation + settings.manifold_tolerance,
+                             face_a, face_b, points);
+    } else {
+      points.push_back(point_a, point_b);
+    }
+    // Reduced only once merged, so that the outline of the whole contact survives.
+    if (!merger.add(axis, depth, id, points)) {
+      reduce_manifold(points, axis);
+      emit_manifold(a.transform, axis, depth, a.id.id(), id, points, collector);
+    }
+  };
+
+  if (b.shape->sub_type() == ShapeSubType::TriangleMesh)
+    static_cast<const TriangleMeshShape&>(*b.shape).collect_triangles(mesh_box, collide_triangle,
+                                                                      b.id);
+  else
+    static_cast<const HeightFieldShape&>(*b.shape).collect_triangles(mesh_box, collide_triangle,
+                                                                     b.id);
+
+  for (ManifoldMerger::Group& group : merger.groups()) {
+    if (!collector.accepts(group.depth)) continue;
+    reduce_manifold(group.points, group.normal);
+    emit_manifold(a.transform, group.normal, group.depth, a.id.id(), group.id2, group.points,
+                  collector);
+  }
+}
+
+}  // namespace atl

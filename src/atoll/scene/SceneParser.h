@@ -1,0 +1,52 @@
+#pragma once
+// Internal to scene/: turns a parsed JSON document into a SceneDescription, throwing a
+// scene_json::PathError at the first problem. SceneReader.cpp drives it for files and --set;
+// SceneGenerators.cpp holds the generators.
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "atoll/scene/SceneDescription.h"
+#include "atoll/scene/SceneJson.h"
+
+namespace atl {
+
+class SceneParser {
+ public:
+  using Json = scene_json::Json;
+
+  /// Parses into `scene`, whose existing shapes and bodies are visible to what is parsed.
+  explicit SceneParser(SceneDescription& scene);
+
+  /// A whole scene document.
+  void parse_document(const Json& root);
+  /// One "settings" key (dt, steps, collision_steps or a PhysicsSettings field); false when
+  /// the key is unknown.
+  bool parse_setting(std::string_view key, const Json& value, const std::string& path);
+  /// One body key other than "name"; false when the key is unknown.
+  bool parse_body_field(BodyDesc& body, std::string_view key, const Json& value,
+                        const std::string& path);
+  /// Checks between fields of one body (a static body has no mass, …); `path` is the body's.
+  void check_body(const BodyDesc& body, const std::string& path) const;
+
+ private:
+  void parse_settings(const Json& settings, const std::string& path);
+  void parse_shapes(const Json& shapes, const std::string& path);
+  ShapeRef parse_shape_ref(const Json& value, const std::string& path);
+  ShapeDesc parse_shape(const Json& value, const std::string& path);
+  void parse_bodies(const Json& bodies, const std::string& path);
+  void parse_generator(const Json& generator, const std::string& path);
+  void parse_event(const Json& event, const std::string& path);
+  void parse_probe(const Json& probe, const std::string& path);
+  /// Appends a body, failing at `path` when its name is taken.
+  void add_body(BodyDesc body, const std::string& path);
+  /// Fails at `path` unless a body of that name exists.
+  void expect_body(const std::string& name, const std::string& path) const;
+
+  SceneDescription& scene_;
+  // Body names → index into scene_.bodies, for duplicate checks and look-ups.
+  std::map<std::string, size_t, std::less<>> body_index_;
+};
+
+}  // namespace atl

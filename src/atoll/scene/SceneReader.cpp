@@ -1,0 +1,714 @@
+#include "atoll/scene/SceneReader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <type_traits>
+
+#include "atoll/scene/PhysicsSettingFields.h"
+#include "atoll/scene/SceneParser.h"
+
+namespace atl {
+
+using namespace scene_json;
+
+namespace {
+
+constexpr int64_t k_min_int = std::numeric_limits<int32_t>::min();
+constexpr int64_t k_max_int = std::numeric_limits<int32_t>::max();
+
+// Calls handler(key, value, path) for each member of `object` in file order; a member the
+// handler does not know (returns false) fails as "unknown key", so nothing is silently ignored.
+template <class Handler>
+void read_members(const Json& object, const std::string& path, Handler&& handler) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    const std::string member = member_path(path, it.key());
+    if (!handler(std::string_view(it.key()), it.value(), member)) fail(member, "unknown key");
+  }
+}
+
+// Required keys are checked after the members, so that a misspelt key is reported as unknown
+// rather than as the required key being missing.
+void require_keys(const Json& object, const std::string& path,
+                  std::initializer_list<std::string_view> keys) {
+  for (std::string_view key : keys) require(object, path, key);
+}
+
+std::string quote_name(const std::string& text) { return Json(text).dump(); }
+
+AllowedDOFs read_allowed_dofs(const Json& value, const std::string& path) {
+  if (value.is_string())
+    return read_enum<AllowedDOFs>(value, path, "allowed_dofs",
+                                  {{"all", AllowedDOFs::All}, {"plane_xy", AllowedDOFs::Plane2D}});
+  if (!value.is_array())
+    fail(path, "expected \"all\", \"plane_xy\" or a list such as [\"tx\", \"ty\", \"rz\"], got " +
+                   describe(value));
+  AllowedDOFs dofs = AllowedDOFs::None;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string element = element_path(path, i);
+    const AllowedDOFs flag = read_enum<AllowedDOFs>(value[i], element, "degree of freedom",
+                                                    {{"tx", AllowedDOFs::TranslationX},
+                                                     {"ty", AllowedDOFs::TranslationY},
+                                                     {"tz", AllowedDOFs::TranslationZ},
+                                                     {"rx", AllowedDOFs::RotationX},
+                                                     {"ry", AllowedDOFs::RotationY},
+                                                     {"rz", AllowedDOFs::RotationZ}});
+    if (has_dofs(dofs, flag)) fail(element, "duplicate degree of freedom " + describe(value[i]));
+    dofs = dofs | flag;
+  }
+  if (dofs == AllowedDOFs::None) fail(path, "must allow at least one degree of freedom");
+  return dofs;
+}
+
+MotionType read_motion_type(const Json& value, const std::string& path) {
+  return read_enum<MotionType>(value, path, "motion",
+                               {{"static", MotionType::Static},
+                                {"kinematic", MotionType::Kinematic},
+                                {"dynamic", MotionType::Dynamic}});
+}
+
+MotionQuality read_motion_quality(const Json& value, const std::string& path) {
+  return read_enum<MotionQuality>(
+      value, path, "motion_quality",
+      {{"discrete", MotionQuality::Discrete}, {"linear_cast", MotionQuality::LinearCast}});
+}
+
+std::string error_line(std::string_view source, const PathError& error) {
+  std::string line(source);
+  line += ": ";
+  if (!error.path.empty()) line += error.path + ": ";
+  line += error.message;
+  return line;
+}
+
+}  // namespace
+
+SceneParser::SceneParser(SceneDescription& scene) : scene_(scene) {
+  for (size_t i = 0; i < scene_.bodies.size(); ++i) body_index_.emplace(scene_.bodies[i].name, i);
+}
+
+void SceneParser::parse_document(const Json& root) {
+  expect_object(root, "");
+  read_members(root, "", [](std::string_view key, const Json&, const std::string&) {
+    return key == "description" || key == "settings" || key == "shapes" || key == "bodies" ||
+           key == "generators" || key == "constraints" || key == "events" || key == "probes";
+  });
+  if (const auto it = root.find("constraints"); it != root.end()) {
+    expect_array(*it, "constraints");
+    if (!it->empty()) fail("constraints", "constraints are not supported yet");
+  }
+  if (const auto it = root.find("description"); it != root.end())
+    scene_.description = read_string(*it, "description");
+  if (const auto it = root.find("settings"); it != root.end()) parse_settings(*it, "settings");
+  if (const auto it = root.find("shapes"); it != root.end()) parse_shapes(*it, "shapes");
+  if (const auto it = root.find("bodies"); it != root.end()) parse_bodies(*it, "bodies");
+  if (const auto it = root.find("generators"); it != root.end()) {
+    expect_array(*it, "generators");
+    for (size_t i = 0; i < it->size(); ++i)
+      parse_generator((*it)[i], element_path("generators", i));
+  }
+  if (const auto it = root.find("events"); it != root.end()) {
+    expect_array(*it, "events");
+    for (size_t i = 0; i < it->size(); ++i) parse_event((*it)[i], element_path("events", i));
+  }
+  if (const auto it = root.find("probes"); it != root.end()) {
+    expect_array(*it, "probes");
+    for (size_t i = 0; i < it->size(); ++i) parse_probe((*it)[i], element_path("probes", i));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// settings
+
+void SceneParser::parse_settings(const Json& settings, const std::string& path) {
+  expect_object(settings, path);
+  read_members(settings, path, [&](std::string_view key, const Json& value, const std::string& p) {
+    return parse_setting(key, value, p);
+  });
+}
+
+bool SceneParser::parse_setting(std::string_view key, const Json& value, const std::string& path) {
+  if (key == "dt") {
+    scene_.dt = read_positive(value, path);
+    return true;
+  }
+  if (key == "steps") {
+    scene_.steps = static_cast<int>(read_int(value, path, 1, k_max_int));
+    return true;
+  }
+  if (key == "collision_steps") {
+    scene_.collision_steps = static_cast<int>(read_int(value, path, 1, k_max_int));
+    return true;
+  }
+  for (const PhysicsSettingField& field : physics_setting_fields()) {
+    if (key != field.name) continue;
+    PhysicsSettings changed = scene_.physics;
+    std::visit(
+        [&](auto member) {
+          auto& target = changed.*member;
+          using T = std::remove_reference_t<decltype(target)>;
+          if constexpr (std::is_same_v<T, Vec3>) {
+            target = read_vec3(value, path);
+          } else if constexpr (std::is_same_v<T, int>) {
+            target = static_cast<int>(read_int(value, path, k_min_int, k_max_int));
+          } else if constexpr (std::is_same_v<T, float>) {
+            target = read_float(value, path);
+          } else {
+            static_assert(std::is_same_v<T, bool>);
+            target = read_bool(value, path);
+          }
+        },
+        field.member);
+    // The valid ranges are PhysicsSettings' own; its message names the C++ field, which is the
+    // JSON key.
+    if (const Status valid = changed.validate(); !valid.ok()) {
+      std::string message = valid.error().message();
+      const std::string prefix = "PhysicsSettings." + std::string(key) + ": ";
+      if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+      fail(path, message);
+    }
+    scene_.physics = changed;
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// shapes
+
+void SceneParser::parse_shapes(const Json& shapes, const std::string& path) {
+  expect_object(shapes, path);
+  for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+    const std::string p = member_path(path, it.key());
+    if (it.key().empty()) fail(p, "a shape name must not be empty");
+    // Added only once parsed, so that a shape cannot use itself or a later shape (no cycles).
+    ShapeDesc shape = parse_shape(it.value(), p);
+    scene_.shapes.push_back({it.key(), std::move(shape)});
+  }
+}
+
+ShapeRef SceneParser::parse_shape_ref(const Json& value, const std::string& path) {
+  ShapeRef ref;
+  if (value.is_string()) {
+    ref.name = value.get<std::string>();
+    if (scene_.find_shape(ref.name) == nullptr) fail(path, "unknown shape " + quote_name(ref.name));
+  } else if (value.is_object()) {
+    ref.definition = std::make_shared<const ShapeDesc>(parse_shape(value, path));
+  } else {
+    fail(path, "expected a shape name or a shape object, got " + describe(value));
+  }
+  return ref;
+}
+
+ShapeDesc SceneParser::parse_shape(const Json& value, const std::string& path) {
+  expect_object(value, path);
+  const ShapeSubType type =
+      read_enum<ShapeSubType>(require(value, path, "type"), member_path(path, "type"), "shape type",
+                              {{"box", ShapeSubType::Box},
+                               {"sphere", ShapeSubType::Sphere},
+                               {"capsule", ShapeSubType::Capsule},
+                               {"cylinder", ShapeSubType::Cylinder},
+                               {"convex_hull", ShapeSubType::ConvexHull},
+                               {"mesh", ShapeSubType::TriangleMesh},
+                               {"heightfield", ShapeSubType::HeightField},
+                               {"compound", ShapeSubType::StaticCompound},
+                               {"rotated_translated", ShapeSubType::RotatedTranslated},
+                               {"scaled", ShapeSubType::Scaled},
+                               {"offset_center_of_mass", ShapeSubType::OffsetCenterOfMass}});
+  const auto members = [&](auto&& handler) {
+    read_members(value, path, [&](std::string_view key, const Json& v, const std::string& p) {
+      return key == "type" || handler(key, v, p);
+    });
+  };
+  const auto at = [&](std::string_view key) { return member_path(path, key); };
+
+  ShapeDesc shape;
+  switch (type) {
+    case ShapeSubType::Box: {
+      BoxShapeDesc box;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "half_extent")
+          box.half_extent = read_positive_vec3(v, p);
+        else if (key == "convex_radius")
+          box.convex_radius = read_non_negative(v, p);
+        else if (key == "density")
+          box.density = read_positive(v, p);
+        else
+          return false;
+        return true;
+      });
+      require_keys(value, path, {"half_extent"});
+      const float smallest =
+          std::min(std::min(box.half_extent.x(), box.half_extent.y()), box.half_extent.z());
+      if (box.convex_radius && *box.convex_radius > smallest)
+        fail(at("convex_radius"), "must be <= the smallest half extent (" + number_text(smallest) +
+                                      "), got " + number_text(*box.convex_radius));
+      shape.params = box;
+      break;
+    }
+    case ShapeSubType::Sphere: {
+      SphereShapeDesc sphere;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "radius")
+          sphere.radius = read_positive(v, p);
+        else if (key == "density")
+          sphere.density = read_positive(v, p);
+        else
+          return false;
+        return true;
+      });
+      require_keys(value, path, {"radius"});
+      shape.params = sphere;
+      break;
+    }
+    case ShapeSubType::Capsule: {
+      CapsuleShapeDesc capsule;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "half_height")
+          capsule.half_height = read_positive(v, p);
+        else if (key == "radius")
+          capsule.radius = read_positive(v, p);
+        else if (key == "density")
+          capsule.density = read_positive(v, p);
+        else
+          return false;
+        return true;
+      });
+      require_keys(value, path, {"half_height", "radius"});
+      shape.params = capsule;
+      break;
+    }
+    case ShapeSubType::Cylinder: {
+      CylinderShapeDesc cylinder;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "half_height")
+          cylinder.half_height = read_positive(v, p);
+        else if (key == "radius")
+          cylinder.radius = read_positive(v, p);
+        else if (key == "convex_radius")
+          cylinder.convex_radius = read_non_negative(v, p);
+        else if (key == "density")
+          cylinder.density = read_positive(v, p);
+        else
+          return false;
+        return true;
+      });
+      require_keys(value, path, {"half_height", "radius"});
+      const float smallest = std::min(cylinder.half_height, cylinder.radius);
+      if (cylinder.convex_radius && *cylinder.convex_radius > smallest)
+        fail(at("convex_radius"), "must be <= half_height and radius (" + number_text(smallest) +
+                                      "), got " + number_text(*cylinder.convex_radius));
+      shape.params = cylinder;
+      break;
+    }
+    case ShapeSubType::ConvexHull: {
+      ConvexHullShapeDesc hull;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "points") {
+          expect_array(v, p);
+          if (v.size() < 4)
+            fail(p, "a convex hull needs at least 4 points, got " + std::to_string(v.size()));
+          for (size_t i = 0; i < v.size(); ++i)
+            hull.points.push_back(read_vec3(v[i], element_path(p, i)));
+        } else if (key == "convex_radius") {
+          hull.convex_radius = read_non_negative(v, p);
+        } else if (key == "density") {
+          hull.density = read_positive(v, p);
+        } else {
+          return false;
+        }
+        return true;
+      });
+      require_keys(value, path, {"points"});
+      shape.params = std::move(hull);
+      break;
+    }
+    case ShapeSubType::TriangleMesh: {
+      MeshShapeDesc mesh;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "vertices") {
+          expect_array(v, p);
+          for (size_t i = 0; i < v.size(); ++i)
+            mesh.vertices.push_back(read_vec3(v[i], element_path(p, i)));
+        } else if (key == "triangles") {
+          expect_array(v, p);
+          if (v.empty()) fail(p, "a mesh needs at least one triangle");
+          for (size_t i = 0; i < v.size(); ++i) {
+            const std::string t = element_path(p, i);
+            if (!v[i].is_array() || v[i].size() != 3)
+              fail(t, "expected 3 vertex indices, got " + describe(v[i]));
+            std::array<uint32_t, 3> triangle;
+            for (size_t k = 0; k < 3; ++k)
+              triangle[k] =
+                  static_cast<uint32_t>(read_int(v[i][k], element_path(t, k), 0, UINT32_MAX));
+            mesh.triangles.push_back(triangle);
+          }
+        } else {
+          return false;
+        }
+        return true;
+      });
+      require_keys(value, path, {"vertices", "triangles"});
+      // Checked once both arrays are read: the keys may come in either order.
+      for (size_t i = 0; i < mesh.triangles.size(); ++i)
+        for (size_t k = 0; k < 3; ++k)
+          if (mesh.triangles[i][k] >= mesh.vertices.size())
+            fail(element_path(element_path(at("triangles"), i), k),
+                 "must be < " + std::to_string(mesh.vertices.size()) +
+                     " (the number of vertices), got " + std::to_string(mesh.triangles[i][k]));
+      shape.params = std::move(mesh);
+      break;
+    }
+    case ShapeSubType::HeightField: {
+      HeightFieldShapeDesc field;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "sample_count") {
+          field.sample_count = static_cast<uint32_t>(read_int(v, p, 2, 1 << 14));
+        } else if (key == "heights") {
+          expect_array(v, p);
+          for (size_t i = 0; i < v.size(); ++i)
+            field.heights.push_back(read_float(v[i], element_path(p, i)));
+        } else if (key == "offset") {
+          field.offset = read_vec3(v, p);
+        } else if (key == "scale") {
+          field.scale = read_positive_vec3(v, p);
+        } else {
+          return false;
+        }
+        return true;
+      });
+      require_keys(value, path, {"sample_count", "heights"});
+      const size_t expected = size_t(field.sample_count) * field.sample_count;
+      if (field.heights.size() != expected)
+        fail(at("heights"), "expected " + std::to_string(expected) +
+                                " heights (sample_count squared), got " +
+                                std::to_string(field.heights.size()));
+      shape.params = std::move(field);
+      break;
+    }
+    case ShapeSubType::StaticCompound: {
+      CompoundShapeDesc compound;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key != "children") return false;
+        expect_array(v, p);
+        if (v.empty()) fail(p, "a compound needs at least one child");
+        for (size_t i = 0; i < v.size(); ++i) {
+          const std::string c = element_path(p, i);
+          expect_object(v[i], c);
+          CompoundChildDesc child;
+          read_members(v[i], c, [&](std::string_view k, const Json& cv, const std::string& cp) {
+            if (k == "shape")
+              child.shape = parse_shape_ref(cv, cp);
+            else if (k == "position")
+              child.position = read_vec3(cv, cp);
+            else if (k == "rotation")
+              child.rotation = read_rotation(cv, cp);
+            else
+              return false;
+            return true;
+          });
+          require_keys(v[i], c, {"shape"});
+          compound.children.push_back(std::move(child));
+        }
+        return true;
+      });
+      require_keys(value, path, {"children"});
+      shape.params = std::move(compound);
+      break;
+    }
+    case ShapeSubType::RotatedTranslated: {
+      RotatedTranslatedShapeDesc decorated;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "shape")
+          decorated.shape = parse_shape_ref(v, p);
+        else if (key == "position")
+          decorated.position = read_vec3(v, p);
+        else if (key == "rotation")
+          decorated.rotation = read_rotation(v, p);
+        else
+          return false;
+        return true;
+      });
+      require_keys(value, path, {"shape"});
+      shape.params = std::move(decorated);
+      break;
+    }
+    case ShapeSubType::Scaled: {
+      ScaledShapeDesc decorated;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "shape") {
+          decorated.shape = parse_shape_ref(v, p);
+        } else if (key == "scale") {
+          decorated.scale = read_vec3(v, p);
+          for (int axis = 0; axis < 3; ++axis)
+            if (decorated.scale[axis] == 0.0f) fail(element_path(p, axis), "must not be 0");
+        } else {
+          return false;
+        }
+        return true;
+      });
+      require_keys(value, path, {"shape", "scale"});
+      shape.params = std::move(decorated);
+      break;
+    }
+    case ShapeSubType::OffsetCenterOfMass: {
+      OffsetCenterOfMassShapeDesc decorated;
+      members([&](std::string_view key, const Json& v, const std::string& p) {
+        if (key == "shape")
+          decorated.shape = parse_shape_ref(v, p);
+        else if (key == "offset")
+          decorated.offset = read_vec3(v, p);
+        else
+          return false;
+        return true;
+      });
+      require_keys(value, path, {"shape", "offset"});
+      shape.params = std::move(decorated);
+      break;
+    }
+  }
+  return shape;
+}
+
+// ---------------------------------------------------------------------------------------------
+// bodies
+
+bool SceneParser::parse_body_field(BodyDesc& body, std::string_view key, const Json& value,
+                                   const std::string& path) {
+  if (key == "shape")
+    body.shape = parse_shape_ref(value, path);
+  else if (key == "position")
+    body.position = read_vec3(value, path);
+  else if (key == "rotation")
+    body.rotation = read_rotation(value, path);
+  else if (key == "motion")
+    body.motion = read_motion_type(value, path);
+  else if (key == "mass")
+    body.mass = read_positive(value, path);
+  else if (key == "friction")
+    body.friction = read_non_negative(value, path);
+  else if (key == "restitution")
+    body.restitution = read_float_in(value, path, 0.0f, 1.0f);
+  else if (key == "linear_velocity")
+    body.linear_velocity = read_vec3(value, path);
+  else if (key == "angular_velocity")
+    body.angular_velocity = read_vec3(value, path);
+  else if (key == "motion_quality")
+    body.motion_quality = read_motion_quality(value, path);
+  else if (key == "allow_sleeping")
+    body.allow_sleeping = read_bool(value, path);
+  else if (key == "sensor")
+    body.sensor = read_bool(value, path);
+  else if (key == "gravity_factor")
+    body.gravity_factor = read_float(value, path);
+  else if (key == "linear_damping")
+    body.linear_damping = read_non_negative(value, path);
+  else if (key == "angular_damping")
+    body.angular_damping = read_non_negative(value, path);
+  else if (key == "max_linear_velocity")
+    body.max_linear_velocity = read_positive(value, path);
+  else if (key == "max_angular_velocity")
+    body.max_angular_velocity = read_positive(value, path);
+  else if (key == "object_layer")
+    body.object_layer =
+        static_cast<ObjectLayer>(read_int(value, path, 0, std::numeric_limits<ObjectLayer>::max()));
+  else if (key == "allowed_dofs")
+    body.allowed_dofs = read_allowed_dofs(value, path);
+  else
+    return false;
+  return true;
+}
+
+void SceneParser::check_body(const BodyDesc& body, const std::string& path) const {
+  if (body.motion != MotionType::Static) return;
+  if (body.mass) fail(member_path(path, "mass"), "a static body has no mass");
+  if (body.linear_velocity && !(*body.linear_velocity == Vec3()))
+    fail(member_path(path, "linear_velocity"), "a static body cannot move");
+  if (body.angular_velocity && !(*body.angular_velocity == Vec3()))
+    fail(member_path(path, "angular_velocity"), "a static body cannot move");
+}
+
+void SceneParser::parse_bodies(const Json& bodies, const std::string& path) {
+  expect_array(bodies, path);
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const std::string p = element_path(path, i);
+    const Json& object = bodies[i];
+    expect_object(object, p);
+    BodyDesc body;
+    read_members(object, p, [&](std::string_view key, const Json& v, const std::string& kp) {
+      if (key != "name") return parse_body_field(body, key, v, kp);
+      body.name = read_name(v, kp);
+      return true;
+    });
+    require_keys(object, p, {"name", "shape"});
+    check_body(body, p);
+    add_body(std::move(body), member_path(p, "name"));
+  }
+}
+
+void SceneParser::add_body(BodyDesc body, const std::string& path) {
+  if (!body_index_.emplace(body.name, scene_.bodies.size()).second)
+    fail(path, "duplicate body name " + quote_name(body.name));
+  scene_.bodies.push_back(std::move(body));
+}
+
+void SceneParser::expect_body(const std::string& name, const std::string& path) const {
+  if (body_index_.find(name) == body_index_.end()) fail(path, "unknown body " + quote_name(name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// events and probes
+
+void SceneParser::parse_event(const Json& event, const std::string& path) {
+  expect_object(event, path);
+  EventDesc desc;
+  // The action decides which other keys belong, so it is read first.
+  desc.action =
+      read_enum<SceneAction>(require(event, path, "action"), member_path(path, "action"), "action",
+                             {{"add_force", SceneAction::AddForce},
+                              {"add_impulse", SceneAction::AddImpulse},
+                              {"add_torque", SceneAction::AddTorque},
+                              {"add_angular_impulse", SceneAction::AddAngularImpulse},
+                              {"set_linear_velocity", SceneAction::SetLinearVelocity},
+                              {"set_angular_velocity", SceneAction::SetAngularVelocity},
+                              {"set_motion_quality", SceneAction::SetMotionQuality},
+                              {"set_motion_type", SceneAction::SetMotionType},
+                              {"activate", SceneAction::Activate},
+                              {"deactivate", SceneAction::Deactivate},
+                              {"remove", SceneAction::Remove},
+                              {"move_kinematic", SceneAction::MoveKinematic}});
+  const char* vector_key = scene_action_vector_key(desc.action);
+  const bool has_value =
+      desc.action == SceneAction::SetMotionQuality || desc.action == SceneAction::SetMotionType;
+  const std::string action_name = event.at("action").get<std::string>();
+  for (auto it = event.begin(); it != event.end(); ++it) {
+    const std::string& key = it.key();
+    const Json& v = it.value();
+    const std::string p = member_path(path, key);
+    if (key == "action") continue;
+    if (key == "step") {
+      desc.step = static_cast<int>(read_int(v, p, 0, k_max_int));
+    } else if (key == "body") {
+      desc.body = read_name(v, p);
+      expect_body(desc.body, p);
+    } else if (vector_key != nullptr && key == vector_key) {
+      desc.vector = read_vec3(v, p);
+    } else if (desc.action == SceneAction::MoveKinematic && key == "rotation") {
+      desc.rotation = read_rotation(v, p);
+    } else if (has_value && key == "value") {
+      if (desc.action == SceneAction::SetMotionQuality)
+        desc.motion_quality = read_motion_quality(v, p);
+      else
+        desc.motion_type = read_motion_type(v, p);
+    } else {
+      fail(p, "unknown key for action " + action_name);
+    }
+  }
+  require_keys(event, path, {"step", "body"});
+  if (vector_key != nullptr) require(event, path, vector_key);
+  if (has_value) require(event, path, "value");
+  scene_.events.push_back(std::move(desc));
+}
+
+void SceneParser::parse_probe(const Json& probe, const std::string& path) {
+  expect_object(probe, path);
+  ProbeDesc desc;
+  read_members(probe, path, [&](std::string_view key, const Json& v, const std::string& p) {
+    if (key == "name") {
+      desc.name = read_name(v, p);
+      for (const ProbeDesc& other : scene_.probes)
+        if (other.name == desc.name) fail(p, "duplicate probe name " + quote_name(desc.name));
+    } else if (key == "type") {
+      read_enum<int>(v, p, "probe type", {{"plane_crossing", 0}});
+    } else if (key == "axis") {
+      desc.axis = read_enum<int>(v, p, "axis", {{"x", 0}, {"y", 1}, {"z", 2}});
+    } else if (key == "value") {
+      desc.value = read_float(v, p);
+    } else if (key == "bodies") {
+      expect_array(v, p);
+      for (size_t i = 0; i < v.size(); ++i) {
+        const std::string b = element_path(p, i);
+        std::string name = read_name(v[i], b);
+        expect_body(name, b);
+        for (const std::string& other : desc.bodies)
+          if (other == name) fail(b, "duplicate body " + quote_name(name));
+        desc.bodies.push_back(std::move(name));
+      }
+    } else {
+      return false;
+    }
+    return true;
+  });
+  require_keys(probe, path, {"name", "type", "axis", "value"});
+  scene_.probes.push_back(std::move(desc));
+}
+
+// ---------------------------------------------------------------------------------------------
+// API
+
+Result<SceneDescription> read_scene_text(std::string_view text, std::string_view source_name) {
+  try {
+    SceneDescription scene;
+    SceneParser(scene).parse_document(scene_json::parse(text));
+    return scene;
+  } catch (const PathError& error) {
+    return Error(error_line(source_name, error));
+  }
+}
+
+Result<SceneDescription> read_scene_file(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error(path.string() + ": cannot open: " + std::strerror(errno));
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) return Error(path.string() + ": cannot read: " + std::strerror(errno));
+  return read_scene_text(text.str(), path.string());
+}
+
+Status apply_override(SceneDescription& scene, std::string_view assignment) {
+  const size_t equals = assignment.find('=');
+  const std::string key(assignment.substr(0, equals));
+  if (equals == std::string_view::npos || key.empty())
+    return Error("--set: " + quote_name(std::string(assignment)) + ": expected KEY=VALUE");
+  const std::string_view text = assignment.substr(equals + 1);
+  try {
+    Json value;
+    try {
+      value = scene_json::parse(text);
+    } catch (const PathError& error) {
+      if (!error.syntax) throw PathError{key, error.message};
+      value = Json(std::string(text));  // not JSON: a bare word such as static or linear_cast
+    }
+    // Parsed into a copy, so that a failed override leaves the scene as it was.
+    SceneDescription changed = scene;
+    SceneParser parser(changed);
+    constexpr std::string_view k_bodies = "bodies.";
+    constexpr std::string_view k_settings = "settings.";
+    if (key.rfind(k_bodies, 0) == 0) {
+      const std::string rest = key.substr(k_bodies.size());
+      // Split at the last dot: field names have none, body names might.
+      const size_t dot = rest.rfind('.');
+      if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size())
+        fail(key, "expected bodies.NAME.FIELD");
+      const std::string name = rest.substr(0, dot);
+      const std::string field = rest.substr(dot + 1);
+      BodyDesc* body = changed.find_body(name);
+      if (body == nullptr) fail(key, "unknown body " + quote_name(name));
+      if (field == "name") fail(key, "a body's name cannot be changed");
+      if (!parser.parse_body_field(*body, field, value, key)) fail(key, "unknown key");
+      parser.check_body(*body, "bodies." + name);
+    } else {
+      const std::string setting =
+          key.rfind(k_settings, 0) == 0 ? key.substr(k_settings.size()) : key;
+      if (!parser.parse_setting(setting, value, key)) fail(key, "unknown key");
+    }
+    scene = std::move(changed);
+    return Ok{};
+  } catch (const PathError& error) {
+    return Error(error_line("--set", error));
+  }
+}
+
+}  // namespace atl

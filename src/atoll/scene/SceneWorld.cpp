@@ -1,0 +1,271 @@
+#include "atoll/scene/SceneWorld.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "atoll/scene/SceneShapes.h"
+#include "atoll/state/StateHash.h"
+
+namespace atl {
+
+namespace {
+
+std::string prefixed(std::string_view source, const std::string& path, const Error& error) {
+  return std::string(source) + ": " + path + ": " + error.message();
+}
+
+BodyCreationSettings body_settings(const BodyDesc& body, Ref<Shape> shape) {
+  BodyCreationSettings s(std::move(shape), body.position, body.rotation, body.motion);
+  if (body.mass) s.override_mass = *body.mass;
+  if (body.friction) s.friction = *body.friction;
+  if (body.restitution) s.restitution = *body.restitution;
+  if (body.linear_velocity) s.linear_velocity = *body.linear_velocity;
+  if (body.angular_velocity) s.angular_velocity = *body.angular_velocity;
+  if (body.motion_quality) s.motion_quality = *body.motion_quality;
+  if (body.allow_sleeping) s.allow_sleeping = *body.allow_sleeping;
+  if (body.sensor) s.is_sensor = *body.sensor;
+  if (body.gravity_factor) s.gravity_factor = *body.gravity_factor;
+  if (body.linear_damping) s.linear_damping = *body.linear_damping;
+  if (body.angular_damping) s.angular_damping = *body.angular_damping;
+  if (body.max_linear_velocity) s.max_linear_velocity = *body.max_linear_velocity;
+  if (body.max_angular_velocity) s.max_angular_velocity = *body.max_angular_velocity;
+  if (body.object_layer) s.object_layer = *body.object_layer;
+  if (body.allowed_dofs) s.allowed_dofs = *body.allowed_dofs;
+  return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& scene,
+                                                       std::string_view source) {
+  std::unique_ptr<SceneWorld> world(new SceneWorld());
+  world->scene_ = scene;
+  world->system_ = std::make_unique<PhysicsSystem>();
+  if (Status ok = world->system_->set_settings(scene.physics); !ok)
+    return Error(prefixed(source, "settings", ok.error()));
+
+  SceneShapes shapes(world->scene_, std::string(source));
+  BodyInterface& bodies = world->system_->body_interface();
+  for (const BodyDesc& body : world->scene_.bodies) {
+    Result<Ref<Shape>> shape = shapes.body_shape(body);
+    if (!shape) return shape.error();
+    Result<BodyID> id =
+        bodies.create_and_add_body(body_settings(body, *shape), Activation::Activate);
+    if (!id) return Error(prefixed(source, "bodies." + body.name, id.error()));
+    world->names_.push_back(body.name);
+    world->ids_.push_back(*id);
+    world->by_name_.emplace(body.name, *id);
+  }
+  return world;
+}
+
+BodyID SceneWorld::body(std::string_view name) const {
+  auto it = by_name_.find(name);
+  return it != by_name_.end() ? it->second : BodyID();
+}
+
+namespace {
+
+Status apply_event(SceneWorld& world, const EventDesc& event, float dt) {
+  BodyInterface& bodies = world.system().body_interface();
+  const BodyID id = world.body(event.body);
+  switch (event.action) {
+    case SceneAction::AddForce:
+      return bodies.add_force(id, event.vector);
+    case SceneAction::AddImpulse:
+      return bodies.add_impulse(id, event.vector);
+    case SceneAction::AddTorque:
+      return bodies.add_torque(id, event.vector);
+    case SceneAction::AddAngularImpulse:
+      return bodies.add_angular_impulse(id, event.vector);
+    case SceneAction::SetLinearVelocity:
+      return bodies.set_linear_velocity(id, event.vector);
+    case SceneAction::SetAngularVelocity:
+      return bodies.set_angular_velocity(id, event.vector);
+    case SceneAction::SetMotionQuality:
+      return bodies.set_motion_quality(id, event.motion_quality);
+    case SceneAction::SetMotionType:
+      return bodies.set_motion_type(id, event.motion_type);
+    case SceneAction::Activate:
+      return bodies.activate(id);
+    case SceneAction::Deactivate:
+      return bodies.deactivate(id);
+    case SceneAction::Remove:
+      return bodies.remove_body(id);
+    case SceneAction::MoveKinematic: {
+      Result<Quat> current = bodies.rotation(id);
+      if (!current) return current.error();
+      return bodies.move_kinematic(id, event.vector, event.rotation.value_or(*current), dt);
+    }
+  }
+  return Error("unknown action");
+}
+
+}  // namespace
+
+Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
+                             std::string_view source) {
+  const SceneDescription& scene = world.scene();
+  PhysicsSystem& system = world.system();
+  RunSummary summary;
+  summary.steps = options.steps >= 0 ? options.steps : scene.steps;
+  summary.dt = scene.dt;
+
+  // Trace selection.
+  std::vector<size_t> traced;
+  if (options.trace != nullptr) {
+    if (options.trace_bodies.empty()) {
+      for (size_t i = 0; i < world.body_names().size(); ++i) traced.push_back(i);
+    } else {
+      for (const std::string& name : options.trace_bodies) {
+        size_t i = 0;
+        while (i < world.body_names().size() && world.body_names()[i] != name) ++i;
+        if (i == world.body_names().size())
+          return Error(std::string(source) + ": --trace-bodies: unknown body \"" + name + "\"");
+        traced.push_back(i);
+      }
+    }
+    *options.trace << "step,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz,active\n";
+  }
+
+  // Probes: which side of its plane each watched body is on.
+  struct ProbeState {
+    std::vector<BodyID> bodies;
+    std::vector<int> side;
+    int crossed = 0;
+  };
+  std::vector<ProbeState> probes(scene.probes.size());
+  const auto side_of = [&system](BodyID id, const ProbeDesc& probe) {
+    const Body* body = system.bodies().get(id);
+    if (body == nullptr) return 0;
+    const float d = body->center_of_mass_position()[probe.axis] - probe.value;
+    return d < 0.0f ? -1 : 1;
+  };
+  for (size_t p = 0; p < scene.probes.size(); ++p) {
+    const ProbeDesc& probe = scene.probes[p];
+    if (probe.bodies.empty()) {
+      for (BodyID id : world.body_ids()) probes[p].bodies.push_back(id);
+    } else {
+      for (const std::string& name : probe.bodies) probes[p].bodies.push_back(world.body(name));
+    }
+    for (BodyID id : probes[p].bodies) probes[p].side.push_back(side_of(id, probe));
+  }
+
+  double wall_ms = 0.0;
+  size_t next_event = 0;
+  std::vector<size_t> event_order(scene.events.size());
+  for (size_t i = 0; i < event_order.size(); ++i) event_order[i] = i;
+  // Events apply in step order, file order within a step (a stable sort by step).
+  std::stable_sort(event_order.begin(), event_order.end(),
+                   [&](size_t a, size_t b) { return scene.events[a].step < scene.events[b].step; });
+  summary.active_bodies.reserve(summary.steps);
+  for (int step = 0; step < summary.steps; ++step) {
+    while (next_event < event_order.size() && scene.events[event_order[next_event]].step <= step) {
+      const size_t e = event_order[next_event++];
+      if (Status ok = apply_event(world, scene.events[e], scene.dt); !ok)
+        return Error(std::string(source) + ": events[" + std::to_string(e) +
+                     "]: " + ok.error().message());
+    }
+    const auto start = std::chrono::steady_clock::now();
+    Result<UpdateResult> result = system.update(scene.dt, scene.collision_steps);
+    wall_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!result) return Error(std::string(source) + ": " + result.error().message());
+    summary.max_penetration_m = std::max(summary.max_penetration_m, result->max_penetration);
+    for (int s = 0; s < k_num_stages; ++s) summary.stage_ms[s] += result->stage_ms[s];
+    if (!result->ok() && summary.update_error.empty())
+      summary.update_error = "step " + std::to_string(step) + ": " + result->error;
+    summary.active_bodies.push_back(result->num_active_bodies);
+    if (result->num_active_bodies == 0 && summary.first_all_asleep_step < 0)
+      summary.first_all_asleep_step = step;
+
+    for (size_t p = 0; p < probes.size(); ++p) {
+      for (size_t b = 0; b < probes[p].bodies.size(); ++b) {
+        const int side = side_of(probes[p].bodies[b], scene.probes[p]);
+        if (side != 0 && side != probes[p].side[b]) {
+          if (probes[p].side[b] != 0) ++probes[p].crossed;
+          probes[p].side[b] = side;
+        }
+      }
+    }
+    if (options.trace != nullptr) {
+      char line[512];
+      for (size_t i : traced) {
+        const Body* body = system.bodies().get(world.body_ids()[i]);
+        if (body == nullptr) continue;
+        const Vec3 x = body->position(), v = body->linear_velocity(), w = body->angular_velocity();
+        const Quat q = body->rotation();
+        std::snprintf(line, sizeof(line),
+                      "%d,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n",
+                      step, world.body_names()[i].c_str(), x.x(), x.y(), x.z(), q.x(), q.y(), q.z(),
+                      q.w(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z(), body->is_active() ? 1 : 0);
+        *options.trace << line;
+      }
+    }
+    if (options.progress) options.progress(step + 1, summary.steps);
+  }
+
+  summary.wall_ms_per_step = summary.steps > 0 ? wall_ms / summary.steps : 0.0;
+  summary.state_hash = state_hash(system.bodies());
+  for (size_t i = 0; i < world.body_ids().size(); ++i) {
+    const Body* body = system.bodies().get(world.body_ids()[i]);
+    if (body == nullptr) continue;  // removed by an event and destroyed
+    BodySnapshot snapshot;
+    snapshot.position = body->position();
+    snapshot.rotation = body->rotation();
+    snapshot.linear_velocity = body->linear_velocity();
+    snapshot.angular_velocity = body->angular_velocity();
+    snapshot.active = body->is_active();
+    summary.bodies.emplace_back(world.body_names()[i], snapshot);
+  }
+  for (size_t p = 0; p < probes.size(); ++p)
+    summary.probes_crossed.emplace_back(scene.probes[p].name, probes[p].crossed);
+  return summary;
+}
+
+std::string hash_to_hex(uint64_t hash) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016" PRIx64, hash);
+  return text;
+}
+
+std::string summary_to_json(const RunSummary& summary) {
+  using nlohmann::ordered_json;
+  const auto vec = [](const Vec3& v) { return ordered_json::array({v.x(), v.y(), v.z()}); };
+  ordered_json j;
+  j["steps"] = summary.steps;
+  j["dt"] = summary.dt;
+  j["threads"] = summary.threads;
+  j["wall_ms_per_step"] = summary.wall_ms_per_step;
+  j["state_hash"] = hash_to_hex(summary.state_hash);
+  j["max_penetration_m"] = summary.max_penetration_m;
+  j["first_all_asleep_step"] = summary.first_all_asleep_step;
+  ordered_json bodies = ordered_json::object();
+  for (const auto& [name, s] : summary.bodies) {
+    bodies[name] = {{"position", vec(s.position)},
+                    {"rotation", ordered_json::array({s.rotation.x(), s.rotation.y(),
+                                                      s.rotation.z(), s.rotation.w()})},
+                    {"linear_velocity", vec(s.linear_velocity)},
+                    {"angular_velocity", vec(s.angular_velocity)},
+                    {"active", s.active}};
+  }
+  j["bodies"] = std::move(bodies);
+  j["active_bodies"] = summary.active_bodies;
+  if (!summary.probes_crossed.empty()) {
+    ordered_json probes = ordered_json::object();
+    for (const auto& [name, crossed] : summary.probes_crossed)
+      probes[name] = {{"crossed", crossed}};
+    j["probes"] = std::move(probes);
+  }
+  ordered_json stages = ordered_json::object();
+  for (int s = 0; s < k_num_stages; ++s)
+    stages[stage_name(static_cast<Stage>(s))] = summary.stage_ms[s];
+  j["stage_ms"] = std::move(stages);
+  if (!summary.update_error.empty()) j["update_error"] = summary.update_error;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace atl

@@ -1,0 +1,99 @@
+#pragma once
+// A scene description built into a running world, and the loop that runs it: events at their
+// steps, probes, per-step records and the run summary of `atoll run --summary`. The CLI, the
+// law tests and the benchmarks all run scenes through this one path.
+
+#include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atoll/scene/SceneDescription.h"
+#include "atoll/world/PhysicsSystem.h"
+
+namespace atl {
+
+class SceneWorld {
+ public:
+  /// Builds the world of `scene`; errors read "SOURCE: JSON.PATH: problem".
+  static Result<std::unique_ptr<SceneWorld>> create(const SceneDescription& scene,
+                                                    std::string_view source);
+
+  PhysicsSystem& system() { return *system_; }
+  const PhysicsSystem& system() const { return *system_; }
+  const SceneDescription& scene() const { return scene_; }
+  /// The body created for the scene body `name`; invalid for an unknown name.
+  BodyID body(std::string_view name) const;
+  /// Scene body names in creation order (parallel to body_ids()).
+  const std::vector<std::string>& body_names() const { return names_; }
+  const std::vector<BodyID>& body_ids() const { return ids_; }
+
+ private:
+  SceneWorld() = default;
+  SceneDescription scene_;
+  std::unique_ptr<PhysicsSystem> system_;
+  std::vector<std::string> names_;
+  std::vector<BodyID> ids_;
+  std::map<std::string, BodyID, std::less<>> by_name_;
+};
+
+/// A body's state at the end of a run.
+struct BodySnapshot {
+  Vec3 position;
+  Quat rotation;
+  Vec3 linear_velocity;
+  Vec3 angular_velocity;
+  bool active = false;
+};
+
+/// What `atoll run --summary` reports (DESIGN.md §4).
+struct RunSummary {
+  int steps = 0;
+  float dt = 0.0f;
+  int threads = 1;
+  double wall_ms_per_step = 0.0;
+  /// state_hash() after the last step.
+  uint64_t state_hash = 0;
+  /// Deepest contact penetration (m) over the whole run.
+  float max_penetration_m = 0.0f;
+  /// Final state per scene body name, in creation order.
+  std::vector<std::pair<std::string, BodySnapshot>> bodies;
+  /// Active bodies after each step.
+  std::vector<uint32_t> active_bodies;
+  /// First step (0-based) after which no body was active, or −1.
+  int first_all_asleep_step = -1;
+  /// Crossing counts per probe name, in file order.
+  std::vector<std::pair<std::string, int>> probes_crossed;
+  /// Wall time per stage (ms), summed over the run.
+  std::array<double, k_num_stages> stage_ms{};
+  /// Cap errors reported by update(), first occurrence (empty: none).
+  std::string update_error;
+};
+
+/// How to run a scene.
+struct RunOptions {
+  /// Steps to run; < 0: the scene's `steps`.
+  int steps = -1;
+  /// CSV trace (step,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz,active) or null.
+  std::ostream* trace = nullptr;
+  /// Bodies to trace (names); empty: all.
+  std::vector<std::string> trace_bodies;
+  /// Called after every step with (steps done, total).
+  std::function<void(int, int)> progress;
+};
+
+/// Runs the scene in `world` from its current state. Errors (an event that the engine
+/// rejects, an unknown trace body) read "SOURCE: JSON.PATH: problem".
+Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options, std::string_view source);
+
+/// The summary as JSON text (keys of DESIGN.md §4, plus "stage_ms").
+std::string summary_to_json(const RunSummary& summary);
+
+/// 16 lower-case hex digits.
+std::string hash_to_hex(uint64_t hash);
+
+}  // namespace atl

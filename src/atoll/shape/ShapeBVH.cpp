@@ -1,0 +1,136 @@
+#include "atoll/shape/ShapeBVH.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace atl {
+
+namespace {
+
+/// Number of bins the surface-area heuristic evaluates per split.
+constexpr uint32_t k_num_bins = 16;
+
+}  // namespace
+
+struct ShapeBVH::BuildContext {
+  const std::vector<AABox>& bounds;
+  std::vector<Vec3> centers;
+  uint32_t max_leaf_size;
+};
+
+void ShapeBVH::build(const std::vector<AABox>& bounds, uint32_t max_leaf_size) {
+  ATOLL_ASSERT(max_leaf_size >= 1);
+  nodes_.clear();
+  primitives_.clear();
+  depth_ = 0;
+  if (bounds.empty()) return;
+
+  BuildContext context{bounds, {}, max_leaf_size};
+  context.centers.reserve(bounds.size());
+  primitives_.reserve(bounds.size());
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    ATOLL_ASSERT(bounds[i].is_valid(), "ShapeBVH primitive bounds must be valid");
+    context.centers.push_back(bounds[i].center());
+    primitives_.push_back(static_cast<uint32_t>(i));
+  }
+  // A binary tree with leaves of ≥ 1 primitive has fewer than 2n nodes.
+  nodes_.reserve(2 * bounds.size());
+  build_node(context, 0, static_cast<uint32_t>(bounds.size()), 1);
+  nodes_.shrink_to_fit();
+}
+
+uint32_t ShapeBVH::build_node(BuildContext& context, uint32_t begin, uint32_t end, uint32_t depth) {
+  ATOLL_ASSERT(end > begin);
+  ATOLL_ASSERT(depth <= k_max_depth, "ShapeBVH deeper than k_max_depth");
+  depth_ = std::max(depth_, depth);
+
+  AABox node_bounds;
+  AABox center_bounds;
+  for (uint32_t i = begin; i < end; ++i) {
+    const uint32_t p = primitives_[i];
+    node_bounds.encapsulate(context.bounds[p]);
+    center_bounds.encapsulate(context.centers[p]);
+  }
+  const uint32_t index = static_cast<uint32_t>(nodes_.size());
+  Node node;
+  node.min = node_bounds.min.to_float3();
+  node.max = node_bounds.max.to_float3();
+  const uint32_t count = end - begin;
+  if (count <= context.max_leaf_size) {
+    node.right_or_first = begin;
+    node.count = count;
+    nodes_.push_back(node);
+    return index;
+  }
+  nodes_.push_back(node);
+
+  const Vec3 center_extent = center_bounds.size();
+  const int axis = center_extent.max_component_index();
+  uint32_t mid = begin + count / 2;
+  // Halving keeps pathological inputs (all centres equal, exponential spacing) at depth
+  // O(log n); otherwise split at the bin boundary with the lowest surface-area cost.
+  const float bin_scale = static_cast<float>(k_num_bins) / center_extent[axis];
+  if (depth < k_sah_depth_limit && center_extent[axis] > 0.0f && std::isfinite(bin_scale)) {
+    const float axis_min = center_bounds.min[axis];
+    auto bin_of = [&](uint32_t p) {
+      const float b = (context.centers[p][axis] - axis_min) * bin_scale;
+      return std::min(static_cast<uint32_t>(b), k_num_bins - 1);
+    };
+    AABox bin_bounds[k_num_bins];
+    uint32_t bin_count[k_num_bins] = {};
+    for (uint32_t i = begin; i < end; ++i) {
+      const uint32_t p = primitives_[i];
+      const uint32_t b = bin_of(p);
+      bin_bounds[b].encapsulate(context.bounds[p]);
+      ++bin_count[b];
+    }
+    // Sweep from the right to get the cost of every right side, then from the left.
+    float right_area[k_num_bins];
+    uint32_t right_count[k_num_bins];
+    AABox accumulated;
+    uint32_t accumulated_count = 0;
+    for (uint32_t b = k_num_bins - 1; b > 0; --b) {
+      accumulated.encapsulate(bin_bounds[b]);
+      accumulated_count += bin_count[b];
+      right_area[b] = accumulated_count > 0 ? accumulated.surface_area() : 0.0f;
+      right_count[b] = accumulated_count;
+    }
+    accumulated = AABox();
+    accumulated_count = 0;
+    float best_cost = k_float_max;
+    uint32_t best_split = 0;
+    for (uint32_t b = 1; b < k_num_bins; ++b) {
+      accumulated.encapsulate(bin_bounds[b - 1]);
+      accumulated_count += bin_count[b - 1];
+      if (accumulated_count == 0 || right_count[b] == 0) continue;
+      const float cost = accumulated.surface_area() * static_cast<float>(accumulated_count) +
+                         right_area[b] * static_cast<float>(right_count[b]);
+      if (cost < best_cost) {
+        best_cost = cost;
+        best_split = b;
+      }
+    }
+    if (best_split > 0) {
+      // In-place partition with a fixed algorithm (std::partition's order is unspecified).
+      uint32_t i = begin;
+      uint32_t j = end;
+      while (i < j) {
+        if (bin_of(primitives_[i]) < best_split) {
+          ++i;
+        } else {
+          --j;
+          std::swap(primitives_[i], primitives_[j]);
+        }
+      }
+      mid = i;
+    }
+  }
+  ATOLL_ASSERT(mid > begin && mid < end);
+  build_node(context, begin, mid, depth + 1);
+  const uint32_t right = build_node(context, mid, end, depth + 1);
+  nodes_[index].right_or_first = right;
+  return index;
+}
+
+}  // namespace atl

@@ -1,0 +1,58 @@
+#include "atoll/solver/PhysicsSettings.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace atl {
+
+namespace {
+
+Error field_error(const char* field, const char* rule, float value) {
+  std::ostringstream os;
+  os << "PhysicsSettings." << field << ": " << rule << ", got " << value;
+  return Error(os.str());
+}
+
+}  // namespace
+
+Status PhysicsSettings::validate() const {
+  if (!gravity.is_finite()) return Error("PhysicsSettings.gravity: must be finite");
+  if (velocity_steps < 1) return field_error("velocity_steps", "must be >= 1", velocity_steps);
+  if (position_steps < 0) return field_error("position_steps", "must be >= 0", position_steps);
+  struct Range {
+    const char* name;
+    float value;
+    float lo;
+    float hi;
+  };
+  const Range ranges[] = {
+      {"baumgarte", baumgarte, 0.0f, 1.0f},
+      {"penetration_slop", penetration_slop, 0.0f, k_float_max},
+      {"speculative_contact_distance", speculative_contact_distance, 0.0f, k_float_max},
+      {"max_penetration_distance", max_penetration_distance, 0.0f, k_float_max},
+      {"contact_point_preserve_lambda_max_dist", contact_point_preserve_lambda_max_dist, 0.0f,
+       k_float_max},
+      {"contact_normal_cos_max_delta_rotation", contact_normal_cos_max_delta_rotation, -1.0f, 1.0f},
+      {"manifold_tolerance", manifold_tolerance, 0.0f, k_float_max},
+      {"body_pair_cache_max_delta_position_sq", body_pair_cache_max_delta_position_sq, 0.0f,
+       k_float_max},
+      {"body_pair_cache_cos_max_delta_rotation_div2", body_pair_cache_cos_max_delta_rotation_div2,
+       -1.0f, 1.0f},
+      {"linear_cast_threshold", linear_cast_threshold, 0.0f, k_float_max},
+      {"linear_cast_max_penetration", linear_cast_max_penetration, 0.0f, k_float_max},
+      {"time_before_sleep", time_before_sleep, 0.0f, k_float_max},
+      {"point_velocity_sleep_threshold", point_velocity_sleep_threshold, 0.0f, k_float_max},
+      {"min_velocity_for_restitution", min_velocity_for_restitution, 0.0f, k_float_max},
+  };
+  for (const Range& r : ranges) {
+    if (!std::isfinite(r.value)) return field_error(r.name, "must be finite", r.value);
+    if (r.value < r.lo || r.value > r.hi) {
+      std::ostringstream rule;
+      rule << "must be in [" << r.lo << ", " << (r.hi == k_float_max ? INFINITY : r.hi) << "]";
+      return field_error(r.name, rule.str().c_str(), r.value);
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace atl

@@ -1,0 +1,449 @@
+#include "atoll/world/PhysicsSystem.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "atoll/collision/narrowphase/CollideShapes.h"
+
+namespace atl {
+
+namespace {
+
+constexpr uint32_t k_none = 0xffffffffu;
+
+// Times a stage into UpdateResult::stage_ms.
+class StageTimer {
+ public:
+  StageTimer(UpdateResult& result, Stage stage)
+      : result_(result), stage_(stage), start_(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    result_.stage_ms[static_cast<int>(stage_)] +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+            .count();
+  }
+
+ private:
+  UpdateResult& result_;
+  Stage stage_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+ContactEvent contact_event(ContactEventType type, BodyID body1, BodyID body2,
+                           const ContactManifold& manifold, int collision_step) {
+  ContactEvent event;
+  event.type = type;
+  event.body1 = body1;
+  event.body2 = body2;
+  event.sub_shape_id1 = manifold.sub_shape_id1;
+  event.sub_shape_id2 = manifold.sub_shape_id2;
+  event.normal = manifold.normal;
+  event.penetration_depth = manifold.penetration_depth;
+  event.point = manifold.points_on_2.empty() ? Vec3() : manifold.points_on_2[0];
+  event.collision_step = collision_step;
+  return event;
+}
+
+// Jolt's defaults for combining two bodies' materials.
+float combine_friction(float a, float b) { return std::sqrt(a * b); }
+float combine_restitution(float a, float b) { return std::max(a, b); }
+
+}  // namespace
+
+PhysicsSystem::PhysicsSystem(const PhysicsSystemSettings& settings)
+    : default_layers_(std::make_unique<DefaultLayers>()),
+      body_interface_(body_manager_, this),
+      broadphase_(
+          BroadPhase::create(settings.broadphase_layers != nullptr ? *settings.broadphase_layers
+                                                                   : *default_layers_,
+                             settings.object_vs_broadphase_filter != nullptr
+                                 ? *settings.object_vs_broadphase_filter
+                                 : *default_layers_,
+                             settings.object_layer_pair_filter != nullptr
+                                 ? *settings.object_layer_pair_filter
+                                 : *default_layers_,
+                             BroadPhaseSettings{PhysicsSettings{}.speculative_contact_distance})
+              .value_or_throw()),
+      system_settings_(settings) {
+  body_manager_.set_max_bodies(settings.max_bodies);
+}
+
+PhysicsSystem::~PhysicsSystem() = default;
+
+Status PhysicsSystem::set_settings(const PhysicsSettings& settings) {
+  if (Status valid = settings.validate(); !valid) return valid;
+  settings_ = settings;
+  return Ok{};
+}
+
+// --- BodyListener: the broadphase mirrors the bodies that are in the simulation -------------
+
+void PhysicsSystem::on_added(const Body& body) {
+  const Status added = broadphase_.add(body.id().index(), body.object_layer(), body.world_bounds());
+  ATOLL_ASSERT(added.ok(), "a validated body must enter the broadphase");
+  (void)added;
+}
+
+void PhysicsSystem::on_removed(const Body& body) {
+  if (broadphase_.contains(body.id().index())) (void)broadphase_.remove(body.id().index());
+}
+
+void PhysicsSystem::on_moved(const Body& body) {
+  (void)broadphase_.update(body.id().index(), body.world_bounds(), Vec3());
+}
+
+void PhysicsSystem::on_layer_changed(const Body& body, ObjectLayer /*old_layer*/) {
+  (void)broadphase_.set_object_layer(body.id().index(), body.object_layer());
+}
+
+void PhysicsSystem::on_shape_changed(const Body& body) { on_moved(body); }
+
+void PhysicsSystem::on_motion_type_changed(const Body& body, MotionType /*old_type*/) {
+  on_moved(body);
+}
+
+// --- The step -------------------------------------------------------------------------------
+
+Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps) {
+  if (!(dt > 0.0f) || !std::isfinite(dt))
+    return Error("PhysicsSystem::update: dt: must be finite and > 0, got " + std::to_string(dt));
+  if (collision_steps < 1)
+    return Error("PhysicsSystem::update: collision_steps: must be >= 1, got " +
+                 std::to_string(collision_steps));
+  UpdateResult result;
+  events_.clear();
+  const float sub_dt = dt / static_cast<float>(collision_steps);
+  for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
+
+  // Forces apply for one update (all its collision steps), as in Jolt.
+  for (uint32_t index : body_manager_.active_bodies())
+    if (MotionProperties* mp = body_manager_.body_at_slot(index)->motion_properties())
+      mp->reset_force_and_torque();
+
+  ++step_count_;
+  result.num_active_bodies = body_manager_.num_active_bodies();
+  deliver_events();
+  return result;
+}
+
+void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& result) {
+  current_dt_ = dt;
+  // The active list is in activation order; sorting makes every later list deterministic.
+  body_manager_.sort_active_bodies();
+  {
+    StageTimer t(result, Stage::apply_forces);
+    apply_forces(dt);
+  }
+  {
+    StageTimer t(result, Stage::find_pairs);
+    find_pairs(result);
+  }
+  {
+    StageTimer t(result, Stage::narrow_phase);
+    gather_solver_bodies();
+    narrow_phase(collision_step, result);
+  }
+  {
+    StageTimer t(result, Stage::build_islands);
+    build_islands();
+  }
+  result.num_islands = island_builder_.num_islands();
+  {
+    StageTimer t(result, Stage::setup_velocity);
+    contact_manager_.setup_velocity_constraints(solver_bodies_, dt, settings_);
+  }
+  {
+    StageTimer t(result, Stage::warm_start);
+    warm_start();
+  }
+  {
+    StageTimer t(result, Stage::solve_velocity);
+    solve_velocity(result);
+  }
+  {
+    StageTimer t(result, Stage::integrate_positions);
+    integrate_positions(dt);
+  }
+  {
+    StageTimer t(result, Stage::solve_position);
+    solve_position();
+    write_back();
+  }
+  removed_.clear();
+  contact_manager_.end_step(removed_);
+  for (const RemovedContact& r : removed_) {
+    ContactManifold gone;  // no geometry: only the sub-shapes are reported
+    gone.sub_shape_id1 = r.sub_shape_id1;
+    gone.sub_shape_id2 = r.sub_shape_id2;
+    events_.push_back(contact_event(ContactEventType::Removed, BodyID(r.key1), BodyID(r.key2), gone,
+                                    collision_step));
+  }
+  if (last) {
+    StageTimer t(result, Stage::update_sleep);
+    update_sleep(dt);
+  }
+  {
+    StageTimer t(result, Stage::update_bounds);
+    update_bounds(dt);
+  }
+}
+
+void PhysicsSystem::apply_forces(float dt) {
+  for (uint32_t index : body_manager_.active_bodies()) {
+    Body& body = *body_manager_.body_at_slot(index);
+    if (body.is_dynamic())
+      body.motion_properties()->apply_force_torque_and_gravity(body.rotation(), dt,
+                                                               settings_.gravity);
+  }
+}
+
+void PhysicsSystem::find_pairs(UpdateResult& result) {
+  const Status found = broadphase_.find_pairs(body_manager_.active_bodies(), pairs_);
+  ATOLL_ASSERT(found.ok(), "the active list and the broadphase disagree");
+  (void)found;
+  if (system_settings_.max_body_pairs != 0 && pairs_.size() > system_settings_.max_body_pairs) {
+    result.error = "PhysicsSystemSettings.max_body_pairs (" +
+                   std::to_string(system_settings_.max_body_pairs) +
+                   ") reached: " + std::to_string(pairs_.size() - system_settings_.max_body_pairs) +
+                   " body pairs were not collided this step";
+    pairs_.resize(system_settings_.max_body_pairs);
+  }
+  result.num_body_pairs = static_cast<uint32_t>(pairs_.size());
+}
+
+uint32_t PhysicsSystem::solver_index(uint32_t body_index) {
+  if (solver_index_of_[body_index] != k_none) return solver_index_of_[body_index];
+  // A body that impulses cannot move this step (static, sleeping or inactive kinematic):
+  // zero inverse mass, its real pose so that contact points are in the right place.
+  const Body& body = *body_manager_.body_at_slot(body_index);
+  SolverBody& sb = solver_bodies_.emplace_back();
+  sb.com_position = body.center_of_mass_position();
+  sb.rotation = body.rotation();
+  const uint32_t index = static_cast<uint32_t>(solver_bodies_.size() - 1);
+  solver_body_source_.push_back(body_index);
+  solver_movable_.push_back(0);
+  solver_index_of_[body_index] = index;
+  return index;
+}
+
+void PhysicsSystem::gather_solver_bodies() {
+  // Reset the lookup for the bodies used last step only (it is as large as the body storage).
+  for (uint32_t body_index : solver_body_source_) solver_index_of_[body_index] = k_none;
+  solver_index_of_.resize(body_manager_.num_slots(), k_none);
+  solver_bodies_.clear();
+  solver_body_source_.clear();
+  solver_movable_.clear();
+  // Active bodies first, in index order.
+  for (uint32_t index : body_manager_.active_bodies()) {
+    const Body& body = *body_manager_.body_at_slot(index);
+    const MotionProperties& mp = *body.motion_properties();
+    SolverBody& sb = solver_bodies_.emplace_back();
+    sb.com_position = body.center_of_mass_position();
+    sb.rotation = body.rotation();
+    sb.linear_velocity = mp.linear_velocity();
+    sb.angular_velocity = mp.angular_velocity();
+    if (body.is_dynamic()) {
+      sb.inv_mass = mp.lock_translation(Vec3::replicate(mp.inverse_mass()));
+      sb.inv_inertia = mp.inverse_inertia_world(Mat44::rotation(body.rotation()));
+    }
+    solver_index_of_[index] = static_cast<uint32_t>(solver_bodies_.size() - 1);
+    solver_body_source_.push_back(index);
+    solver_movable_.push_back(body.is_dynamic() ? 1 : 0);
+  }
+}
+
+void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
+  contact_manager_.begin_step(current_dt_, settings_);
+  wake_.clear();
+  CollideShapeSettings collide_settings;
+  collide_settings.max_separation_distance = settings_.speculative_contact_distance;
+  collide_settings.manifold_tolerance = settings_.manifold_tolerance;
+  AllContactsCollector collector;
+  uint32_t num_manifolds = 0;
+  uint32_t skipped_manifolds = 0;
+
+  for (const BodyPair& bp : pairs_) {
+    const Body* a = body_manager_.body_at_slot(bp.a);
+    const Body* b = body_manager_.body_at_slot(bp.b);
+    const bool sensor = a->is_sensor() || b->is_sensor();
+    // Only pairs in which something can respond: a dynamic body, or a sensor that reports.
+    if (!a->is_dynamic() && !b->is_dynamic()) {
+      if (!sensor || (a->is_static() && b->is_static())) continue;
+    }
+    // Body 1 has the lower ID: the cache and the events key on IDs, which are stable.
+    if (b->id().value() < a->id().value()) std::swap(a, b);
+    const uint32_t i1 = a->id().index(), i2 = b->id().index();
+    const ContactBodyPair pair{a->id().value(), b->id().value(), solver_index(i1),
+                               solver_index(i2)};
+
+    manifolds_.clear();
+    bool reused = false;
+    if (!sensor)
+      reused = contact_manager_.try_reuse_body_pair(pair, solver_bodies_, settings_, &manifolds_);
+    if (!reused) {
+      if (contact_listener_ != nullptr &&
+          contact_listener_->on_contact_validate(*a, *b) == ValidateResult::Reject)
+        continue;
+      collector.manifolds.clear();
+      const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
+                                             b->world_transform(), collide_settings, collector);
+      ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
+      (void)collided;
+      for (const ContactManifold& manifold : collector.manifolds) {
+        if (system_settings_.max_contact_manifolds != 0 &&
+            num_manifolds >= system_settings_.max_contact_manifolds) {
+          ++skipped_manifolds;
+          continue;
+        }
+        ++num_manifolds;
+        ContactSettings cs;
+        cs.combined_friction = combine_friction(a->friction(), b->friction());
+        cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
+        cs.is_sensor = sensor;
+        const bool existed =
+            contact_manager_.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
+        if (contact_listener_ != nullptr) {
+          if (existed)
+            contact_listener_->on_contact_persisted(*a, *b, manifold, cs);
+          else
+            contact_listener_->on_contact_added(*a, *b, manifold, cs);
+        }
+        contact_manager_.add_manifold(pair, manifold, cs, solver_bodies_, settings_);
+        manifolds_.push_back(manifold);
+        events_.push_back(
+            contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, a->id(),
+                          b->id(), manifold, collision_step));
+      }
+    } else {
+      num_manifolds += static_cast<uint32_t>(manifolds_.size());
+      for (const ContactManifold& manifold : manifolds_)
+        events_.push_back(
+            contact_event(ContactEventType::Persisted, a->id(), b->id(), manifold, collision_step));
+    }
+    // A sleeping dynamic body touched by an active one wakes up; it moves from next step on.
+    if (!manifolds_.empty() && !sensor) {
+      if (a->is_dynamic() && !a->is_active()) wake_.push_back(i1);
+      if (b->is_dynamic() && !b->is_active()) wake_.push_back(i2);
+    }
+  }
+  if (skipped_manifolds > 0) {
+    if (!result.error.empty()) result.error += "; ";
+    result.error += "PhysicsSystemSettings.max_contact_manifolds (" +
+                    std::to_string(system_settings_.max_contact_manifolds) +
+                    ") reached: " + std::to_string(skipped_manifolds) +
+                    " contact manifolds were not solved";
+  }
+  result.num_manifolds = num_manifolds;
+  result.num_contact_points = contact_manager_.num_contact_points();
+  result.max_penetration = std::max(result.max_penetration, contact_manager_.max_penetration());
+}
+
+void PhysicsSystem::build_islands() {
+  island_builder_.begin(solver_movable_);
+  const uint32_t n = contact_manager_.num_constraints();
+  constraint_body1_.resize(n);
+  constraint_body2_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    constraint_body1_[i] = contact_manager_.constraint_body1(i);
+    constraint_body2_[i] = contact_manager_.constraint_body2(i);
+    island_builder_.link(constraint_body1_[i], constraint_body2_[i]);
+  }
+  island_builder_.finish(constraint_body1_, constraint_body2_);
+}
+
+void PhysicsSystem::warm_start() {
+  for (uint32_t i = 0; i < island_builder_.num_islands(); ++i)
+    contact_manager_.warm_start(solver_bodies_, island_builder_.island_items(i));
+}
+
+void PhysicsSystem::solve_velocity(UpdateResult& result) {
+  // Per island: iterate until no impulse is applied or the step count is reached (seed 000
+  // §1.2), then store the impulses for the next step's warm start.
+  for (uint32_t i = 0; i < island_builder_.num_islands(); ++i) {
+    const std::span<const uint32_t> items = island_builder_.island_items(i);
+    if (items.empty()) continue;
+    for (int step = 0; step < settings_.velocity_steps; ++step) {
+      ++result.num_velocity_iterations;
+      if (!contact_manager_.solve_velocity_constraints(solver_bodies_, items, step)) break;
+    }
+    contact_manager_.store_applied_impulses(items);
+  }
+}
+
+void PhysicsSystem::integrate_positions(float dt) {
+  // Active bodies (dynamic and kinematic) are the first entries of the solver array.
+  const uint32_t n = body_manager_.num_active_bodies();
+  for (uint32_t i = 0; i < n; ++i) {
+    SolverBody& sb = solver_bodies_[i];
+    sb.com_position += sb.linear_velocity * dt;
+    sb.apply_position_step(Vec3(), sb.angular_velocity * dt);
+  }
+}
+
+void PhysicsSystem::solve_position() {
+  if (!settings_.use_position_solver_for_contacts) return;
+  for (uint32_t i = 0; i < island_builder_.num_islands(); ++i) {
+    const std::span<const uint32_t> items = island_builder_.island_items(i);
+    if (items.empty()) continue;
+    for (int step = 0; step < settings_.position_steps; ++step)
+      if (!contact_manager_.solve_position_constraints(solver_bodies_, items, settings_)) break;
+  }
+}
+
+void PhysicsSystem::write_back() {
+  const uint32_t n = body_manager_.num_active_bodies();
+  for (uint32_t i = 0; i < n; ++i) {
+    const SolverBody& sb = solver_bodies_[i];
+    Body& body = *body_manager_.body_at_slot(solver_body_source_[i]);
+    MotionProperties& mp = *body.motion_properties();
+    if (body.is_dynamic()) {
+      mp.add_linear_velocity_step(sb.linear_velocity - mp.linear_velocity());
+      mp.add_angular_velocity_step(sb.angular_velocity - mp.angular_velocity());
+    }
+    const Quat rotation = sb.rotation.normalized();
+    body.set_position_and_rotation_internal(
+        sb.com_position - rotation * body.shape_center_of_mass(), rotation);
+  }
+  for (uint32_t index : wake_) body_manager_.activate(*body_manager_.body_at_slot(index));
+}
+
+void PhysicsSystem::update_sleep(float dt) {
+  if (!settings_.allow_sleeping) return;
+  const float max_movement = settings_.point_velocity_sleep_threshold * settings_.time_before_sleep;
+  // Whole islands sleep: every body must be ready (seed 001, LAWS.md C4). Every body's test
+  // advances, so a body's timer does not depend on its neighbours'.
+  std::vector<uint32_t> to_sleep;
+  for (uint32_t i = 0; i < island_builder_.num_islands(); ++i) {
+    bool all = true;
+    for (uint32_t s : island_builder_.island_bodies(i)) {
+      Body& body = *body_manager_.body_at_slot(solver_body_source_[s]);
+      if (!body.is_active()) continue;  // woken this step: not part of the island yet
+      all &= body.update_sleep_test(dt, max_movement, settings_.time_before_sleep);
+    }
+    if (!all) continue;
+    for (uint32_t s : island_builder_.island_bodies(i)) to_sleep.push_back(solver_body_source_[s]);
+  }
+  // Kinematic bodies are in no island: each sleeps on its own when it stops.
+  for (uint32_t s = 0; s < solver_movable_.size(); ++s) {
+    if (solver_movable_[s]) continue;
+    Body& body = *body_manager_.body_at_slot(solver_body_source_[s]);
+    if (body.is_kinematic() && body.is_active() &&
+        body.update_sleep_test(dt, max_movement, settings_.time_before_sleep))
+      to_sleep.push_back(solver_body_source_[s]);
+  }
+  for (uint32_t index : to_sleep) body_manager_.deactivate(*body_manager_.body_at_slot(index));
+}
+
+void PhysicsSystem::update_bounds(float dt) {
+  for (uint32_t index : body_manager_.active_bodies()) {
+    const Body& body = *body_manager_.body_at_slot(index);
+    // Fatten along the predicted motion so that next step's pairs include what it may reach.
+    (void)broadphase_.update(index, body.world_bounds(), body.linear_velocity() * dt);
+  }
+}
+
+void PhysicsSystem::deliver_events() {
+  if (contact_listener_ != nullptr && !events_.empty())
+    contact_listener_->on_contact_events(events_);
+}
+
+}  // namespace atl

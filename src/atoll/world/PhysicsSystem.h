@@ -1,0 +1,150 @@
+#pragma once
+// The world: owns the bodies, the broadphase and the contact solver, and runs the step
+// pipeline of DESIGN.md §2. This is the only place that knows the order of a step; each stage
+// is a function over flat arrays (the active-body list, the pair list, the solver-body array,
+// the island lists) so that it can later be cut into jobs.
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "atoll/body/BodyInterface.h"
+#include "atoll/collision/broadphase/BroadPhase.h"
+#include "atoll/collision/broadphase/DefaultLayers.h"
+#include "atoll/solver/ContactConstraintManager.h"
+#include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/PhysicsSettings.h"
+#include "atoll/world/ContactListener.h"
+#include "atoll/world/Stage.h"
+
+namespace atl {
+
+/// How the world is built: layers and optional hard caps (0 = grow without limit).
+struct PhysicsSystemSettings {
+  /// Maps object layers to broadphase layers; null: DefaultLayers (static vs moving).
+  const BroadPhaseLayerInterface* broadphase_layers = nullptr;
+  /// Which broadphase layers an object layer may touch; null: DefaultLayers.
+  const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter = nullptr;
+  /// Which object layers collide; null: DefaultLayers.
+  const ObjectLayerPairFilter* object_layer_pair_filter = nullptr;
+  /// Hard cap on bodies (create_body fails with an error naming the cap); 0 = no cap.
+  uint32_t max_bodies = 0;
+  /// Hard cap on broadphase pairs per step; pairs past it are not collided and update()
+  /// reports it. 0 = no cap.
+  uint32_t max_body_pairs = 0;
+  /// Hard cap on contact manifolds per step; manifolds past it are not solved and update()
+  /// reports it. 0 = no cap.
+  uint32_t max_contact_manifolds = 0;
+};
+
+/// What happened during update().
+struct UpdateResult {
+  /// Empty when every pair and contact was handled; otherwise names the cap that was reached
+  /// and how much was left out (nothing is ever dropped silently).
+  std::string error;
+  bool ok() const { return error.empty(); }
+  /// Broadphase pairs collided in the last collision step.
+  uint32_t num_body_pairs = 0;
+  /// Contact manifolds (sensors included) in the last collision step.
+  uint32_t num_manifolds = 0;
+  /// Contact points in the last collision step.
+  uint32_t num_contact_points = 0;
+  /// Islands in the last collision step.
+  uint32_t num_islands = 0;
+  /// Velocity iterations run, summed over islands and collision steps (early exit makes this
+  /// less than islands × velocity_steps).
+  uint32_t num_velocity_iterations = 0;
+  /// Active bodies after the update.
+  uint32_t num_active_bodies = 0;
+  /// Deepest penetration (m) found by the narrow phase during the update.
+  float max_penetration = 0.0f;
+  /// Wall time per stage (ms), summed over collision steps.
+  std::array<double, k_num_stages> stage_ms{};
+};
+
+class PhysicsSystem final : private BodyListener {
+ public:
+  explicit PhysicsSystem(const PhysicsSystemSettings& settings = {});
+  PhysicsSystem(const PhysicsSystem&) = delete;
+  PhysicsSystem& operator=(const PhysicsSystem&) = delete;
+  ~PhysicsSystem() override;
+
+  /// The API to create, change and remove bodies (validated).
+  BodyInterface& body_interface() { return body_interface_; }
+  /// Read access to all bodies.
+  const BodyManager& bodies() const { return body_manager_; }
+  /// The broadphase (for inspection).
+  const BroadPhase& broadphase() const { return broadphase_; }
+
+  /// The simulation settings.
+  const PhysicsSettings& settings() const { return settings_; }
+  /// Replaces the settings after validating them (an invalid field changes nothing).
+  Status set_settings(const PhysicsSettings& settings);
+
+  /// The listener of contact events (null: none). Not owned.
+  void set_contact_listener(ContactListener* listener) { contact_listener_ = listener; }
+
+  /// Advances the world by `dt` s (> 0, finite) in `collision_steps` (≥ 1) sub-steps. Invalid
+  /// arguments return an error result and change nothing.
+  Result<UpdateResult> update(float dt, int collision_steps = 1);
+
+  /// Number of update() calls so far.
+  uint64_t step_count() const { return step_count_; }
+
+ private:
+  // BodyListener: keep the broadphase in sync with the body interface.
+  void on_added(const Body& body) override;
+  void on_removed(const Body& body) override;
+  void on_moved(const Body& body) override;
+  void on_layer_changed(const Body& body, ObjectLayer old_layer) override;
+  void on_shape_changed(const Body& body) override;
+  void on_motion_type_changed(const Body& body, MotionType old_type) override;
+
+  // One collision step of length dt; `last` is true for the last one of the update.
+  void step(float dt, bool last, int collision_step, UpdateResult& result);
+  // The stages, in order.
+  void apply_forces(float dt);
+  void find_pairs(UpdateResult& result);
+  void gather_solver_bodies();
+  void narrow_phase(int collision_step, UpdateResult& result);
+  void build_islands();
+  void warm_start();
+  void solve_velocity(UpdateResult& result);
+  void integrate_positions(float dt);
+  void solve_position();
+  void write_back();
+  void update_sleep(float dt);
+  void update_bounds(float dt);
+  void deliver_events();
+
+  uint32_t solver_index(uint32_t body_index);
+
+  std::unique_ptr<DefaultLayers> default_layers_;
+  BodyManager body_manager_;
+  BodyInterface body_interface_;
+  BroadPhase broadphase_;
+  ContactConstraintManager contact_manager_;
+  IslandBuilder island_builder_;
+  PhysicsSettings settings_;
+  PhysicsSystemSettings system_settings_;
+  ContactListener* contact_listener_ = nullptr;
+  uint64_t step_count_ = 0;
+  float current_dt_ = 0.0f;
+
+  // Per-step scratch, kept between steps so that the hot loop does not allocate.
+  std::vector<BodyPair> pairs_;
+  std::vector<SolverBody> solver_bodies_;
+  std::vector<uint32_t> solver_body_source_;  // solver index → body slot index
+  std::vector<uint32_t> solver_index_of_;     // body slot index → solver index (or k_none)
+  std::vector<uint8_t> solver_movable_;
+  std::vector<uint32_t> constraint_body1_;
+  std::vector<uint32_t> constraint_body2_;
+  std::vector<ContactManifold> manifolds_;
+  std::vector<ContactEvent> events_;
+  std::vector<RemovedContact> removed_;
+  std::vector<uint32_t> wake_;
+};
+
+}  // namespace atl

@@ -1,0 +1,481 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "atoll/collision/broadphase/DynamicTree.h"
+#include "atoll/core/Random.h"
+
+namespace atl {
+namespace {
+
+Vec3 random_vec(Random& rng, float lo, float hi) {
+  return Vec3(rng.uniform(lo, hi), rng.uniform(lo, hi), rng.uniform(lo, hi));
+}
+
+AABox random_box(Random& rng, float world = 50.0f) {
+  return AABox::from_center(random_vec(rng, -world, world), random_vec(rng, 0.05f, 3.0f));
+}
+
+// A live leaf of the tree under test.
+struct Leaf {
+  uint32_t proxy;
+  uint32_t value;
+};
+
+std::vector<uint32_t> sorted(std::vector<uint32_t> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(DynamicTree, EmptyTreeIsValidAndReportsNothing) {
+  DynamicTree tree;
+  EXPECT_TRUE(tree.empty());
+  EXPECT_EQ(tree.height(), 0u);
+  EXPECT_FALSE(tree.bounds().is_valid());
+  ASSERT_TRUE(tree.validate().ok());
+  int calls = 0;
+  tree.query_aabox(AABox(Vec3::replicate(-1e6f), Vec3::replicate(1e6f)), [&](uint32_t) {
+    ++calls;
+    return true;
+  });
+  tree.query_point(Vec3::zero(), [&](uint32_t) {
+    ++calls;
+    return true;
+  });
+  tree.cast_ray(Vec3::zero(), Vec3(1, 0, 0), 1.0f, [&](uint32_t, float f) {
+    ++calls;
+    return f;
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_FALSE(tree.is_leaf(0));
+}
+
+TEST(DynamicTree, RejectsBadInputWithNamedErrors) {
+  DynamicTree tree;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Result<uint32_t> bad = tree.insert(AABox(Vec3(0, nan, 0), Vec3(1, 1, 1)), 7);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.error().message()).find("DynamicTree.insert.fat_box: must be finite"),
+            std::string::npos)
+      << bad.error().message();
+  Result<uint32_t> inverted = tree.insert(AABox(Vec3(0, 2, 0), Vec3(1, 1, 1)), 7);
+  ASSERT_FALSE(inverted.ok());
+  EXPECT_NE(std::string(inverted.error().message()).find("min must be <= max"), std::string::npos);
+
+  const uint32_t a = tree.insert(AABox(Vec3::zero(), Vec3(1, 1, 1)), 1).value();
+  const uint32_t b = tree.insert(AABox(Vec3(2, 0, 0), Vec3(3, 1, 1)), 2).value();
+  // The internal node is not a leaf; neither is an index past the end.
+  for (uint32_t proxy = 0; proxy < 10; ++proxy) {
+    if (proxy == a || proxy == b) continue;
+    const Status s = tree.remove(proxy);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(std::string(s.error().message()).find("DynamicTree.remove.proxy"), std::string::npos);
+  }
+  EXPECT_FALSE(tree.update(a, AABox(Vec3::zero(), Vec3(1, 1, 1)), Vec3::zero(), -0.1f).ok());
+  EXPECT_FALSE(tree.update(a, AABox(Vec3::zero(), Vec3(1, 1, 1)), Vec3(nan, 0, 0), 0.1f).ok());
+  EXPECT_FALSE(tree.update(a, AABox(Vec3::zero(), Vec3(1, nan, 1)), Vec3::zero(), 0.1f).ok());
+  ASSERT_TRUE(tree.remove(a).ok());
+  EXPECT_FALSE(tree.remove(a).ok());  // twice
+  EXPECT_FALSE(tree.update(a, AABox(Vec3::zero(), Vec3(1, 1, 1)), Vec3::zero(), 0.1f).ok());
+  EXPECT_EQ(tree.size(), 1u);
+  ASSERT_TRUE(tree.validate().ok());
+}
+
+TEST(DynamicTree, StaysValidUnderThousandsOfRandomOperations) {
+  Random rng(1234);
+  DynamicTree tree;
+  std::vector<Leaf> live;
+  std::vector<AABox> boxes;  // expected fat box per live entry
+  uint32_t next_value = 0;
+  int reinserted = 0;
+  for (int op = 0; op < 6000; ++op) {
+    const uint32_t choice = rng.next_u32() % 10;
+    if (live.empty() || choice < 4) {
+      const AABox box = random_box(rng);
+      const uint32_t proxy = tree.insert(box, next_value).value();
+      live.push_back({proxy, next_value++});
+      boxes.push_back(box);
+    } else if (choice < 6) {
+      const size_t i = rng.next_u32() % live.size();
+      ASSERT_TRUE(tree.remove(live[i].proxy).ok());
+      live[i] = live.back();
+      live.pop_back();
+      boxes[i] = boxes.back();
+      boxes.pop_back();
+    } else {
+      const size_t i = rng.next_u32() % live.size();
+      const AABox& old_fat = boxes[i];
+      // Mostly small moves, sometimes jumps.
+      const float step = (rng.next_u32() % 4 == 0) ? 10.0f : 0.05f;
+      const AABox tight =
+          AABox::from_center(old_fat.center() + random_vec(rng, -step, step), old_fat.extent());
+      const Vec3 displacement = random_vec(rng, -0.2f, 0.2f);
+      const bool moved = tree.update(live[i].proxy, tight, displacement, 0.1f).value();
+      if (moved) {
+        boxes[i] = DynamicTree::fatten(tight, displacement, 0.1f);
+        ++reinserted;
+      }
+    }
+    ASSERT_EQ(tree.size(), live.size());
+    if (op % 7 == 0 || op > 5900) {
+      const Status s = tree.validate();
+      ASSERT_TRUE(s.ok()) << "after op " << op << ": " << s.error().message();
+    }
+  }
+  for (size_t i = 0; i < live.size(); ++i) {
+    ASSERT_TRUE(tree.is_leaf(live[i].proxy));
+    EXPECT_EQ(tree.value(live[i].proxy), live[i].value);
+    EXPECT_EQ(tree.fat_box(live[i].proxy), boxes[i]);
+  }
+  EXPECT_GT(reinserted, 100);
+  // Removing everything leaves an empty, valid tree that can be reused.
+  for (const Leaf& leaf : live) ASSERT_TRUE(tree.remove(leaf.proxy).ok());
+  EXPECT_TRUE(tree.empty());
+  ASSERT_TRUE(tree.validate().ok());
+  ASSERT_TRUE(tree.insert(random_box(rng), 1).ok());
+  ASSERT_TRUE(tree.validate().ok());
+  tree.clear();
+  EXPECT_TRUE(tree.empty());
+  ASSERT_TRUE(tree.validate().ok());
+}
+
+// Queries on a tree shaped by insertions, updates and removals; with the parameter set, on
+// the same tree after rebuild().
+class DynamicTreeQueries : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    Random rng(99);
+    for (uint32_t i = 0; i < 1500; ++i) {
+      const AABox box = random_box(rng, 20.0f);
+      proxies_.push_back(tree_.insert(box, i).value());
+      boxes_.push_back(box);
+    }
+    // Churn so that the queried tree is one shaped by removals and re-insertions too.
+    for (uint32_t i = 0; i < 1500; i += 3) {
+      const AABox tight = random_box(rng, 20.0f);
+      if (tree_.update(proxies_[i], tight, Vec3::zero(), 0.0f).value()) boxes_[i] = tight;
+    }
+    for (uint32_t i = 1; i < 1500; i += 5) {
+      ASSERT_TRUE(tree_.remove(proxies_[i]).ok());
+      removed_.push_back(i);
+    }
+    ASSERT_TRUE(tree_.validate().ok());
+    if (GetParam()) {
+      const float ratio_before = tree_.area_ratio();
+      tree_.rebuild();
+      const Status s = tree_.validate();
+      ASSERT_TRUE(s.ok()) << s.error().message();
+      // Median splits: perfectly balanced, and tighter than the incremental tree here.
+      EXPECT_LE(tree_.height(), 11u);  // ceil(log2(1200))
+      EXPECT_LT(tree_.area_ratio(), ratio_before);
+      for (uint32_t i = 0; i < 1500; ++i) {
+        if (is_removed(i)) continue;
+        ASSERT_TRUE(tree_.is_leaf(proxies_[i]));
+        ASSERT_EQ(tree_.value(proxies_[i]), i);
+        ASSERT_EQ(tree_.fat_box(proxies_[i]), boxes_[i]);
+      }
+    }
+  }
+  bool is_removed(uint32_t i) const {
+    return std::binary_search(removed_.begin(), removed_.end(), i);
+  }
+
+  DynamicTree tree_;
+  std::vector<uint32_t> proxies_;
+  std::vector<AABox> boxes_;
+  std::vector<uint32_t> removed_;
+};
+
+TEST_P(DynamicTreeQueries, BoxQueriesEqualBruteForce) {
+  Random rng(7);
+  size_t total = 0;
+  for (int q = 0; q < 300; ++q) {
+    const AABox query = AABox::from_center(random_vec(rng, -25, 25), random_vec(rng, 0.0f, 4.0f));
+    std::vector<uint32_t> found;
+    tree_.query_aabox(query, [&](uint32_t v) {
+      found.push_back(v);
+      return true;
+    });
+    std::vector<uint32_t> expected;
+    for (uint32_t i = 0; i < boxes_.size(); ++i) {
+      if (!is_removed(i) && boxes_[i].overlaps(query)) expected.push_back(i);
+    }
+    ASSERT_EQ(sorted(found), expected) << "query " << q;
+    total += found.size();
+  }
+  EXPECT_GT(total, 300u);  // the queries do hit things
+}
+
+TEST_P(DynamicTreeQueries, PointQueriesEqualBruteForce) {
+  Random rng(8);
+  size_t total = 0;
+  for (int q = 0; q < 1000; ++q) {
+    const Vec3 p = random_vec(rng, -22, 22);
+    std::vector<uint32_t> found;
+    tree_.query_point(p, [&](uint32_t v) {
+      found.push_back(v);
+      return true;
+    });
+    std::vector<uint32_t> expected;
+    for (uint32_t i = 0; i < boxes_.size(); ++i) {
+      if (!is_removed(i) && boxes_[i].contains(p)) expected.push_back(i);
+    }
+    ASSERT_EQ(sorted(found), expected) << "query " << q;
+    total += found.size();
+  }
+  EXPECT_GT(total, 10u);
+}
+
+TEST_P(DynamicTreeQueries, RayCastsEqualBruteForceAndFindTheClosestFirst) {
+  Random rng(9);
+  size_t total = 0;
+  for (int q = 0; q < 300; ++q) {
+    const Vec3 origin = random_vec(rng, -25, 25);
+    Vec3 direction = random_vec(rng, -50, 50);
+    if (q % 10 == 0) direction = Vec3(direction.x(), 0.0f, 0.0f);  // axis-parallel rays
+    const float max_fraction = q % 3 == 0 ? 0.5f : 1.0f;
+    const Vec3 inv = direction.reciprocal();
+
+    std::vector<uint32_t> expected;
+    float closest = k_float_max;
+    for (uint32_t i = 0; i < boxes_.size(); ++i) {
+      if (is_removed(i)) continue;
+      const float f = boxes_[i].ray_fraction(origin, inv, max_fraction);
+      if (f == k_float_max) continue;
+      expected.push_back(i);
+      closest = std::min(closest, f);
+    }
+
+    // All hits: the callback keeps the max fraction.
+    std::vector<uint32_t> found;
+    tree_.cast_ray(origin, direction, max_fraction, [&](uint32_t v, float f) {
+      EXPECT_EQ(f, boxes_[v].ray_fraction(origin, inv, max_fraction));
+      found.push_back(v);
+      return max_fraction;
+    });
+    ASSERT_EQ(sorted(found), expected) << "ray " << q;
+    total += found.size();
+
+    // Closest hit: each hit shortens the ray; the last reported fraction is the minimum.
+    float best = k_float_max;
+    int calls = 0;
+    tree_.cast_ray(origin, direction, max_fraction, [&](uint32_t, float f) {
+      ++calls;
+      best = std::min(best, f);
+      return f;
+    });
+    EXPECT_EQ(best, closest);
+    EXPECT_LE(static_cast<size_t>(calls), expected.size());
+
+    // A negative return stops the cast at once.
+    calls = 0;
+    tree_.cast_ray(origin, direction, max_fraction, [&](uint32_t, float) {
+      ++calls;
+      return -1.0f;
+    });
+    EXPECT_EQ(calls, expected.empty() ? 0 : 1);
+  }
+  EXPECT_GT(total, 300u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tree, DynamicTreeQueries, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? std::string("Rebuilt") : std::string("Incremental");
+                         });
+
+TEST(DynamicTree, RebuiltTreeKeepsWorkingIncrementally) {
+  Random rng(4);
+  DynamicTree tree;
+  std::vector<uint32_t> proxies;
+  tree.rebuild();  // empty: nothing to do
+  for (uint32_t i = 0; i < 2; ++i) proxies.push_back(tree.insert(random_box(rng), i).value());
+  tree.rebuild();
+  ASSERT_TRUE(tree.validate().ok());
+  EXPECT_EQ(tree.height(), 1u);
+  for (uint32_t i = 2; i < 500; ++i) proxies.push_back(tree.insert(random_box(rng), i).value());
+  tree.rebuild();
+  ASSERT_TRUE(tree.validate().ok());
+  EXPECT_EQ(tree.height(), 9u);  // ceil(log2(500))
+  for (uint32_t i = 0; i < 500; i += 2) {
+    (void)tree.update(proxies[i], random_box(rng), Vec3::zero(), 0.1f).value();
+  }
+  for (uint32_t i = 1; i < 500; i += 4) ASSERT_TRUE(tree.remove(proxies[i]).ok());
+  for (uint32_t i = 0; i < 100; ++i) ASSERT_TRUE(tree.insert(random_box(rng), 1000 + i).ok());
+  const Status s = tree.validate();
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_EQ(tree.size(), 475u);
+}
+
+TEST(DynamicTree, ClosestFirstOrderPrunesMostCandidates) {
+  // A ray along a row of 256 boxes inserted in random order: front-to-back traversal that
+  // shortens the ray at each hit must report only a few of the boxes it passes through.
+  DynamicTree tree;
+  Random rng(21);
+  std::vector<uint32_t> order(256);
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (size_t i = order.size() - 1; i > 0; --i)
+    std::swap(order[i], order[rng.next_u32() % (i + 1)]);
+  for (const uint32_t i : order) {
+    const Vec3 c(2.0f * static_cast<float>(i), 0.0f, 0.0f);
+    ASSERT_TRUE(tree.insert(AABox::from_center(c, Vec3::replicate(0.5f)), i).ok());
+  }
+  const Vec3 origin(-10.0f, 0.1f, 0.2f);
+  const Vec3 direction(600.0f, 0.0f, 0.0f);
+  size_t all = 0;
+  tree.cast_ray(origin, direction, 1.0f, [&](uint32_t, float) {
+    ++all;
+    return 1.0f;
+  });
+  EXPECT_EQ(all, 256u);
+  size_t closest_calls = 0;
+  uint32_t closest = DynamicTree::k_null_node;
+  float best = k_float_max;
+  tree.cast_ray(origin, direction, 1.0f, [&](uint32_t v, float f) {
+    ++closest_calls;
+    if (f < best) {
+      best = f;
+      closest = v;
+    }
+    return f;
+  });
+  EXPECT_EQ(closest, 0u);
+  EXPECT_LE(closest_calls, 8u);
+}
+
+TEST_P(DynamicTreeQueries, BoxQueryStopsWhenTheCallbackSaysSo) {
+  int calls = 0;
+  tree_.query_aabox(AABox(Vec3::replicate(-100), Vec3::replicate(100)), [&](uint32_t) {
+    ++calls;
+    return calls < 5;
+  });
+  EXPECT_EQ(calls, 5);
+}
+
+TEST(DynamicTree, StaysBalancedForSortedAndNestedInsertions) {
+  DynamicTree sorted_tree;
+  constexpr uint32_t k_count = 4096;  // log2 = 12
+  for (uint32_t i = 0; i < k_count; ++i) {
+    const Vec3 c(static_cast<float>(i), 0, 0);
+    ASSERT_TRUE(sorted_tree.insert(AABox::from_center(c, Vec3::replicate(0.4f)), i).ok());
+  }
+  ASSERT_TRUE(sorted_tree.validate().ok());
+  EXPECT_LE(sorted_tree.height(), 2u * 12u);
+
+  // Boxes inside boxes inside boxes: no SAH choice separates them.
+  DynamicTree nested;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    const float half = 1.0f + static_cast<float>(i);
+    ASSERT_TRUE(nested.insert(AABox::from_center(Vec3::zero(), Vec3::replicate(half)), i).ok());
+  }
+  ASSERT_TRUE(nested.validate().ok());
+  EXPECT_LE(nested.height(), 2u * 12u);
+
+  // Identical boxes.
+  DynamicTree same;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    ASSERT_TRUE(same.insert(AABox(Vec3::zero(), Vec3::replicate(1.0f)), i).ok());
+  }
+  ASSERT_TRUE(same.validate().ok());
+  EXPECT_LE(same.height(), 2u * 12u);
+  uint32_t hits = 0;
+  same.query_point(Vec3::replicate(0.5f), [&](uint32_t) {
+    ++hits;
+    return true;
+  });
+  EXPECT_EQ(hits, k_count);
+}
+
+TEST(DynamicTree, SahKeepsTheTreeTight) {
+  // A grid of unit boxes: a good tree's internal nodes add up to a small multiple of the root's
+  // area per level; a random pairing would be far worse.
+  DynamicTree tree;
+  uint32_t value = 0;
+  Random rng(3);
+  std::vector<Vec3> centers;
+  for (int x = 0; x < 20; ++x) {
+    for (int z = 0; z < 20; ++z) centers.emplace_back(2.0f * x, 0.0f, 2.0f * z);
+  }
+  // Insert in a shuffled order.
+  for (size_t i = centers.size() - 1; i > 0; --i) {
+    std::swap(centers[i], centers[rng.next_u32() % (i + 1)]);
+  }
+  for (const Vec3& c : centers) {
+    ASSERT_TRUE(tree.insert(AABox::from_center(c, Vec3::replicate(0.5f)), value++).ok());
+  }
+  ASSERT_TRUE(tree.validate().ok());
+  EXPECT_LT(tree.area_ratio(), 25.0f);
+  EXPECT_GT(tree.area_ratio(), 1.0f);
+}
+
+TEST(DynamicTree, SameOperationsBuildTheSameTree) {
+  auto build = [](DynamicTree& tree, std::vector<uint32_t>& order) {
+    Random rng(555);
+    std::vector<uint32_t> proxies;
+    for (uint32_t i = 0; i < 2000; ++i) proxies.push_back(tree.insert(random_box(rng), i).value());
+    for (uint32_t i = 0; i < 2000; i += 2) {
+      (void)tree.update(proxies[i], random_box(rng), random_vec(rng, -1, 1), 0.05f).value();
+    }
+    for (uint32_t i = 0; i < 2000; i += 7) ASSERT_TRUE(tree.remove(proxies[i]).ok());
+    for (uint32_t i = 0; i < 300; ++i) proxies.push_back(tree.insert(random_box(rng), i).value());
+    tree.query_aabox(AABox(Vec3::replicate(-100), Vec3::replicate(100)), [&](uint32_t v) {
+      order.push_back(v);
+      return true;
+    });
+    for (uint32_t p : proxies) order.push_back(tree.is_leaf(p) ? p : DynamicTree::k_null_node);
+  };
+  DynamicTree a, b;
+  std::vector<uint32_t> order_a, order_b;
+  build(a, order_a);
+  build(b, order_b);
+  EXPECT_EQ(order_a, order_b);
+  EXPECT_EQ(a.height(), b.height());
+  EXPECT_EQ(a.area_ratio(), b.area_ratio());
+  EXPECT_EQ(a.bounds(), b.bounds());
+}
+
+TEST(DynamicTree, SmallMovesInsideTheFatBoxDoNotReinsert) {
+  DynamicTree tree;
+  const float margin = 0.1f;
+  const AABox tight(Vec3(0, 0, 0), Vec3(1, 1, 1));
+  const uint32_t proxy = tree.insert(DynamicTree::fatten(tight, Vec3::zero(), margin), 3).value();
+  ASSERT_TRUE(tree.insert(AABox(Vec3(5, 5, 5), Vec3(6, 6, 6)), 4).ok());
+  const AABox fat = tree.fat_box(proxy);
+  EXPECT_EQ(fat, AABox(Vec3::replicate(-0.1f), Vec3::replicate(1.1f)));
+
+  // Jitter within the margin, with a small predicted displacement: never re-inserted.
+  Random rng(11);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 offset = random_vec(rng, -0.04f, 0.04f);
+    const Vec3 displacement = random_vec(rng, -0.04f, 0.04f);
+    EXPECT_FALSE(tree.update(proxy, tight.translated(offset), displacement, margin).value());
+    EXPECT_EQ(tree.fat_box(proxy), fat);
+  }
+  // The tight box leaves the fat box: re-inserted with a fresh fat box stretched along the
+  // displacement, keeping its proxy id.
+  const Vec3 d(0.5f, 0, -0.25f);
+  const AABox moved = tight.translated(Vec3(0.3f, 0, 0));
+  EXPECT_TRUE(tree.update(proxy, moved, d, margin).value());
+  const AABox expected(moved.min - Vec3(0.1f, 0.1f, 0.35f), moved.max + Vec3(0.6f, 0.1f, 0.1f));
+  EXPECT_TRUE(tree.fat_box(proxy).min.is_close(expected.min, 1e-12f));
+  EXPECT_TRUE(tree.fat_box(proxy).max.is_close(expected.max, 1e-12f));
+  EXPECT_EQ(tree.value(proxy), 3u);
+
+  // Still inside, but its predicted displacement would carry it out: re-inserted, so the fat
+  // box covers the coming step's sweep.
+  const AABox at_rest = tree.fat_box(proxy);
+  EXPECT_FALSE(tree.update(proxy, moved, d, margin).value());
+  EXPECT_TRUE(tree.update(proxy, moved, Vec3(0, 0.5f, 0), margin).value());
+  EXPECT_FALSE(tree.fat_box(proxy) == at_rest);
+
+  // A box stretched by a fast motion shrinks back once the body stops.
+  EXPECT_TRUE(tree.update(proxy, moved, Vec3(20, 0, 0), margin).value());
+  EXPECT_TRUE(tree.update(proxy, moved, Vec3::zero(), margin).value());
+  EXPECT_EQ(tree.fat_box(proxy), DynamicTree::fatten(moved, Vec3::zero(), margin));
+  ASSERT_TRUE(tree.validate().ok());
+}
+
+}  // namespace
+}  // namespace atl

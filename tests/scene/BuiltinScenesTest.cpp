@@ -1,0 +1,128 @@
+// The built-in scenes are embedded, parse, and have the contents their descriptions promise.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "atoll/scene/BuiltinScenes.h"
+#include "atoll/scene/SceneReader.h"
+
+namespace atl {
+namespace {
+
+SceneDescription builtin(std::string_view name) {
+  const std::optional<std::string_view> text = builtin_scene_text(name);
+  EXPECT_TRUE(text.has_value()) << name;
+  if (!text) return SceneDescription();
+  Result<SceneDescription> scene = read_scene_text(*text, std::string(name) + ".json");
+  EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().message());
+  return scene.ok() ? std::move(scene).value() : SceneDescription();
+}
+
+size_t count_motion(const SceneDescription& scene, MotionType motion) {
+  size_t count = 0;
+  for (const BodyDesc& body : scene.bodies) count += body.motion == motion ? 1 : 0;
+  return count;
+}
+
+TEST(BuiltinScenes, NamesAreSortedAndUnknownNamesGiveNothing) {
+  EXPECT_EQ(builtin_scene_names(), (std::vector<std::string_view>{"demo", "pyramid", "tower10"}));
+  EXPECT_FALSE(builtin_scene_text("nope").has_value());
+}
+
+TEST(BuiltinScenes, EmbeddedTextIsTheFileInScenes) {
+  for (std::string_view name : builtin_scene_names()) {
+    std::ifstream file(std::string(ATOLL_SOURCE_DIR) + "/scenes/" + std::string(name) + ".json",
+                       std::ios::binary);
+    ASSERT_TRUE(file) << name;
+    std::ostringstream text;
+    text << file.rdbuf();
+    EXPECT_EQ(*builtin_scene_text(name), text.str()) << name;
+  }
+}
+
+TEST(BuiltinScenes, DemoIsAMixedSceneOfAFewDozenBodies) {
+  const SceneDescription scene = builtin("demo");
+  EXPECT_GE(scene.bodies.size(), 60u);
+  EXPECT_LE(scene.bodies.size(), 150u);
+  EXPECT_EQ(scene.steps, 600);
+  EXPECT_NE(scene.find_body("floor"), nullptr);
+  EXPECT_EQ(scene.find_body("slope")->motion, MotionType::Static);
+  EXPECT_NE(scene.find_body("tall9"), nullptr);
+  EXPECT_NE(scene.find_body("short4"), nullptr);
+  EXPECT_EQ(scene.find_body("short5"), nullptr);
+  // Three sliders at three different frictions.
+  EXPECT_EQ(scene.find_body("slider_ice")->friction, 0.0f);
+  EXPECT_EQ(scene.find_body("slider_wood")->friction, 0.2f);
+  EXPECT_EQ(scene.find_body("slider_rubber")->friction, 0.5f);
+  // Rolling balls: v = ω × r for a ball of radius 0.5 touching the floor.
+  for (const char* name : {"ball_pins", "ball_stack"}) {
+    const BodyDesc& ball = *scene.find_body(name);
+    const Vec3 contact_velocity =
+        *ball.linear_velocity + ball.angular_velocity->cross(Vec3(0, -0.5f, 0));
+    EXPECT_TRUE(contact_velocity.is_near_zero(1e-10f)) << name;
+  }
+}
+
+TEST(BuiltinScenes, DemoBodiesDoNotStartInsideEachOther) {
+  // World bounding boxes of the rotated shapes are conservative, so no overlap there means no
+  // overlap at all; touching is allowed. The sliders rest 5 mm above the tilted slope, whose
+  // bounding box encloses them: those pairs were placed by hand (see scenes/demo.json).
+  const SceneDescription scene = builtin("demo");
+  std::vector<std::pair<std::string, AABox>> boxes;
+  for (const BodyDesc& body : scene.bodies)
+    boxes.emplace_back(body.name,
+                       shape_desc_bounds(scene, *scene.resolve(body.shape))
+                           .transformed(Mat44::rotation_translation(body.rotation, body.position))
+                           .expanded(-1.0e-4f));
+  const auto on_slope = [](const std::string& name) {
+    return name == "slope" || name.rfind("slider_", 0) == 0;
+  };
+  for (size_t i = 0; i < boxes.size(); ++i)
+    for (size_t j = i + 1; j < boxes.size(); ++j) {
+      if (on_slope(boxes[i].first) && on_slope(boxes[j].first)) continue;
+      EXPECT_FALSE(boxes[i].second.overlaps(boxes[j].second))
+          << boxes[i].first << " and " << boxes[j].first;
+    }
+}
+
+TEST(BuiltinScenes, PyramidIsJoltsPerformanceTestPyramid) {
+  const SceneDescription scene = builtin("pyramid");
+  ASSERT_EQ(scene.bodies.size(), 1u + 1240u);
+  EXPECT_EQ(scene.steps, 500);
+  EXPECT_EQ(count_motion(scene, MotionType::Dynamic), 1240u);
+  const BodyDesc& floor = scene.bodies[0];
+  EXPECT_EQ(floor.motion, MotionType::Static);
+  EXPECT_EQ(floor.position, Vec3(0, -1, 0));
+  const auto& floor_box = std::get<BoxShapeDesc>(scene.resolve(floor.shape)->params);
+  EXPECT_EQ(floor_box.half_extent, Vec3(50, 1, 50));
+  EXPECT_EQ(floor_box.convex_radius, 0.0f);
+  for (size_t i = 1; i < scene.bodies.size(); ++i) {
+    const BodyDesc& box = scene.bodies[i];
+    ASSERT_EQ(box.name, std::string("p").append(std::to_string(i - 1)));
+    const auto& shape = std::get<BoxShapeDesc>(scene.resolve(box.shape)->params);
+    EXPECT_EQ(shape.half_extent, Vec3(1, 1, 1));
+    EXPECT_EQ(shape.convex_radius, 0.0f);
+    EXPECT_FALSE(shape.density.has_value());  // the default density (1000 kg/m³)
+    EXPECT_FALSE(box.mass.has_value());
+    EXPECT_EQ(box.allow_sleeping, false);
+  }
+  EXPECT_EQ(scene.find_body("p1239")->position, Vec3(-1, 36, -1));
+}
+
+TEST(BuiltinScenes, Tower10IsTenOneKilogramBoxesOnAFloor) {
+  const SceneDescription scene = builtin("tower10");
+  ASSERT_EQ(scene.bodies.size(), 11u);
+  EXPECT_EQ(scene.bodies[0].motion, MotionType::Static);
+  for (int i = 0; i < 10; ++i) {
+    const BodyDesc& box = *scene.find_body(std::string("b").append(std::to_string(i)));
+    EXPECT_EQ(box.mass, 1.0f);
+    EXPECT_EQ(box.position, Vec3(0, 0.5f + float(i), 0));
+    EXPECT_EQ(std::get<BoxShapeDesc>(scene.resolve(box.shape)->params).half_extent,
+              Vec3(0.5f, 0.5f, 0.5f));
+  }
+}
+
+}  // namespace
+}  // namespace atl

@@ -1,0 +1,207 @@
+// Generators expand at read time into bodies named PREFIX + index, with the positions their
+// documented formulas give.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "atoll/core/Random.h"
+#include "atoll/scene/SceneReader.h"
+
+namespace atl {
+namespace {
+
+SceneDescription read_ok(const std::string& text) {
+  Result<SceneDescription> scene = read_scene_text(text, "g.json");
+  EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().message());
+  return scene.ok() ? std::move(scene).value() : SceneDescription();
+}
+
+std::string error_of(const std::string& text) {
+  const Result<SceneDescription> scene = read_scene_text(text, "g.json");
+  return scene.ok() ? "<no error>" : scene.error().message();
+}
+
+const std::string k_shapes = R"("shapes": {
+    "crate": {"type": "box", "half_extent": [0.5, 0.5, 0.5]},
+    "plank": {"type": "box", "half_extent": [1, 0.25, 0.5]},
+    "ball": {"type": "sphere", "radius": 0.5}})";
+
+std::string scene_with(const std::string& generators) {
+  return "{" + k_shapes + R"(, "bodies": [{"name": "floor", "motion": "static",
+      "shape": {"type": "box", "half_extent": [10, 1, 10]}, "position": [0, -1, 0]}],
+      "generators": [)" +
+         generators + "]}";
+}
+
+TEST(SceneGenerators, StackSpacesBodiesByShapeHeightPlusGap) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "stack", "name": "s", "shape": "crate", "count": 3, "base": [1, 0.5, 2],
+          "gap": 0.1, "mass": 2, "friction": 0.7})"));
+  ASSERT_EQ(scene.bodies.size(), 4u);
+  for (int i = 0; i < 3; ++i) {
+    const BodyDesc& body = scene.bodies[1 + i];
+    EXPECT_EQ(body.name, std::string("s").append(std::to_string(i)));
+    EXPECT_EQ(body.position, Vec3(1.0f, 0.5f + float(i) * 1.1f, 2.0f));
+    EXPECT_EQ(body.shape.name, "crate");
+    // Body keys apply to every generated body.
+    EXPECT_EQ(body.mass, 2.0f);
+    EXPECT_EQ(body.friction, 0.7f);
+    EXPECT_EQ(body.motion, MotionType::Dynamic);
+  }
+}
+
+TEST(SceneGenerators, StackUsesTheRotatedShapeHeight) {
+  // A plank 2 m long stood on end by a 90° rotation about z is 2 m tall.
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "stack", "name": "s", "shape": "plank", "count": 2, "base": [0, 1, 0],
+          "rotation": [0, 0, 0.70710678, 0.70710678]})"));
+  ASSERT_EQ(scene.bodies.size(), 3u);
+  EXPECT_NEAR(scene.bodies[2].position.y(), 3.0f, 1e-5f);
+  EXPECT_EQ(scene.bodies[2].rotation, scene.bodies[1].rotation);
+}
+
+TEST(SceneGenerators, PyramidHasLayersMinusIBodiesPerLayerCentredOnBase) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "pyramid", "name": "p", "shape": "crate", "layers": 3, "base": [0, 0.5, 4]})"));
+  ASSERT_EQ(scene.bodies.size(), 1u + 6u);
+  const Vec3 expected[] = {{-1, 0.5f, 4},    {0, 0.5f, 4},    {1, 0.5f, 4},
+                           {-0.5f, 1.5f, 4}, {0.5f, 1.5f, 4}, {0, 2.5f, 4}};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(scene.bodies[1 + i].name, std::string("p").append(std::to_string(i)));
+    EXPECT_EQ(scene.bodies[1 + i].position, expected[i]) << i;
+  }
+}
+
+TEST(SceneGenerators, PyramidGapWidensEachLayer) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "pyramid", "name": "p", "shape": "crate", "layers": 2, "base": [0, 0.5, 0],
+          "gap": 0.5})"));
+  EXPECT_EQ(scene.bodies[1].position, Vec3(-0.75f, 0.5f, 0));
+  EXPECT_EQ(scene.bodies[2].position, Vec3(0.75f, 0.5f, 0));
+  EXPECT_EQ(scene.bodies[3].position, Vec3(0, 1.5f, 0));
+}
+
+TEST(SceneGenerators, GridIndexesXFastestThenYThenZ) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "grid", "name": "g", "shape": "ball", "counts": [2, 3, 4],
+          "spacing": [1, 2, 3], "base": [10, 0, 0]})"));
+  ASSERT_EQ(scene.bodies.size(), 1u + 24u);
+  const BodyDesc* g5 = scene.find_body("g5");  // x = 1, y = 2, z = 0
+  ASSERT_NE(g5, nullptr);
+  EXPECT_EQ(g5->position, Vec3(11, 4, 0));
+  const BodyDesc* g23 = scene.find_body("g23");  // x = 1, y = 2, z = 3
+  ASSERT_NE(g23, nullptr);
+  EXPECT_EQ(g23->position, Vec3(11, 4, 9));
+  EXPECT_EQ(scene.find_body("g24"), nullptr);
+}
+
+TEST(SceneGenerators, PileIsSeededAndStaysInItsRegion) {
+  const std::string pile =
+      R"({"type": "pile", "name": "r", "shape": "ball", "count": 50, "min": [-1, 2, -3],
+          "max": [1, 6, 3], "seed": 42, "random_rotation": true})";
+  const SceneDescription a = read_ok(scene_with(pile));
+  const SceneDescription b = read_ok(scene_with(pile));
+  EXPECT_EQ(a, b);
+  ASSERT_EQ(a.bodies.size(), 51u);
+  const AABox region(Vec3(-1, 2, -3), Vec3(1, 6, 3));
+  for (size_t i = 1; i < a.bodies.size(); ++i) {
+    EXPECT_TRUE(region.contains(a.bodies[i].position)) << a.bodies[i].name;
+    EXPECT_NEAR(a.bodies[i].rotation.length(), 1.0f, 1e-6f);
+  }
+  // The positions are atl::Random's sequence, the same on every platform: x, y, z, then the
+  // three numbers of the rotation.
+  Random random(42);
+  const float x = random.uniform(-1, 1), y = random.uniform(2, 6), z = random.uniform(-3, 3);
+  EXPECT_EQ(a.bodies[1].position, Vec3(x, y, z));
+  // Another seed gives another pile; no rotation without random_rotation.
+  const SceneDescription c = read_ok(scene_with(
+      R"({"type": "pile", "name": "r", "shape": "ball", "count": 50, "min": [-1, 2, -3],
+          "max": [1, 6, 3]})"));
+  EXPECT_NE(c.bodies[1].position, a.bodies[1].position);
+  EXPECT_EQ(c.bodies[1].rotation, Quat::identity());
+  Random default_random(Random::k_default_seed);
+  EXPECT_EQ(c.bodies[1].position.x(), default_random.uniform(-1, 1));
+}
+
+TEST(SceneGenerators, JoltPyramidReproducesPerformanceTestLayout) {
+  const SceneDescription scene =
+      read_ok(scene_with(R"({"type": "jolt_pyramid", "name": "p", "shape": "crate"})"));
+  ASSERT_EQ(scene.bodies.size(), 1u + 1240u);
+  // Recomputed here from the PerformanceTest loop.
+  size_t index = 1;
+  for (int i = 0; i < 15; ++i)
+    for (int j = i / 2; j < 15 - (i + 1) / 2; ++j)
+      for (int k = i / 2; k < 15 - (i + 1) / 2; ++k) {
+        const BodyDesc& body = scene.bodies[index];
+        ASSERT_EQ(body.name, std::string("p").append(std::to_string(index - 1)));
+        const float shift = (i & 1) != 0 ? 1.0f : 0.0f;
+        ASSERT_EQ(body.position, Vec3(-15.0f + 2.0f * float(j) + shift, 1.0f + 2.5f * float(i),
+                                      -15.0f + 2.0f * float(k) + shift));
+        ++index;
+      }
+  EXPECT_EQ(scene.find_body("p0")->position, Vec3(-15, 1, -15));
+  EXPECT_EQ(scene.find_body("p225")->position, Vec3(-14, 3.5f, -14));
+  EXPECT_EQ(scene.find_body("p1239")->position, Vec3(-1, 36, -1));
+}
+
+TEST(SceneGenerators, GeneratedNamesWorkInEvents) {
+  SceneDescription scene = read_ok("{" + k_shapes + R"(,
+      "generators": [{"type": "stack", "name": "s", "shape": "crate", "count": 10,
+                      "base": [0, 0.5, 0]}],
+      "events": [{"step": 150, "action": "add_force", "body": "s5", "force": [10, 0, 0]}]})");
+  ASSERT_EQ(scene.events.size(), 1u);
+  EXPECT_EQ(scene.events[0].body, "s5");
+}
+
+TEST(SceneGenerators, BadGeneratorsGiveOneLineMessages) {
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate",
+                                     "base": [0, 0, 0]})")),
+            "g.json: generators[0].count: required key missing");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate", "count": 0,
+                                     "base": [0, 0, 0]})")),
+            "g.json: generators[0].count: must be in [1, 1000000], got 0");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate", "count": 2,
+                                     "position": [0, 0, 0]})")),
+            "g.json: generators[0].position: not allowed in a generator, which positions its "
+            "bodies");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "grid", "name": "g", "shape": "crate",
+                                     "counts": [1, 1, 1], "spacing": [1, 1, 1], "base": [0, 0, 0],
+                                     "gap": 1})")),
+            "g.json: generators[0].gap: unknown key");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "grid", "name": "g", "shape": "crate",
+                                     "counts": [1000, 1000, 2], "spacing": [1, 1, 1],
+                                     "base": [0, 0, 0]})")),
+            "g.json: generators[0].counts: must make at most 1000000 bodies, got 2000000");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "pile", "name": "r", "shape": "crate", "count": 2,
+                                     "min": [0, 5, 0], "max": [1, 4, 1]})")),
+            "g.json: generators[0].max[1]: must be >= min[1] (5), got 4");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "pile", "name": "r", "shape": "crate", "count": 2,
+                                     "min": [0, 0, 0], "max": [1, 1, 1], "random_rotation": true,
+                                     "rotation": [0, 0, 0, 1]})")),
+            "g.json: generators[0].rotation: conflicts with random_rotation");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate", "count": 2,
+                                     "base": [0, 0, 0], "frcition": 1})")),
+            "g.json: generators[0].frcition: unknown key");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "shape": "crate", "count": 2,
+                                     "base": [0, 0, 0]})")),
+            "g.json: generators[0].name: required key missing");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crat", "count": 2,
+                                     "base": [0, 0, 0]})")),
+            "g.json: generators[0].shape: unknown shape \"crat\"");
+  // Generated names must not collide with other bodies.
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "flo", "shape": "crate", "count": 1,
+                                     "base": [0, 0, 0]},
+                                   {"type": "stack", "name": "flo", "shape": "crate", "count": 1,
+                                     "base": [5, 0, 0]})")),
+            "g.json: generators[1].name: duplicate body name \"flo0\"");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "jolt_pyramid", "name": "p", "shape": "crate",
+                                     "layers": 200})")),
+            "g.json: generators[0].layers: must make at most 1000000 bodies, got 2686700");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate", "count": 2,
+                                     "base": [0, 0, 0], "motion": "static", "mass": 3})")),
+            "g.json: generators[0].mass: a static body has no mass");
+}
+
+}  // namespace
+}  // namespace atl

@@ -1,0 +1,134 @@
+// The world's own contract: contact events, caps that report instead of dropping silently,
+// and bad arguments that change nothing.
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "atoll/shape/BoxShape.h"
+#include "atoll/state/StateHash.h"
+#include "atoll/world/PhysicsSystem.h"
+
+namespace atl {
+namespace {
+
+constexpr float k_dt = 1.0f / 60.0f;
+
+struct World {
+  explicit World(const PhysicsSystemSettings& settings = {}) : system(settings) {
+    floor_shape = BoxShapeSettings{Vec3(10, 1, 10)}.create().value();
+    box_shape = BoxShapeSettings{Vec3(0.5f, 0.5f, 0.5f)}.create().value();
+    floor = system.body_interface()
+                .create_and_add_body({floor_shape, Vec3(0, -1, 0), Quat(), MotionType::Static},
+                                     Activation::DontActivate)
+                .value();
+  }
+  BodyID add_box(const Vec3& position) {
+    return system.body_interface()
+        .create_and_add_body({box_shape, position, Quat(), MotionType::Dynamic},
+                             Activation::Activate)
+        .value();
+  }
+  PhysicsSystem system;
+  Ref<Shape> floor_shape, box_shape;
+  BodyID floor;
+};
+
+// Records events; in the after-step callback it also changes the world, which is allowed there.
+class Recorder : public ContactListener {
+ public:
+  explicit Recorder(World& world) : world_(world) {}
+  void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                        ContactSettings& settings) override {
+    ++added_during_step;
+    settings.combined_restitution = 0.0f;
+  }
+  void on_contact_events(std::span<const ContactEvent> events) override {
+    for (const ContactEvent& e : events) types.push_back(e.type);
+    if (!spawned && !events.empty()) {
+      spawned = world_.add_box(Vec3(5, 3, 0)).is_valid();
+    }
+  }
+  World& world_;
+  int added_during_step = 0;
+  bool spawned = false;
+  std::vector<ContactEventType> types;
+};
+
+TEST(PhysicsSystem, ContactEventsAreBufferedAndTheWorldMayChangeInThem) {
+  World world;
+  const BodyID box = world.add_box(Vec3(0, 0.5f, 0));
+  Recorder recorder(world);
+  world.system.set_contact_listener(&recorder);
+  ASSERT_TRUE(world.system.update(k_dt).ok());
+  EXPECT_EQ(recorder.added_during_step, 1);
+  ASSERT_EQ(recorder.types.size(), 1u);
+  EXPECT_EQ(recorder.types[0], ContactEventType::Added);
+  EXPECT_TRUE(recorder.spawned);  // a body created from inside the callback
+  EXPECT_EQ(world.system.bodies().num_bodies(), 3u);
+  ASSERT_TRUE(world.system.update(k_dt).ok());
+  EXPECT_EQ(recorder.types.back(), ContactEventType::Persisted);
+  // Lift the box away: the contact is reported removed.
+  ASSERT_TRUE(world.system.body_interface().set_position(box, Vec3(0, 5, 0)).ok());
+  ASSERT_TRUE(world.system.update(k_dt).ok());
+  EXPECT_EQ(recorder.types.back(), ContactEventType::Removed);
+}
+
+TEST(PhysicsSystem, BadUpdateArgumentsChangeNothing) {
+  World world;
+  world.add_box(Vec3(0, 2, 0));
+  const uint64_t before = state_hash(world.system.bodies());
+  Result<UpdateResult> r = world.system.update(0.0f);
+  ASSERT_FALSE(r.ok());
+  EXPECT_STREQ(r.error().message(),
+               "PhysicsSystem::update: dt: must be finite and > 0, got 0.000000");
+  r = world.system.update(k_dt, 0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_STREQ(r.error().message(), "PhysicsSystem::update: collision_steps: must be >= 1, got 0");
+  EXPECT_EQ(state_hash(world.system.bodies()), before);
+  EXPECT_EQ(world.system.step_count(), 0u);
+}
+
+TEST(PhysicsSystem, InvalidSettingsAreRejectedWhole) {
+  World world;
+  PhysicsSettings settings;
+  settings.velocity_steps = 0;
+  const Status s = world.system.set_settings(settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_STREQ(s.error().message(), "PhysicsSettings.velocity_steps: must be >= 1, got 0");
+  EXPECT_EQ(world.system.settings().velocity_steps, 10);
+  settings = PhysicsSettings{};
+  settings.baumgarte = 2.0f;
+  EXPECT_FALSE(world.system.set_settings(settings).ok());
+  EXPECT_EQ(world.system.settings().baumgarte, 0.2f);
+}
+
+TEST(PhysicsSystem, PairCapIsReportedNotSilent) {
+  PhysicsSystemSettings caps;
+  caps.max_body_pairs = 2;
+  World world(caps);
+  for (int i = 0; i < 4; ++i) world.add_box(Vec3(2.0f * i, 0.5f, 0));
+  Result<UpdateResult> r = world.system.update(k_dt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->ok());
+  EXPECT_EQ(r->error,
+            "PhysicsSystemSettings.max_body_pairs (2) reached: 2 body pairs were not collided this "
+            "step");
+  EXPECT_EQ(r->num_body_pairs, 2u);
+}
+
+TEST(PhysicsSystem, RestingBoxFallsAsleepAndAPushWakesIt) {
+  World world;
+  const BodyID box = world.add_box(Vec3(0, 0.5f, 0));
+  int steps = 0;
+  while (world.system.bodies().num_active_bodies() > 0 && steps < 600) {
+    ASSERT_TRUE(world.system.update(k_dt).ok());
+    ++steps;
+  }
+  EXPECT_LT(steps, 600);
+  ASSERT_TRUE(world.system.body_interface().add_impulse(box, Vec3(1, 0, 0)).ok());
+  EXPECT_TRUE(world.system.body_interface().is_active(box).value());
+}
+
+}  // namespace
+}  // namespace atl
