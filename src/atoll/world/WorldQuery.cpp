@@ -1,0 +1,133 @@
+#include "atoll/world/WorldQuery.h"
+
+#include "atoll/collision/narrowphase/CollideShapes.h"
+#include "atoll/collision/narrowphase/ShapeQueries.h"
+#include "atoll/core/QuickSort.h"
+
+namespace atl {
+
+namespace {
+
+const ObjectLayerFilter& layers_of(const QueryFilter& filter) {
+  static const ObjectLayerFilter k_all;
+  return filter.layers != nullptr ? *filter.layers : k_all;
+}
+
+bool by_id(BodyID a, BodyID b) { return a.value() < b.value(); }
+
+}  // namespace
+
+const Body* WorldQuery::accept(uint32_t body_index, const QueryFilter& filter) const {
+  const Body* body = system_.bodies().body_at_slot(body_index);
+  if (body == nullptr || !body->is_added()) return nullptr;
+  if (filter.bodies && !filter.bodies(*body)) return nullptr;
+  return body;
+}
+
+Result<std::vector<RayHit>> WorldQuery::cast_ray_all(const Vec3& origin, const Vec3& direction,
+                                                     const QueryFilter& filter) const {
+  AllHitsBroadPhaseCollector candidates;
+  if (Status ok = system_.broadphase().cast_ray(origin, direction, layers_of(filter), candidates);
+      !ok)
+    return Error("WorldQuery::cast_ray: " + std::string(ok.error().message()));
+  std::vector<RayHit> hits;
+  for (const BroadPhaseHit& candidate : candidates.hits) {
+    const Body* body = accept(candidate.body_index, filter);
+    if (body == nullptr) continue;
+    RayCastResult hit;
+    Result<bool> found =
+        atl::cast_ray(*body->shape(), body->world_transform(), origin, direction, hit);
+    if (found.ok() && *found && hit.fraction <= 1.0f)
+      hits.push_back({body->id(), hit.fraction, hit.sub_shape_id});
+  }
+  quick_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) {
+    return a.fraction < b.fraction || (a.fraction == b.fraction && by_id(a.body, b.body));
+  });
+  return hits;
+}
+
+Result<std::optional<RayHit>> WorldQuery::cast_ray(const Vec3& origin, const Vec3& direction,
+                                                   const QueryFilter& filter) const {
+  Result<std::vector<RayHit>> all = cast_ray_all(origin, direction, filter);
+  if (!all) return all.error();
+  if (all->empty()) return std::optional<RayHit>();
+  return std::optional<RayHit>(all->front());
+}
+
+Result<std::vector<BodyID>> WorldQuery::collide_point(const Vec3& point,
+                                                      const QueryFilter& filter) const {
+  AllHitsBroadPhaseCollector candidates;
+  if (Status ok = system_.broadphase().collide_point(point, layers_of(filter), candidates); !ok)
+    return Error("WorldQuery::collide_point: " + std::string(ok.error().message()));
+  std::vector<BodyID> inside;
+  for (const BroadPhaseHit& candidate : candidates.hits) {
+    const Body* body = accept(candidate.body_index, filter);
+    if (body == nullptr) continue;
+    Result<bool> in = atl::collide_point(*body->shape(), body->world_transform(), point);
+    if (in.ok() && *in) inside.push_back(body->id());
+  }
+  quick_sort(inside.begin(), inside.end(), by_id);
+  return inside;
+}
+
+Result<std::vector<BodyID>> WorldQuery::collide_aabox(const AABox& box,
+                                                      const QueryFilter& filter) const {
+  AllHitsBroadPhaseCollector candidates;
+  if (Status ok = system_.broadphase().collide_aabox(box, layers_of(filter), candidates); !ok)
+    return Error("WorldQuery::collide_aabox: " + std::string(ok.error().message()));
+  std::vector<BodyID> overlapping;
+  for (const BroadPhaseHit& candidate : candidates.hits) {
+    const Body* body = accept(candidate.body_index, filter);
+    // The broadphase stores fattened boxes: check the body's own bounds.
+    if (body != nullptr && body->world_bounds().overlaps(box)) overlapping.push_back(body->id());
+  }
+  quick_sort(overlapping.begin(), overlapping.end(), by_id);
+  return overlapping;
+}
+
+Result<std::vector<ShapeHit>> WorldQuery::collide_shape(const Shape& shape, const Mat44& transform,
+                                                        const CollideShapeSettings& settings,
+                                                        const QueryFilter& filter) const {
+  if (Status ok = settings.validate(); !ok)
+    return Error("WorldQuery::collide_shape: " + std::string(ok.error().message()));
+  if (!transform.is_finite()) return Error("WorldQuery::collide_shape: transform: must be finite");
+  const AABox bounds = shape.world_bounds(transform).expanded(settings.max_separation_distance);
+  Result<std::vector<BodyID>> candidates = collide_aabox(bounds, filter);
+  if (!candidates) return candidates.error();
+  std::vector<ShapeHit> hits;
+  for (BodyID id : *candidates) {
+    const Body& body = *system_.bodies().get(id);
+    AllContactsCollector collector;
+    if (Status ok = collide_shapes(shape, transform, *body.shape(), body.world_transform(),
+                                   settings, collector);
+        !ok)
+      return Error("WorldQuery::collide_shape: " + std::string(ok.error().message()));
+    for (const ContactManifold& m : collector.manifolds) hits.push_back({id, m});
+  }
+  return hits;
+}
+
+Result<std::optional<ShapeCastHit>> WorldQuery::cast_shape(const Shape& shape, const Mat44& start,
+                                                           const Vec3& displacement,
+                                                           const ShapeCastSettings& settings,
+                                                           const QueryFilter& filter) const {
+  if (!start.is_finite() || !displacement.is_finite())
+    return Error("WorldQuery::cast_shape: start and displacement: must be finite");
+  // Candidates: bodies overlapping the swept bounds.
+  AABox swept = shape.world_bounds(start);
+  swept.encapsulate(swept.translated(displacement));
+  Result<std::vector<BodyID>> candidates = collide_aabox(swept, filter);
+  if (!candidates) return candidates.error();
+  std::optional<ShapeCastHit> best;
+  ShapeCastResult result;  // keeps the earliest hit across targets
+  for (BodyID id : *candidates) {
+    const Body& body = *system_.bodies().get(id);
+    Result<bool> hit = atl::cast_shape(shape, start, displacement, *body.shape(),
+                                       body.world_transform(), settings, result);
+    if (!hit) return Error("WorldQuery::cast_shape: " + std::string(hit.error().message()));
+    if (*hit) best = ShapeCastHit{id, result};
+  }
+  return best;
+}
+
+}  // namespace atl
