@@ -216,9 +216,9 @@ TEST(ShapeSettings, SubTypeNames) {
   EXPECT_STREQ(shape_sub_type_name(ShapeSubType::Capsule), "capsule");
   EXPECT_STREQ(shape_sub_type_name(ShapeSubType::Cylinder), "cylinder");
   EXPECT_STREQ(shape_sub_type_name(ShapeSubType::ConvexHull), "convex_hull");
-  EXPECT_STREQ(shape_sub_type_name(ShapeSubType::TriangleMesh), "triangle_mesh");
-  EXPECT_STREQ(shape_sub_type_name(ShapeSubType::HeightField), "height_field");
-  EXPECT_STREQ(shape_sub_type_name(ShapeSubType::StaticCompound), "static_compound");
+  EXPECT_STREQ(shape_sub_type_name(ShapeSubType::TriangleMesh), "mesh");
+  EXPECT_STREQ(shape_sub_type_name(ShapeSubType::HeightField), "heightfield");
+  EXPECT_STREQ(shape_sub_type_name(ShapeSubType::StaticCompound), "compound");
   EXPECT_STREQ(shape_sub_type_name(ShapeSubType::RotatedTranslated), "rotated_translated");
   EXPECT_STREQ(shape_sub_type_name(ShapeSubType::Scaled), "scaled");
   EXPECT_STREQ(shape_sub_type_name(ShapeSubType::OffsetCenterOfMass), "offset_center_of_mass");

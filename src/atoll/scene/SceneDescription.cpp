@@ -12,31 +12,7 @@ bool ShapeRef::operator==(const ShapeRef& other) const {
 }
 
 const char* shape_desc_type_name(const ShapeDesc& shape) {
-  switch (ShapeSubType(shape.params.index())) {
-    case ShapeSubType::Sphere:
-      return "sphere";
-    case ShapeSubType::Box:
-      return "box";
-    case ShapeSubType::Capsule:
-      return "capsule";
-    case ShapeSubType::Cylinder:
-      return "cylinder";
-    case ShapeSubType::ConvexHull:
-      return "convex_hull";
-    case ShapeSubType::TriangleMesh:
-      return "mesh";
-    case ShapeSubType::HeightField:
-      return "heightfield";
-    case ShapeSubType::StaticCompound:
-      return "compound";
-    case ShapeSubType::RotatedTranslated:
-      return "rotated_translated";
-    case ShapeSubType::Scaled:
-      return "scaled";
-    case ShapeSubType::OffsetCenterOfMass:
-      return "offset_center_of_mass";
-  }
-  return "invalid";
+  return shape_sub_type_name(ShapeSubType(shape.params.index()));
 }
 
 const char* scene_action_name(SceneAction action) {

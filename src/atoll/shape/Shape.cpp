@@ -17,11 +17,11 @@ const char* shape_sub_type_name(ShapeSubType type) {
     case ShapeSubType::ConvexHull:
       return "convex_hull";
     case ShapeSubType::TriangleMesh:
-      return "triangle_mesh";
+      return "mesh";
     case ShapeSubType::HeightField:
-      return "height_field";
+      return "heightfield";
     case ShapeSubType::StaticCompound:
-      return "static_compound";
+      return "compound";
     case ShapeSubType::RotatedTranslated:
       return "rotated_translated";
     case ShapeSubType::Scaled:
