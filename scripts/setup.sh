@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Atoll's build needs (skips the ones already installed).
 set -euo pipefail
-packages=(cmake ninja-build g++ clang-format googletest libgtest-dev libgmock-dev
+packages=(cmake ninja-build g++ clang-format pkg-config googletest libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev libcli11-dev libbullet-dev)
 missing=()
 for p in "${packages[@]}"; do
