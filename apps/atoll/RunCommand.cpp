@@ -62,7 +62,7 @@ bool write_file(const std::string& path, const std::string& text) {
 
 int run_command(const RunArgs& args) {
   if (args.threads != 1)
-    return bad_input("--threads: must be 1: the multi-threaded step is not implemented yet, got " +
+    return bad_input("--threads: must be 1 (the step is single-threaded in this version), got " +
                      std::to_string(args.threads));
   std::string source;
   Result<SceneDescription> scene = load_scene(args.scene, source);

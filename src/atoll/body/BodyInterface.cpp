@@ -221,81 +221,52 @@ Status BodyInterface::set_angular_velocity(BodyID id, const Vec3& velocity) {
   return Ok{};
 }
 
-Status BodyInterface::add_force(BodyID id, const Vec3& force) {
-  constexpr const char* call = "BodyInterface::add_force";
+template <class Apply>
+Status BodyInterface::apply_to_dynamic(const char* call, BodyID id,
+                                       std::initializer_list<NamedVector> vectors, Apply&& apply) {
   Result<Body*> found = manager_.lookup(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  if (auto error = check_finite(arg(call, "force"), force)) return *error;
-  body.add_force(force);
+  for (const NamedVector& v : vectors)
+    if (auto error = check_finite(arg(call, v.name), v.value)) return *error;
+  apply(body);
   activate_if_added(body, Activation::Activate);
   return Ok{};
+}
+
+Status BodyInterface::add_force(BodyID id, const Vec3& force) {
+  return apply_to_dynamic("BodyInterface::add_force", id, {{"force", force}},
+                          [&](Body& body) { body.add_force(force); });
 }
 
 Status BodyInterface::add_force(BodyID id, const Vec3& force, const Vec3& world_point) {
-  constexpr const char* call = "BodyInterface::add_force";
-  Result<Body*> found = manager_.lookup(id, call);
-  if (!found) return found.error();
-  Body& body = **found;
-  if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  if (auto error = check_finite(arg(call, "force"), force)) return *error;
-  if (auto error = check_finite(arg(call, "world_point"), world_point)) return *error;
-  body.add_force(force, world_point);
-  activate_if_added(body, Activation::Activate);
-  return Ok{};
+  return apply_to_dynamic("BodyInterface::add_force", id,
+                          {{"force", force}, {"world_point", world_point}},
+                          [&](Body& body) { body.add_force(force, world_point); });
 }
 
 Status BodyInterface::add_torque(BodyID id, const Vec3& torque) {
-  constexpr const char* call = "BodyInterface::add_torque";
-  Result<Body*> found = manager_.lookup(id, call);
-  if (!found) return found.error();
-  Body& body = **found;
-  if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  if (auto error = check_finite(arg(call, "torque"), torque)) return *error;
-  body.add_torque(torque);
-  activate_if_added(body, Activation::Activate);
-  return Ok{};
+  return apply_to_dynamic("BodyInterface::add_torque", id, {{"torque", torque}},
+                          [&](Body& body) { body.add_torque(torque); });
 }
 
 Status BodyInterface::add_impulse(BodyID id, const Vec3& impulse) {
-  constexpr const char* call = "BodyInterface::add_impulse";
-  Result<Body*> found = manager_.lookup(id, call);
-  if (!found) return found.error();
-  Body& body = **found;
-  if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  if (auto error = check_finite(arg(call, "impulse"), impulse)) return *error;
-  body.add_impulse(impulse);
-  activate_if_added(body, Activation::Activate);
-  return Ok{};
+  return apply_to_dynamic("BodyInterface::add_impulse", id, {{"impulse", impulse}},
+                          [&](Body& body) { body.add_impulse(impulse); });
 }
 
 Status BodyInterface::add_impulse(BodyID id, const Vec3& impulse, const Vec3& world_point) {
-  constexpr const char* call = "BodyInterface::add_impulse";
-  Result<Body*> found = manager_.lookup(id, call);
-  if (!found) return found.error();
-  Body& body = **found;
-  if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  if (auto error = check_finite(arg(call, "impulse"), impulse)) return *error;
-  if (auto error = check_finite(arg(call, "world_point"), world_point)) return *error;
-  body.add_impulse(impulse, world_point);
-  activate_if_added(body, Activation::Activate);
-  return Ok{};
+  return apply_to_dynamic("BodyInterface::add_impulse", id,
+                          {{"impulse", impulse}, {"world_point", world_point}},
+                          [&](Body& body) { body.add_impulse(impulse, world_point); });
 }
 
 Status BodyInterface::add_angular_impulse(BodyID id, const Vec3& angular_impulse) {
-  constexpr const char* call = "BodyInterface::add_angular_impulse";
-  Result<Body*> found = manager_.lookup(id, call);
-  if (!found) return found.error();
-  Body& body = **found;
-  if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  if (auto error = check_finite(arg(call, "angular_impulse"), angular_impulse)) return *error;
-  body.add_angular_impulse(angular_impulse);
-  activate_if_added(body, Activation::Activate);
-  return Ok{};
+  return apply_to_dynamic("BodyInterface::add_angular_impulse", id,
+                          {{"angular_impulse", angular_impulse}},
+                          [&](Body& body) { body.add_angular_impulse(angular_impulse); });
 }
-
-// --- Properties -------------------------------------------------------------------------------
 
 Result<MotionType> BodyInterface::motion_type(BodyID id) const {
   return read<MotionType>(id, "BodyInterface::motion_type",

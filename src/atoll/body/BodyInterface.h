@@ -8,6 +8,7 @@
 // Changes the broadphase must mirror are reported to the BodyListener (the world). Not
 // thread-safe: call it between steps, on one thread.
 
+#include <initializer_list>
 #include <utility>
 
 #include "atoll/body/BodyListener.h"
@@ -141,6 +142,16 @@ class BodyInterface {
   Status set_pose(const char* call, BodyID id, const Vec3* position, const Quat* rotation,
                   Activation activation);
   void activate_if_added(Body& body, Activation activation);
+  // A vector argument and its name, for the finite check of apply_to_dynamic.
+  struct NamedVector {
+    const char* name;
+    const Vec3& value;
+  };
+  // The shared shape of the force and impulse calls: looks up a dynamic body, checks every
+  // vector is finite, calls apply(body) and wakes the body.
+  template <class Apply>
+  Status apply_to_dynamic(const char* call, BodyID id, std::initializer_list<NamedVector> vectors,
+                          Apply&& apply);
 
   BodyManager& manager_;
   BodyListener* listener_;
