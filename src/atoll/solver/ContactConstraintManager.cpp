@@ -231,10 +231,15 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
     c.tangent1 = c.normal.normalized_perpendicular();
     c.tangent2 = c.normal.cross(c.tangent1);
 
+    Vec3 lever1[k_max_manifold_points];
+    Vec3 lever2[k_max_manifold_points];
+    float targets[k_max_manifold_points];
     for (uint32_t p = 0; p < c.num_points; ++p) {
       const CachedPoint& point = cache.points[c.cache_point + p];
       const Vec3 r1 = b1.rotation * point.local_on_1;
       const Vec3 r2 = b2.rotation * point.local_on_2;
+      lever1[p] = r1;
+      lever2[p] = r2;
       ConstraintPoint& cp = c.points[p];
 
       // Relative velocity of the two surface points and their current separation.
@@ -251,6 +256,7 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
         // bounce starts from the current position rather than from the moment of touching.
         target = -c.restitution * normal_velocity;
       }
+      targets[p] = target;
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
       cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1, 0.0f, c.mass_scales);
       cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2, 0.0f, c.mass_scales);
@@ -258,6 +264,8 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
       cp.friction1.set_total_lambda(point.friction_lambda1);
       cp.friction2.set_total_lambda(point.friction_lambda2);
     }
+    c.face.calculate_constraint_properties(b1, b2, lever1, lever2, targets, c.num_points, c.normal,
+                                           c.tangent1, c.tangent2, c.mass_scales);
   }
 }
 
@@ -280,11 +288,6 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
                                                           std::span<const uint32_t> constraints,
                                                           int iteration) {
   bool applied = false;
-  // Gauss-Seidel favours the points it visits first: in a resting box the first corner takes
-  // more of the load than the last until the iterations converge, and that torque rocks tall
-  // stacks. Sweeping the points of each manifold forward, then backward (symmetric
-  // Gauss-Seidel) cancels the bias to first order at no cost.
-  const bool reverse = (iteration & 1) != 0;
   for (uint32_t index : constraints) {
     Constraint& c = constraints_[index];
     SolverBody& b1 = bodies[c.body1];
@@ -302,10 +305,10 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
       for (uint32_t p = 0; p < c.num_points; ++p)
         normal_first &= c.points[p].normal.total_lambda() == 0.0f;
     }
-    if (normal_first) applied |= solve_normals(c, b1, b2, reverse);
+    if (normal_first) applied |= solve_normals(c, b1, b2);
     if (c.friction > 0.0f) {
       for (uint32_t i = 0; i < c.num_points; ++i) {
-        ConstraintPoint& cp = c.points[reverse ? c.num_points - 1 - i : i];
+        ConstraintPoint& cp = c.points[i];
         const float upcoming =
             cp.normal.total_lambda() + cp.normal.lambda_for_target(b1, b2, c.normal);
         const float max_lambda = c.friction * std::max(cp.normal.total_lambda(), upcoming);
@@ -331,18 +334,27 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
         }
       }
     }
-    applied |= solve_normals(c, b1, b2, reverse);
+    applied |= solve_normals(c, b1, b2);
   }
   return applied;
 }
 
-bool ContactConstraintManager::solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2,
-                                             bool reverse) {
+bool ContactConstraintManager::solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2) {
+  // A face contact is solved as one block, unless its solution would pull on a point (the
+  // pair is tipping over an edge); then, like every other contact, point by point.
+  if (c.face.is_active()) {
+    float lambdas[k_max_manifold_points];
+    for (uint32_t i = 0; i < c.num_points; ++i) lambdas[i] = c.points[i].normal.total_lambda();
+    const FaceContactPart::Outcome outcome = c.face.solve_velocity_constraint(b1, b2, lambdas);
+    if (outcome != FaceContactPart::Outcome::NotPushOnly) {
+      for (uint32_t i = 0; i < c.num_points; ++i) c.points[i].normal.set_total_lambda(lambdas[i]);
+      return outcome == FaceContactPart::Outcome::Applied;
+    }
+  }
   // Non-penetration: contacts only push, so the accumulated impulse stays ≥ 0.
   bool applied = false;
   for (uint32_t i = 0; i < c.num_points; ++i)
-    applied |= c.points[reverse ? c.num_points - 1 - i : i].normal.solve_velocity_constraint(
-        b1, b2, c.normal, 0.0f, k_float_max);
+    applied |= c.points[i].normal.solve_velocity_constraint(b1, b2, c.normal, 0.0f, k_float_max);
   return applied;
 }
 

@@ -18,6 +18,7 @@
 
 #include "atoll/collision/ContactManifold.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
+#include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
@@ -169,6 +170,8 @@ class ContactConstraintManager {
     uint32_t cache_point = 0;     // first point in cache_[current_].points
     uint32_t num_points = 0;
     ConstraintPoint points[k_max_manifold_points];
+    // The points' non-penetration as one block when they form a face (inactive otherwise).
+    FaceContactPart face;
   };
 
   CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies);
@@ -176,7 +179,7 @@ class ContactConstraintManager {
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
-  static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2, bool reverse);
+  static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
 
   Cache cache_[2];
   int current_ = 0;

@@ -1,0 +1,242 @@
+#include "atoll/constraint/parts/FaceContactPart.h"
+
+namespace atl {
+
+namespace {
+
+// Points closer to a line than this (det of their second moment / trace², 1e-3 ≈ a 1:30 strip)
+// are an edge contact: two tilts are not both defined, so the points are solved one by one.
+constexpr float k_min_face_flatness = 1.0e-3f;
+// A face smaller than this (sum of squared distances from the centroid, m²) has no tilt worth
+// solving.
+constexpr float k_min_face_spread_sq = 1.0e-6f;
+// How far (m/s) a point's target may be from an affine function over the face. Resting points
+// have target 0 and a slightly tilted face has targets affine in position; a mix of resting and
+// speculative points is not, and is solved point by point.
+constexpr float k_max_target_misfit = 1.0e-4f;
+// Changes of the point impulses below this fraction of the largest one are round-off (float has
+// 24 bits, ≈ 6e-8; a few operations lose a few more).
+constexpr float k_min_relative_change = 1.0e-5f;
+
+double det3(const double m[3][3]) {
+  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+         m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+         m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+}  // namespace
+
+void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
+                                                      const SolverBody& body2, const Vec3* r1,
+                                                      const Vec3* r2, const float* targets,
+                                                      uint32_t num_points, const Vec3& normal,
+                                                      const Vec3& t1, const Vec3& t2,
+                                                      const InverseMassScales& scales) {
+  num_points_ = 0;
+  if (num_points < 3 || num_points > k_max_points) return;
+  const float inv_n = 1.0f / static_cast<float>(num_points);
+
+  // Face coordinates of the points around their centroid.
+  Vec3 centroid1;
+  Vec3 centroid2;
+  for (uint32_t i = 0; i < num_points; ++i) {
+    centroid1 += r1[i];
+    centroid2 += r2[i];
+  }
+  centroid1 *= inv_n;
+  centroid2 *= inv_n;
+  float sxx = 0.0f;
+  float sxy = 0.0f;
+  float syy = 0.0f;
+  for (uint32_t i = 0; i < num_points; ++i) {
+    const Vec3 d = r1[i] - centroid1;
+    offset_[i][0] = d.dot(t1);
+    offset_[i][1] = d.dot(t2);
+    sxx += offset_[i][0] * offset_[i][0];
+    sxy += offset_[i][0] * offset_[i][1];
+    syy += offset_[i][1] * offset_[i][1];
+  }
+  const float trace = sxx + syy;
+  const float det = sxx * syy - sxy * sxy;
+  if (trace < k_min_face_spread_sq || det < k_min_face_flatness * trace * trace) return;
+  // (D·Dᵀ) = diag(n, S) because the offsets sum to zero; S⁻¹ in closed form.
+  const float inv_det = 1.0f / det;
+  const float s_inv[2][2] = {{syy * inv_det, -sxy * inv_det}, {-sxy * inv_det, sxx * inv_det}};
+
+  // Targets: mean push and tilt rates of the least-squares affine fit, which must be exact.
+  float mean_target = 0.0f;
+  float moment_x = 0.0f;
+  float moment_y = 0.0f;
+  for (uint32_t i = 0; i < num_points; ++i) {
+    mean_target += targets[i];
+    moment_x += targets[i] * offset_[i][0];
+    moment_y += targets[i] * offset_[i][1];
+  }
+  target_[0] = mean_target * inv_n;
+  target_[1] = s_inv[0][0] * moment_x + s_inv[0][1] * moment_y;
+  target_[2] = s_inv[1][0] * moment_x + s_inv[1][1] * moment_y;
+  for (uint32_t i = 0; i < num_points; ++i) {
+    const float fit = target_[0] + offset_[i][0] * target_[1] + offset_[i][1] * target_[2];
+    if (std::fabs(fit - targets[i]) > k_max_target_misfit) return;
+  }
+
+  // Rows: a point's r × n is (centroid × n) + dx (t1 × n) + dy (t2 × n); the normal offset
+  // between the points on body 1 and body 2 drops out of the cross product.
+  normal_ = normal;
+  angular1_[0] = centroid1.cross(normal);
+  angular2_[0] = centroid2.cross(normal);
+  angular1_[1] = angular2_[1] = t1.cross(normal);
+  angular1_[2] = angular2_[2] = t2.cross(normal);
+  linear1_ = body1.inv_mass * normal * scales.inv_mass1;
+  linear2_ = body2.inv_mass * normal * scales.inv_mass2;
+  for (int k = 0; k < 3; ++k) {
+    inv_i_angular1_[k] = body1.inv_inertia.multiply3x3(angular1_[k]) * scales.inv_inertia1;
+    inv_i_angular2_[k] = body2.inv_inertia.multiply3x3(angular2_[k]) * scales.inv_inertia2;
+  }
+
+  // A = J M⁻¹ Jᵀ over the three rows, inverted in double: tall boxes on light ones make it
+  // poorly scaled, and it is computed once per step.
+  double a[3][3];
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      double value = static_cast<double>(angular1_[k].dot(inv_i_angular1_[l])) +
+                     static_cast<double>(angular2_[k].dot(inv_i_angular2_[l]));
+      if (k == 0 && l == 0) value += static_cast<double>(normal.dot(linear1_ + linear2_));
+      a[k][l] = value;
+    }
+  const double det_a = det3(a);
+  // Singular when the bodies cannot tilt (rotation locked by allowed DOFs, or both immovable).
+  if (!(a[0][0] > 0.0 && a[1][1] > 0.0 && a[2][2] > 0.0) ||
+      det_a <= 1.0e-6 * a[0][0] * a[1][1] * a[2][2])
+    return;
+  const double inv_det_a = 1.0 / det_a;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      // Cofactor (l, k) / det: the inverse is the transposed cofactor matrix over det.
+      const int r0 = (l + 1) % 3, r1i = (l + 2) % 3, c0 = (k + 1) % 3, c1 = (k + 2) % 3;
+      inv_a_[k][l] =
+          static_cast<float>((a[r0][c0] * a[r1i][c1] - a[r0][c1] * a[r1i][c0]) * inv_det_a);
+      a_[k][l] = static_cast<float>(a[k][l]);
+    }
+
+  // Generalised impulse (push, moment about t1, moment about t2) → point impulses, with the
+  // least change: λ = Dᵀ (D Dᵀ)⁻¹ P.
+  for (uint32_t i = 0; i < num_points; ++i) {
+    distribute_[i][0] = inv_n;
+    distribute_[i][1] = s_inv[0][0] * offset_[i][0] + s_inv[0][1] * offset_[i][1];
+    distribute_[i][2] = s_inv[1][0] * offset_[i][0] + s_inv[1][1] * offset_[i][1];
+  }
+
+  // Four points carry one more unknown than the three degrees of freedom: the null vector z
+  // (D z = 0) shifts load between diagonal corners without moving anything. Its entries are
+  // the signed 3×3 minors of D.
+  null_[0] = null_[1] = null_[2] = null_[3] = 0.0f;
+  if (num_points == 4) {
+    float largest = 0.0f;
+    for (uint32_t i = 0; i < 4; ++i) {
+      double m[3][3];
+      int column = 0;
+      for (uint32_t j = 0; j < 4; ++j) {
+        if (j == i) continue;
+        m[0][column] = 1.0;
+        m[1][column] = offset_[j][0];
+        m[2][column] = offset_[j][1];
+        ++column;
+      }
+      null_[i] = static_cast<float>((i % 2 == 0 ? 1.0 : -1.0) * det3(m));
+      largest = std::max(largest, std::fabs(null_[i]));
+    }
+    for (uint32_t i = 0; i < 4; ++i) null_[i] /= largest;
+  }
+  num_points_ = num_points;
+}
+
+void FaceContactPart::generalised_velocity(const SolverBody& body1, const SolverBody& body2,
+                                           float g[3]) const {
+  const Vec3 dv = body2.linear_velocity - body1.linear_velocity;
+  g[0] = normal_.dot(dv) + angular2_[0].dot(body2.angular_velocity) -
+         angular1_[0].dot(body1.angular_velocity);
+  const Vec3 dw = body2.angular_velocity - body1.angular_velocity;
+  g[1] = angular1_[1].dot(dw);
+  g[2] = angular1_[2].dot(dw);
+}
+
+FaceContactPart::Outcome FaceContactPart::solve_velocity_constraint(SolverBody& body1,
+                                                                    SolverBody& body2,
+                                                                    float* lambdas) const {
+  float g[3];
+  generalised_velocity(body1, body2, g);
+  const float error[3] = {target_[0] - g[0], target_[1] - g[1], target_[2] - g[2]};
+  float impulse[3];
+  for (int k = 0; k < 3; ++k)
+    impulse[k] = inv_a_[k][0] * error[0] + inv_a_[k][1] * error[1] + inv_a_[k][2] * error[2];
+
+  float new_lambdas[k_max_points];
+  float smallest = k_float_max;
+  for (uint32_t i = 0; i < num_points_; ++i) {
+    new_lambdas[i] = lambdas[i] + distribute_[i][0] * impulse[0] + distribute_[i][1] * impulse[1] +
+                     distribute_[i][2] * impulse[2];
+    smallest = std::min(smallest, new_lambdas[i]);
+  }
+  if (smallest < 0.0f) {
+    if (num_points_ != 4) return Outcome::NotPushOnly;
+    // Move along the null vector to the nearest load split that pushes everywhere, if any.
+    float low = -k_float_max;
+    float high = k_float_max;
+    for (uint32_t i = 0; i < 4; ++i) {
+      if (null_[i] > 0.0f)
+        low = std::max(low, -new_lambdas[i] / null_[i]);
+      else if (null_[i] < 0.0f)
+        high = std::min(high, -new_lambdas[i] / null_[i]);
+      else if (new_lambdas[i] < 0.0f)
+        return Outcome::NotPushOnly;
+    }
+    if (low > high) return Outcome::NotPushOnly;
+    const float shift = std::clamp(0.0f, low, high);
+    for (uint32_t i = 0; i < 4; ++i)
+      new_lambdas[i] = std::max(0.0f, new_lambdas[i] + shift * null_[i]);
+  }
+
+  // Apply what the point impulses actually changed (the null shift moves nothing, the clamp of
+  // round-off below zero a little).
+  float applied[3] = {0.0f, 0.0f, 0.0f};
+  float old_lambdas[k_max_points];
+  for (uint32_t i = 0; i < num_points_; ++i) {
+    old_lambdas[i] = lambdas[i];
+    const float delta = new_lambdas[i] - lambdas[i];
+    applied[0] += delta;
+    applied[1] += delta * offset_[i][0];
+    applied[2] += delta * offset_[i][1];
+    lambdas[i] = new_lambdas[i];
+  }
+  body1.linear_velocity -= linear1_ * applied[0];
+  body2.linear_velocity += linear2_ * applied[0];
+  body1.angular_velocity -= inv_i_angular1_[0] * applied[0] + inv_i_angular1_[1] * applied[1] +
+                            inv_i_angular1_[2] * applied[2];
+  body2.angular_velocity += inv_i_angular2_[0] * applied[0] + inv_i_angular2_[1] * applied[1] +
+                            inv_i_angular2_[2] * applied[2];
+
+  // The early exit's rule (AxisConstraintPart::is_significant): did any point's normal velocity
+  // change by more than k_min_velocity_change? In a settled stack the block also sees round-off:
+  // the point impulses of a small box cancel in its angular velocity to a few ulps, which its
+  // large inverse inertia turns into corner velocities above that threshold, and neighbouring
+  // blocks trade these ulps back and forth for ever. A change below k_min_relative_change of
+  // the accumulated impulse is such round-off and does not count.
+  float change[3];
+  for (int k = 0; k < 3; ++k)
+    change[k] = a_[k][0] * applied[0] + a_[k][1] * applied[1] + a_[k][2] * applied[2];
+  float largest_change = 0.0f;
+  float largest_lambda = 0.0f;
+  for (uint32_t i = 0; i < num_points_; ++i) {
+    largest_change = std::max(largest_change, std::fabs(new_lambdas[i] - old_lambdas[i]));
+    largest_lambda = std::max(largest_lambda, new_lambdas[i]);
+  }
+  if (largest_change <= k_min_relative_change * largest_lambda) return Outcome::Settled;
+  for (uint32_t i = 0; i < num_points_; ++i)
+    if (std::fabs(change[0] + offset_[i][0] * change[1] + offset_[i][1] * change[2]) >
+        AxisConstraintPart::k_min_velocity_change)
+      return Outcome::Applied;
+  return Outcome::Settled;
+}
+
+}  // namespace atl
