@@ -22,6 +22,7 @@ struct RunArgs {
   std::string trace;
   std::vector<std::string> trace_bodies;
   std::string summary;
+  std::string record;
   bool quiet = false;
 };
 int run_command(const RunArgs& args);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "Commands.h"
+#include "atoll/scene/Recording.h"
 #include "atoll/scene/SceneReader.h"
 #include "atoll/scene/SceneWorld.h"
 
@@ -76,10 +77,21 @@ int run_command(const RunArgs& args) {
   if (!world) return bad_input(world.error().message());
 
   // Outputs are built in memory and written only when the whole run succeeded, so that bad
-  // input never leaves a partial file behind.
+  // input never leaves a partial file behind. The recording, which can be large, streams into
+  // a temporary file that is renamed at the end (and removed on any early return).
+  std::unique_ptr<RecordingWriter> recording;
+  if (!args.record.empty()) {
+    const SceneWorld& w = **world;
+    Result<std::unique_ptr<RecordingWriter>> writer =
+        RecordingWriter::create(args.record, w.system().bodies(), w.body_ids(), w.body_names(),
+                                scene->dt, args.steps > 0 ? args.steps : scene->steps, source);
+    if (!writer) return bad_input(writer.error().message());
+    recording = std::move(*writer);
+  }
   std::ostringstream trace;
   RunOptions options;
   options.steps = args.steps;
+  options.recording = recording.get();
   options.trace = args.trace.empty() ? nullptr : &trace;
   options.trace_bodies = args.trace_bodies;
   ProgressBar progress(!args.quiet);
@@ -90,6 +102,18 @@ int run_command(const RunArgs& args) {
   if (!args.trace.empty() && !write_file(args.trace, trace.str())) return k_exit_failure;
   if (!args.summary.empty() && !write_file(args.summary, summary_to_json(*summary)))
     return k_exit_failure;
+  if (recording != nullptr) {
+    if (Status finished = recording->finish(); !finished) {
+      std::fprintf(stderr, "atoll: %s\n", finished.error().message());
+      return k_exit_failure;
+    }
+  }
+  for (const RunSummary::QuarantinedBody& q : summary->quarantined)
+    std::fprintf(stderr,
+                 "atoll: warning: step %d: body \"%s\" went non-finite and was quarantined "
+                 "(put back at its pose from the start of the step, at rest, out of the "
+                 "simulation)\n",
+                 q.step, q.name.c_str());
   if (!args.quiet) {
     std::printf("%s: %d bodies, %d steps of %.6g s, %.3f ms/step, state hash %s\n", source.c_str(),
                 static_cast<int>(summary->bodies.size()), summary->steps, summary->dt,

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--trace-bodies", run.trace_bodies, "Bodies to trace (default: all)")
       ->delimiter(',');
   run_cmd->add_option("--summary", run.summary, "Write the run summary JSON to this file");
+  run_cmd->add_option("--record", run.record,
+                      "Write a recording (poses of every body after every step, shapes) to this "
+                      "file; format: docs/recording-format.md");
   run_cmd->add_flag("--quiet", run.quiet, "No progress bar and no report on stdout");
 
   BenchArgs bench;

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "atoll/scene/Recording.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -105,11 +107,13 @@ TEST_P(CliBadInputTest, ExitsTwoWithOneLineAndWritesNothing) {
   const BadInput& input = GetParam();
   const std::string file = write(std::string(input.name) + ".json", input.json);
   const Outcome out = run_atoll("run " + file + " --quiet --summary " + path("out.json") +
-                                " --trace " + path("out.csv"));
+                                " --trace " + path("out.csv") + " --record " + path("out.rec"));
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output, "atoll: " + file + ": " + input.expected + "\n");
   EXPECT_FALSE(fs::exists(path("out.json")));
   EXPECT_FALSE(fs::exists(path("out.csv")));
+  EXPECT_FALSE(fs::exists(path("out.rec")));
+  EXPECT_FALSE(fs::exists(path("out.rec.partial")));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -138,6 +142,13 @@ INSTANTIATE_TEST_SUITE_P(
             R"({"bodies": [{"name":"b","shape":{"type":"sphere","radius":1},"position":[0,0,0]}],
                      "events": [{"step": 1, "action": "activate", "body": "nobody"}]})",
             "events[0].body: unknown body \"nobody\""},
+        // Found during the run, after the outputs were started: still nothing written.
+        BadInput{"rejected_event",
+                 R"({"bodies": [{"name":"b","shape":{"type":"sphere","radius":1},"position":[0,0,0],
+                            "motion":"static"}],
+                "events": [{"step": 2, "action": "activate", "body": "b"}]})",
+                 "events[0]: BodyInterface::activate: id: body {index 0, sequence 0} is static and "
+                 "can never be active"},
         BadInput{"unknown_shape",
                  R"({"bodies": [{"name":"b","shape":"crate","position":[0,0,0]}]})",
                  "bodies[0].shape: unknown shape \"crate\""}),
@@ -156,6 +167,78 @@ TEST_F(CliTest, BadCommandLineExitsTwoAndWritesNothing) {
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output, "atoll: --set: bodies.zz.friction: unknown body \"zz\"\n");
   EXPECT_FALSE(fs::exists(path("out.json")));
+}
+
+TEST_F(CliTest, RecordWritesAFileWhoseLastFrameIsTheSummarysFinalState) {
+  EXPECT_NE(run_atoll("run --help").output.find("--record"), std::string::npos);
+  const Outcome out = run_atoll("run tower10 --quiet --steps 5 --record " + path("r.rec") +
+                                " --summary " + path("s.json"));
+  ASSERT_EQ(out.status, 0) << out.output;
+  EXPECT_EQ(out.output, "");
+  const atl::Recording recording = atl::read_recording(path("r.rec")).value();
+  EXPECT_EQ(recording.header.source, "tower10 (built-in)");
+  EXPECT_EQ(recording.header.steps, 5);
+  ASSERT_EQ(recording.num_frames(), 6u);
+  ASSERT_EQ(recording.header.bodies.size(), 11u);
+  EXPECT_EQ(recording.header.bodies[0].name, "floor");
+  EXPECT_EQ(recording.header.bodies[10].name, "b9");
+  const auto summary = nlohmann::json::parse(std::ifstream(path("s.json")));
+  for (size_t i = 0; i < recording.header.bodies.size(); ++i) {
+    const std::string& name = recording.header.bodies[i].name;
+    const atl::RecordedBodyState last = recording.state(5, i);
+    const auto& position = summary["bodies"][name]["position"];
+    // The summary prints each float so that it reads back as the same float.
+    EXPECT_EQ(last.position.x(), position[0].get<float>()) << name;
+    EXPECT_EQ(last.position.y(), position[1].get<float>()) << name;
+    EXPECT_EQ(last.position.z(), position[2].get<float>()) << name;
+    EXPECT_EQ(last.active(), summary["bodies"][name]["active"].get<bool>()) << name;
+  }
+  EXPECT_EQ(summary["quarantined"], nlohmann::json::array());
+  EXPECT_FALSE(fs::exists(path("r.rec.partial")));
+}
+
+TEST_F(CliTest, RecordToAnUnwritablePathExitsTwoAndWritesNothing) {
+  const std::string record = path("no_such_dir") + "/r.rec";
+  const Outcome out = run_atoll("run tower10 --quiet --steps 5 --record " + record + " --summary " +
+                                path("s.json"));
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "atoll: " + record + ": cannot write: No such file or directory\n");
+  EXPECT_FALSE(fs::exists(path("s.json")));
+  EXPECT_FALSE(fs::exists(path("no_such_dir")));
+}
+
+TEST_F(CliTest, AQuarantinedBodyIsWarnedAboutAndListedInTheSummary) {
+  // Two forces of 3e38 N in one step: each is valid input, their sum overflows.
+  const std::string scene = write("overflow.json", R"({
+    "settings": {"steps": 10},
+    "bodies": [
+      {"name": "floor", "shape": {"type": "box", "half_extent": [10, 1, 10]},
+       "position": [0, -1, 0], "motion": "static"},
+      {"name": "rocket", "shape": {"type": "box", "half_extent": [0.5, 0.5, 0.5]},
+       "position": [0, 3, 0]},
+      {"name": "bystander", "shape": {"type": "box", "half_extent": [0.5, 0.5, 0.5]},
+       "position": [5, 3, 0]}],
+    "events": [
+      {"step": 4, "action": "add_force", "body": "rocket", "force": [3e38, 0, 0]},
+      {"step": 4, "action": "add_force", "body": "rocket", "force": [3e38, 0, 0]}]})");
+  const Outcome out = run_atoll("run " + scene + " --quiet --summary " + path("s.json") +
+                                " --record " + path("r.rec"));
+  ASSERT_EQ(out.status, 0) << out.output;
+  EXPECT_EQ(out.output,
+            "atoll: warning: step 4: body \"rocket\" went non-finite and was quarantined (put back "
+            "at its pose from the start of the step, at rest, out of the simulation)\n");
+  const auto summary = nlohmann::json::parse(std::ifstream(path("s.json")));
+  EXPECT_EQ(summary["quarantined"], nlohmann::json::array({"rocket"}));
+  EXPECT_FALSE(summary["bodies"]["rocket"]["active"].get<bool>());
+  EXPECT_TRUE(summary["bodies"]["bystander"]["active"].get<bool>());
+  // Frame k is the state after k steps: step 4 is the fifth.
+  const atl::Recording recording = atl::read_recording(path("r.rec")).value();
+  EXPECT_FALSE(recording.state(4, 1).quarantined());
+  EXPECT_TRUE(recording.state(5, 1).quarantined());
+  EXPECT_FALSE(recording.state(5, 1).active());
+  EXPECT_EQ(recording.state(5, 1).position, recording.state(4, 1).position);
+  EXPECT_EQ(recording.state(10, 1).position, recording.state(4, 1).position);
+  EXPECT_FALSE(recording.state(10, 2).quarantined());
 }
 
 TEST_F(CliTest, InfoAndBenchRun) {

@@ -90,6 +90,9 @@ class Body {
   ObjectLayer object_layer() const { return object_layer_; }
   /// Whether the body is in the simulation (added to the world).
   bool is_added() const { return (flags_ & k_flag_added) != 0; }
+  /// Whether the world took the body out of the simulation because its state went non-finite
+  /// during a step (DESIGN.md §7); it stays so until BodyInterface::release_quarantine.
+  bool is_quarantined() const { return (flags_ & k_flag_quarantined) != 0; }
   /// Whether the body is awake (in the active list). Static bodies never are.
   bool is_active() const {
     return motion_ != nullptr &&
@@ -172,6 +175,7 @@ class Body {
 
   static constexpr uint8_t k_flag_sensor = 1 << 0;
   static constexpr uint8_t k_flag_added = 1 << 1;
+  static constexpr uint8_t k_flag_quarantined = 1 << 2;
 
   Body() = default;
   void set_flag(uint8_t flag, bool on) {

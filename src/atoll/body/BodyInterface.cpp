@@ -408,6 +408,8 @@ Status BodyInterface::activate(BodyID id) {
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "can never be active");
   if (!body.is_added()) return body_error(call, body, "is not added to the simulation");
+  if (body.is_quarantined())
+    return body_error(call, body, "is quarantined: call release_quarantine first");
   manager_.activate(body);
   return Ok{};
 }
@@ -421,6 +423,25 @@ Status BodyInterface::deactivate(BodyID id) {
 
 Result<bool> BodyInterface::is_active(BodyID id) const {
   return read<bool>(id, "BodyInterface::is_active", [](const Body& b) { return b.is_active(); });
+}
+
+// --- Quarantine -------------------------------------------------------------------------------
+
+Result<bool> BodyInterface::is_quarantined(BodyID id) const {
+  return read<bool>(id, "BodyInterface::is_quarantined",
+                    [](const Body& b) { return b.is_quarantined(); });
+}
+
+Status BodyInterface::release_quarantine(BodyID id, Activation activation) {
+  constexpr const char* call = "BodyInterface::release_quarantine";
+  Result<Body*> found = manager_.lookup(id, call);
+  if (!found) return found.error();
+  Body& body = **found;
+  if (!body.is_quarantined()) return body_error(call, body, "is not quarantined");
+  manager_.release_quarantine(body);
+  if (listener_ != nullptr && body.is_added()) listener_->on_quarantine_released(body);
+  activate_if_added(body, activation);
+  return Ok{};
 }
 
 void BodyInterface::activate_if_added(Body& body, Activation activation) {

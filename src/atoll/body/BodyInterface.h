@@ -131,6 +131,18 @@ class BodyInterface {
   /// Whether the body is awake.
   Result<bool> is_active(BodyID id) const;
 
+  // --- Quarantine (DESIGN.md §7) --------------------------------------------------------------
+
+  /// Whether the world quarantined the body: its state went non-finite during a step, so it
+  /// was put back at its pose from the start of that step with zero velocity, deactivated and
+  /// taken out of collision detection (UpdateResult::quarantined reports it). Until released
+  /// it cannot be activated (activate() fails, other calls leave it asleep), but it can be
+  /// moved, changed and removed as usual.
+  Result<bool> is_quarantined(BodyID id) const;
+  /// Lets a quarantined body take part in the simulation again (at its current pose) and
+  /// activates it per `activation`. Error when it is not quarantined.
+  Status release_quarantine(BodyID id, Activation activation = Activation::Activate);
+
  private:
   // Looks the body up and returns get(body) or the lookup error.
   template <class T, class Getter>

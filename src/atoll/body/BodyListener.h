@@ -23,6 +23,8 @@ class BodyListener {
   virtual void on_shape_changed(const Body& /*body*/) {}
   /// The body's motion type changed from `old_type`.
   virtual void on_motion_type_changed(const Body& /*body*/, MotionType /*old_type*/) {}
+  /// The body left quarantine (BodyInterface::release_quarantine) and takes part again.
+  virtual void on_quarantine_released(const Body& /*body*/) {}
 };
 
 }  // namespace atl

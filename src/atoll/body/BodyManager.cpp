@@ -99,7 +99,7 @@ void BodyManager::remove_body(Body& body) {
 
 void BodyManager::activate(Body& body) {
   ATOLL_ASSERT(body.is_added() && !body.is_static(), "only added, moving bodies can be active");
-  if (body.is_active()) return;
+  if (body.is_active() || body.is_quarantined()) return;
   body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
   active_.push_back(body.id_.index());
   body.reset_sleep_test();
@@ -112,6 +112,16 @@ void BodyManager::deactivate(Body& body) {
   motion.set_linear_velocity(Vec3::zero());
   motion.set_angular_velocity(Vec3::zero());
   motion.reset_force_and_torque();
+}
+
+void BodyManager::quarantine(Body& body, const Vec3& com_position, const Quat& rotation) {
+  // Set directly rather than through set_position_and_rotation_internal, whose round trip
+  // through the shape origin could change the last bits of the restored pose.
+  body.com_position_ = com_position;
+  body.rotation_ = rotation;
+  body.update_world_bounds();
+  deactivate(body);
+  body.set_flag(Body::k_flag_quarantined, true);
 }
 
 void BodyManager::remove_from_active_list(Body& body) {

@@ -61,11 +61,18 @@ class BodyManager {
   /// Takes the body out of the simulation (deactivating it, velocities kept).
   void remove_body(Body& body);
   /// Puts an added, non-static body in the active list and restarts its sleep test. No-op when
-  /// already active.
+  /// already active or quarantined.
   void activate(Body& body);
   /// Takes a body out of the active list and zeroes its velocities and accumulated forces
   /// (a sleeping body is at rest). No-op when inactive.
   void deactivate(Body& body);
+  /// Quarantines a body whose state went non-finite (DESIGN.md §7): restores the centre of
+  /// mass `com_position` (m) and `rotation` it had before, bit for bit, deactivates it and
+  /// flags it, so that activate() ignores it until release_quarantine(). The world takes it
+  /// out of the broadphase.
+  void quarantine(Body& body, const Vec3& com_position, const Quat& rotation);
+  /// Clears the quarantine flag; the body stays inactive.
+  void release_quarantine(Body& body) { body.set_flag(Body::k_flag_quarantined, false); }
   /// Changes the motion type: gives a body that stops being static MotionProperties (default
   /// settings, all DOFs, mass from its shape), frees them when it becomes static (deactivating
   /// it). Dynamic needs a shape with mass (or an override) and a DOF: the caller checks.

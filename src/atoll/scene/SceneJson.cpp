@@ -168,6 +168,38 @@ std::string number_text(float value) {
   return std::string(buffer, result.ptr);
 }
 
+std::string compact_text(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::number_float:
+      return number_text(static_cast<float>(value.get<double>()));
+    case Json::value_t::array: {
+      std::string out = "[";
+      // Appended piece by piece: `"literal" + std::string` trips g++ 12's bogus -Wrestrict.
+      for (size_t i = 0; i < value.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += compact_text(value[i]);
+      }
+      out += ']';
+      return out;
+    }
+    case Json::value_t::object: {
+      std::string out = "{";
+      bool first = true;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!first) out += ", ";
+        out += Json(it.key()).dump();
+        out += ": ";
+        out += compact_text(it.value());
+        first = false;
+      }
+      out += '}';
+      return out;
+    }
+    default:
+      return value.dump();
+  }
+}
+
 std::string describe(const Json& value) {
   std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
   constexpr size_t k_max = 48;

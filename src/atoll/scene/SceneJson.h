@@ -43,6 +43,18 @@ Json parse(std::string_view text);
 
 /// Shortest decimal text that reads back as the same float ("-1", "0.05", "1e+30").
 std::string number_text(float value);
+/// A float as a JSON number (the double of the float, which compact_text prints as the float's
+/// shortest form).
+inline Json real(float value) { return Json(double(value)); }
+/// [x, y, z] of real().
+inline Json vec3(const Vec3& v) { return Json::array({real(v.x()), real(v.y()), real(v.z())}); }
+/// [x, y, z, w] of real().
+inline Json quat(const Quat& q) {
+  return Json::array({real(q.x()), real(q.y()), real(q.z()), real(q.w())});
+}
+/// `value` as JSON text on one line, numbers written by number_text (every real in the
+/// documents Atoll writes is a float).
+std::string compact_text(const Json& value);
 /// A value for "got …" in messages: its JSON text, shortened when long.
 std::string describe(const Json& value);
 

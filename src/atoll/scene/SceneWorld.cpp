@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "atoll/body/Validation.h"
+#include "atoll/scene/Recording.h"
 #include "atoll/scene/SceneShapes.h"
 #include "atoll/state/StateHash.h"
 
@@ -65,6 +67,12 @@ Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& s
 BodyID SceneWorld::body(std::string_view name) const {
   auto it = by_name_.find(name);
   return it != by_name_.end() ? it->second : BodyID();
+}
+
+std::string SceneWorld::body_name(BodyID id) const {
+  for (size_t i = 0; i < ids_.size(); ++i)
+    if (ids_[i] == id) return names_[i];
+  return format_body_id(id);
 }
 
 namespace {
@@ -162,6 +170,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
   std::stable_sort(event_order.begin(), event_order.end(),
                    [&](size_t a, size_t b) { return scene.events[a].step < scene.events[b].step; });
   summary.active_bodies.reserve(summary.steps);
+  if (options.recording != nullptr) options.recording->add_frame(system.bodies());
   for (int step = 0; step < summary.steps; ++step) {
     while (next_event < event_order.size() && scene.events[event_order[next_event]].step <= step) {
       const size_t e = event_order[next_event++];
@@ -178,6 +187,8 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     for (int s = 0; s < k_num_stages; ++s) summary.stage_ms[s] += result->stage_ms[s];
     if (!result->ok() && summary.update_error.empty())
       summary.update_error = "step " + std::to_string(step) + ": " + result->error;
+    for (BodyID id : result->quarantined)
+      summary.quarantined.push_back({world.body_name(id), step});
     summary.active_bodies.push_back(result->num_active_bodies);
     if (result->num_active_bodies == 0 && summary.first_all_asleep_step < 0)
       summary.first_all_asleep_step = step;
@@ -205,6 +216,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
         *options.trace << line;
       }
     }
+    if (options.recording != nullptr) options.recording->add_frame(system.bodies());
     if (options.progress) options.progress(step + 1, summary.steps);
   }
 
@@ -265,6 +277,9 @@ std::string summary_to_json(const RunSummary& summary) {
     stages[stage_name(static_cast<Stage>(s))] = summary.stage_ms[s];
   j["stage_ms"] = std::move(stages);
   if (!summary.update_error.empty()) j["update_error"] = summary.update_error;
+  ordered_json quarantined = ordered_json::array();
+  for (const RunSummary::QuarantinedBody& q : summary.quarantined) quarantined.push_back(q.name);
+  j["quarantined"] = std::move(quarantined);
   return j.dump(2) + "\n";
 }
 

@@ -17,6 +17,8 @@
 
 namespace atl {
 
+class RecordingWriter;
+
 class SceneWorld {
  public:
   /// Builds the world of `scene`; errors read "SOURCE: JSON.PATH: problem".
@@ -28,6 +30,9 @@ class SceneWorld {
   const SceneDescription& scene() const { return scene_; }
   /// The body created for the scene body `name`; invalid for an unknown name.
   BodyID body(std::string_view name) const;
+  /// The scene name of the body `id`, or its formatted ID ("{index 3, sequence 0}") for a body
+  /// the scene did not create.
+  std::string body_name(BodyID id) const;
   /// Scene body names in creation order (parallel to body_ids()).
   const std::vector<std::string>& body_names() const { return names_; }
   const std::vector<BodyID>& body_ids() const { return ids_; }
@@ -72,6 +77,15 @@ struct RunSummary {
   std::array<double, k_num_stages> stage_ms{};
   /// Cap errors reported by update(), first occurrence (empty: none).
   std::string update_error;
+  /// A body the world quarantined because its state went non-finite (DESIGN.md §7).
+  struct QuarantinedBody {
+    /// Scene body name.
+    std::string name;
+    /// Step (0-based) in which it happened.
+    int step = 0;
+  };
+  /// Quarantined bodies, in the order it happened.
+  std::vector<QuarantinedBody> quarantined;
 };
 
 /// How to run a scene.
@@ -84,13 +98,16 @@ struct RunOptions {
   std::vector<std::string> trace_bodies;
   /// Called after every step with (steps done, total).
   std::function<void(int, int)> progress;
+  /// Recording of the run (docs/recording-format.md) or null: gets the state before the first
+  /// step and after every step. The caller finishes it.
+  RecordingWriter* recording = nullptr;
 };
 
 /// Runs the scene in `world` from its current state. Errors (an event that the engine
 /// rejects, an unknown trace body) read "SOURCE: JSON.PATH: problem".
 Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options, std::string_view source);
 
-/// The summary as JSON text (keys of DESIGN.md §4, plus "stage_ms").
+/// The summary as JSON text (keys of DESIGN.md §4, plus "stage_ms" and "quarantined").
 std::string summary_to_json(const RunSummary& summary);
 
 /// 16 lower-case hex digits.

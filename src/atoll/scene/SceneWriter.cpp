@@ -7,20 +7,13 @@
 
 namespace atl {
 
+using scene_json::compact_text;
 using scene_json::Json;
-using scene_json::number_text;
+using scene_json::quat;
+using scene_json::real;
+using scene_json::vec3;
 
 namespace {
-
-// Every real number of a description is a float; stored in the document as the double of that
-// float and printed back through number_text, so that the text holds the float's shortest form.
-Json real(float value) { return Json(double(value)); }
-
-Json vec3(const Vec3& v) { return Json::array({real(v.x()), real(v.y()), real(v.z())}); }
-
-Json quat(const Quat& q) {
-  return Json::array({real(q.x()), real(q.y()), real(q.z()), real(q.w())});
-}
 
 bool is_identity(const Quat& q) { return q == Quat::identity(); }
 
@@ -185,41 +178,9 @@ Json settings_json(const SceneDescription& scene) {
 // numbers fill lines.
 constexpr size_t k_width = 100;
 
-std::string compact(const Json& value) {
-  switch (value.type()) {
-    case Json::value_t::number_float:
-      return number_text(static_cast<float>(value.get<double>()));
-    case Json::value_t::array: {
-      std::string out = "[";
-      // Appended piece by piece: `"literal" + std::string` trips g++ 12's bogus -Wrestrict.
-      for (size_t i = 0; i < value.size(); ++i) {
-        if (i > 0) out += ", ";
-        out += compact(value[i]);
-      }
-      out += ']';
-      return out;
-    }
-    case Json::value_t::object: {
-      std::string out = "{";
-      bool first = true;
-      for (auto it = value.begin(); it != value.end(); ++it) {
-        if (!first) out += ", ";
-        out += Json(it.key()).dump();
-        out += ": ";
-        out += compact(it.value());
-        first = false;
-      }
-      out += '}';
-      return out;
-    }
-    default:
-      return value.dump();
-  }
-}
-
 void write(std::string& out, const Json& value, size_t indent, size_t column,
            bool one_line_if_fits = true) {
-  std::string text = compact(value);
+  std::string text = compact_text(value);
   if ((one_line_if_fits && column + text.size() <= k_width) || !value.is_structured() ||
       value.empty()) {
     out += text;
@@ -235,7 +196,7 @@ void write(std::string& out, const Json& value, size_t indent, size_t column,
     for (size_t i = 0; i < value.size(); ++i) {
       const bool last = i + 1 == value.size();
       if (all_scalars) {
-        std::string element = compact(value[i]);
+        std::string element = compact_text(value[i]);
         if (!last) element += ',';
         if (line > inner.size() && line + 1 + element.size() > k_width) {
           out += '\n';

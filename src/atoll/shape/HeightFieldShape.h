@@ -75,6 +75,10 @@ class HeightFieldShape final : public Shape {
   float height(uint32_t x, uint32_t z) const { return heights_[z * sample_count_ + x]; }
   /// True when sample (x, z) is a hole.
   bool is_hole(uint32_t x, uint32_t z) const { return height(x, z) == k_no_collision; }
+  /// Local position (m) of sample (0, 0) at height 0.
+  const Vec3& offset() const { return offset_; }
+  /// Sample spacing in x and z (m) and the factor applied to heights.
+  const Vec3& scale() const { return scale_; }
   /// Local position (m) of sample (x, z); meaningless for a hole.
   Vec3 sample_position(uint32_t x, uint32_t z) const {
     return offset_ + scale_ * Vec3(static_cast<float>(x), height(x, z), static_cast<float>(z));

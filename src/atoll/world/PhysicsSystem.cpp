@@ -78,6 +78,7 @@ Status PhysicsSystem::set_settings(const PhysicsSettings& settings) {
 // --- BodyListener: the broadphase mirrors the bodies that are in the simulation -------------
 
 void PhysicsSystem::on_added(const Body& body) {
+  if (body.is_quarantined()) return;  // it re-enters the broadphase when released
   const Status added = broadphase_.add(body.id().index(), body.object_layer(), body.world_bounds());
   ATOLL_ASSERT(added.ok(), "a validated body must enter the broadphase");
   (void)added;
@@ -99,6 +100,12 @@ void PhysicsSystem::on_shape_changed(const Body& body) { on_moved(body); }
 
 void PhysicsSystem::on_motion_type_changed(const Body& body, MotionType /*old_type*/) {
   on_moved(body);
+}
+
+void PhysicsSystem::on_quarantine_released(const Body& body) {
+  const Status added = broadphase_.add(body.id().index(), body.object_layer(), body.world_bounds());
+  ATOLL_ASSERT(added.ok(), "a quarantined body is not in the broadphase and has a finite pose");
+  (void)added;
 }
 
 // --- The step -------------------------------------------------------------------------------
@@ -166,7 +173,9 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   {
     StageTimer t(result, Stage::solve_position);
     solve_position();
+    find_non_finite();
     write_back();
+    quarantine_non_finite(result);
   }
   removed_.clear();
   contact_manager_.end_step(removed_);
@@ -404,6 +413,43 @@ void PhysicsSystem::write_back() {
         sb.com_position - rotation * body.shape_center_of_mass(), rotation);
   }
   for (uint32_t index : wake_) body_manager_.activate(*body_manager_.body_at_slot(index));
+}
+
+void PhysicsSystem::find_non_finite() {
+  // One pass over the active bodies' solver state, which holds everything the step computed:
+  // a NaN or an infinity anywhere (a force that overflowed, a listener's absurd mass scale)
+  // shows in the final pose or velocity.
+  non_finite_.clear();
+  const uint32_t n = body_manager_.num_active_bodies();
+  for (uint32_t i = 0; i < n; ++i) {
+    SolverBody& sb = solver_bodies_[i];
+    if (sb.com_position.is_finite() && sb.rotation.is_finite() && sb.linear_velocity.is_finite() &&
+        sb.angular_velocity.is_finite())
+      continue;
+    Body& body = *body_manager_.body_at_slot(solver_body_source_[i]);
+    non_finite_.push_back(
+        {solver_body_source_[i], body.center_of_mass_position(), body.rotation()});
+    // Give write_back finite numbers; quarantine_non_finite restores the exact pose after it.
+    sb.com_position = body.center_of_mass_position();
+    sb.rotation = body.rotation();
+    sb.linear_velocity = Vec3::zero();
+    sb.angular_velocity = Vec3::zero();
+    body.motion_properties()->set_linear_velocity(Vec3::zero());
+    body.motion_properties()->set_angular_velocity(Vec3::zero());
+  }
+}
+
+void PhysicsSystem::quarantine_non_finite(UpdateResult& result) {
+  for (const NonFiniteBody& bad : non_finite_) {
+    Body& body = *body_manager_.body_at_slot(bad.body_index);
+    body_manager_.quarantine(body, bad.com_position, bad.rotation);
+    // Out of the broadphase: no pairs, so its contacts end (reported as removed next step)
+    // and no query finds it.
+    const Status removed = broadphase_.remove(bad.body_index);
+    ATOLL_ASSERT(removed.ok(), "an active body is in the broadphase");
+    (void)removed;
+    result.quarantined.push_back(body.id());
+  }
 }
 
 void PhysicsSystem::update_sleep(float dt) {

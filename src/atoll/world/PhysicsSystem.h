@@ -62,6 +62,9 @@ struct UpdateResult {
   float max_penetration = 0.0f;
   /// Wall time per stage (ms), summed over collision steps.
   std::array<double, k_num_stages> stage_ms{};
+  /// Bodies quarantined during the update because their state went non-finite (DESIGN.md §7;
+  /// see BodyInterface::is_quarantined), by collision step, then body index.
+  std::vector<BodyID> quarantined;
 };
 
 class PhysicsSystem final : private BodyListener {
@@ -101,6 +104,7 @@ class PhysicsSystem final : private BodyListener {
   void on_layer_changed(const Body& body, ObjectLayer old_layer) override;
   void on_shape_changed(const Body& body) override;
   void on_motion_type_changed(const Body& body, MotionType old_type) override;
+  void on_quarantine_released(const Body& body) override;
 
   // One collision step of length dt; `last` is true for the last one of the update.
   void step(float dt, bool last, int collision_step, UpdateResult& result);
@@ -114,7 +118,11 @@ class PhysicsSystem final : private BodyListener {
   void solve_velocity(UpdateResult& result);
   void integrate_positions(float dt);
   void solve_position();
+  // Quarantine (DESIGN.md §7): find_non_finite runs before write_back, while every body still
+  // holds its pose from the start of the step; quarantine_non_finite runs after it.
+  void find_non_finite();
   void write_back();
+  void quarantine_non_finite(UpdateResult& result);
   void update_sleep(float dt);
   void update_bounds(float dt);
   void deliver_events();
@@ -145,6 +153,13 @@ class PhysicsSystem final : private BodyListener {
   std::vector<ContactEvent> events_;
   std::vector<RemovedContact> removed_;
   std::vector<uint32_t> wake_;
+  // An active body whose state went non-finite this step, and the pose it started it with.
+  struct NonFiniteBody {
+    uint32_t body_index;
+    Vec3 com_position;
+    Quat rotation;
+  };
+  std::vector<NonFiniteBody> non_finite_;
 };
 
 }  // namespace atl

@@ -91,8 +91,13 @@ class AxisConstraintPart {
     return std::fabs(delta) > k_min_velocity_change * effective_mass_;
   }
 
-  /// Applies an impulse `lambda` along the axis (negative on body 1, positive on body 2).
+  /// Applies an impulse `lambda` along the axis (negative on body 1, positive on body 2). A
+  /// non-finite impulse is dropped: it only comes from a body whose state is already
+  /// non-finite (the world quarantines it at the end of the step, DESIGN.md §7), and applying
+  /// it would spread the NaN to the other body — through 0 · NaN even to a static one, whose
+  /// solver entry every island touching it shares.
   void apply(SolverBody& body1, SolverBody& body2, float lambda) const {
+    if (!is_finite(lambda)) return;
     body1.linear_velocity -= linear1_ * lambda;
     body1.angular_velocity -= angular1_ * lambda;
     body2.linear_velocity += linear2_ * lambda;
@@ -115,6 +120,7 @@ class AxisConstraintPart {
     const float k = axis.dot(lin1) + axis.dot(lin2) + r1_cross.dot(ang1) + r2_cross.dot(ang2);
     if (k <= 0.0f) return false;
     const float lambda = -baumgarte * c / k;
+    if (!is_finite(lambda)) return false;  // a non-finite body: see apply()
     body1.apply_position_step(-lin1 * lambda, -ang1 * lambda);
     body2.apply_position_step(lin2 * lambda, ang2 * lambda);
     return true;

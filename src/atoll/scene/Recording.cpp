@@ -1,0 +1,553 @@
+#include "atoll/scene/Recording.h"
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+
+#include "atoll/scene/SceneJson.h"
+#include "atoll/shape/BoxShape.h"
+#include "atoll/shape/CapsuleShape.h"
+#include "atoll/shape/ConvexHullShape.h"
+#include "atoll/shape/CylinderShape.h"
+#include "atoll/shape/HeightFieldShape.h"
+#include "atoll/shape/RotatedTranslatedShape.h"
+#include "atoll/shape/ScaledShape.h"
+#include "atoll/shape/SphereShape.h"
+#include "atoll/shape/StaticCompoundShape.h"
+#include "atoll/shape/TriangleMeshShape.h"
+
+namespace atl {
+
+using scene_json::Json;
+
+namespace {
+
+constexpr size_t k_preamble_bytes = 16;
+constexpr size_t k_floats_per_body = 7;  // x, y, z, qx, qy, qz, qw
+
+// The leaf types a part can have, in the order the reader tries their names.
+constexpr ShapeSubType k_part_types[] = {ShapeSubType::Sphere,     ShapeSubType::Box,
+                                         ShapeSubType::Capsule,    ShapeSubType::Cylinder,
+                                         ShapeSubType::ConvexHull, ShapeSubType::TriangleMesh,
+                                         ShapeSubType::HeightField};
+
+// --- Little-endian encoding (explicit, so that the file is the same on any host) -------------
+
+void put_u32(unsigned char* out, uint32_t value) {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<unsigned char>(value >> (8 * i));
+}
+
+void put_f32(unsigned char* out, float value) { put_u32(out, std::bit_cast<uint32_t>(value)); }
+
+uint32_t get_u32(const unsigned char* in) {
+  uint32_t value = 0;
+  for (int i = 0; i < 4; ++i) value |= uint32_t(in[i]) << (8 * i);
+  return value;
+}
+
+float get_f32(const unsigned char* in) { return std::bit_cast<float>(get_u32(in)); }
+
+// --- Shapes as parts --------------------------------------------------------------------------
+
+bool is_uniform(const Vec3& scale) { return scale.x() == scale.y() && scale.y() == scale.z(); }
+
+// Appends the parts of `shape` placed at (position, rotation, scale) in the body's shape space.
+void add_parts(const Shape& shape, const Vec3& position, const Quat& rotation, const Vec3& scale,
+               std::vector<RecordedPart>& out) {
+  // A child placed at (p, R) inside a space scaled by S lands at S·p, and S·R = R·S' with
+  // S' = diag(Rᵀ·S·R): shapes only accept scales for which that matrix is diagonal
+  // (Shape::is_valid_scale). A uniform scale passes unchanged, free of rounding.
+  const auto place = [&](const Shape& child, const Vec3& p, const Quat& r, const Vec3& s_child) {
+    add_parts(child, position + rotation * (scale * p), (rotation * r).normalized(), s_child, out);
+  };
+  switch (shape.sub_type()) {
+    case ShapeSubType::RotatedTranslated: {
+      const auto& rt = static_cast<const RotatedTranslatedShape&>(shape);
+      place(*rt.inner(), rt.position(), rt.rotation(),
+            is_uniform(scale) ? scale : rt.inner_scale(scale));
+      return;
+    }
+    case ShapeSubType::Scaled: {
+      const auto& scaled = static_cast<const ScaledShape&>(shape);
+      add_parts(*scaled.inner(), position, rotation, scale * scaled.scale(), out);
+      return;
+    }
+    case ShapeSubType::OffsetCenterOfMass:
+      // Moves the centre of mass only; the geometry stays.
+      add_parts(*static_cast<const DecoratedShape&>(shape).inner(), position, rotation, scale, out);
+      return;
+    case ShapeSubType::StaticCompound: {
+      const auto& compound = static_cast<const StaticCompoundShape&>(shape);
+      for (uint32_t i = 0; i < compound.num_children(); ++i) {
+        const StaticCompoundShape::Child& child = compound.child(i);
+        place(*child.shape, child.position, child.rotation,
+              is_uniform(scale) ? scale : compound.child_scale(i, scale));
+      }
+      return;
+    }
+    default:
+      break;
+  }
+
+  RecordedPart& part = out.emplace_back();
+  part.type = shape.sub_type();
+  part.position = position;
+  part.rotation = rotation;
+  part.scale = scale;
+  switch (shape.sub_type()) {
+    case ShapeSubType::Sphere:
+      part.radius = static_cast<const SphereShape&>(shape).radius();
+      break;
+    case ShapeSubType::Box: {
+      const auto& box = static_cast<const BoxShape&>(shape);
+      part.half_extent = box.half_extent();
+      part.convex_radius = box.convex_radius();
+      break;
+    }
+    case ShapeSubType::Capsule: {
+      const auto& capsule = static_cast<const CapsuleShape&>(shape);
+      part.half_height = capsule.half_height_of_cylinder();
+      part.radius = capsule.radius();
+      break;
+    }
+    case ShapeSubType::Cylinder: {
+      const auto& cylinder = static_cast<const CylinderShape&>(shape);
+      part.half_height = cylinder.half_height();
+      part.radius = cylinder.radius();
+      part.convex_radius = cylinder.convex_radius();
+      break;
+    }
+    case ShapeSubType::ConvexHull: {
+      const auto& hull = static_cast<const ConvexHullShape&>(shape);
+      for (const Vec3& v : hull.vertices())
+        part.vertices.insert(part.vertices.end(), {v.x(), v.y(), v.z()});
+      // Faces are convex polygons: a fan from their first vertex keeps the winding.
+      for (const ConvexHull::Face& face : hull.faces())
+        for (uint32_t k = 2; k < face.num_indices; ++k)
+          part.triangles.insert(
+              part.triangles.end(),
+              {hull.face_indices()[face.first_index], hull.face_indices()[face.first_index + k - 1],
+               hull.face_indices()[face.first_index + k]});
+      part.convex_radius = hull.convex_radius();
+      break;
+    }
+    case ShapeSubType::TriangleMesh: {
+      const auto& mesh = static_cast<const TriangleMeshShape&>(shape);
+      for (const Float3& v : mesh.vertices())
+        part.vertices.insert(part.vertices.end(), {v.x, v.y, v.z});
+      for (const IndexedTriangle& t : mesh.triangles())
+        part.triangles.insert(part.triangles.end(), {t.idx[0], t.idx[1], t.idx[2]});
+      break;
+    }
+    case ShapeSubType::HeightField: {
+      // Sample (x, z) is at offset + spacing ⊙ (x, h, z): the offset and the spacing fold into
+      // the placement, so that a viewer draws the plain grid (x, h, z).
+      const auto& field = static_cast<const HeightFieldShape&>(shape);
+      part.position = position + rotation * (scale * field.offset());
+      part.scale = scale * field.scale();
+      part.sample_count = field.sample_count();
+      part.heights.reserve(size_t(field.sample_count()) * field.sample_count());
+      for (uint32_t z = 0; z < field.sample_count(); ++z)
+        for (uint32_t x = 0; x < field.sample_count(); ++x)
+          part.heights.push_back(field.height(x, z));
+      break;
+    }
+    default:
+      ATOLL_ASSERT(false, "every shape type is a decorator, a compound or a leaf");
+  }
+}
+
+Json part_json(const RecordedPart& part) {
+  using scene_json::quat;
+  using scene_json::real;
+  using scene_json::vec3;
+  Json out = Json::object();
+  out["type"] = shape_sub_type_name(part.type);
+  out["position"] = vec3(part.position);
+  out["rotation"] = quat(part.rotation);
+  out["scale"] = vec3(part.scale);
+  switch (part.type) {
+    case ShapeSubType::Sphere:
+      out["radius"] = real(part.radius);
+      break;
+    case ShapeSubType::Box:
+      out["half_extent"] = vec3(part.half_extent);
+      out["convex_radius"] = real(part.convex_radius);
+      break;
+    case ShapeSubType::Capsule:
+      out["half_height"] = real(part.half_height);
+      out["radius"] = real(part.radius);
+      break;
+    case ShapeSubType::Cylinder:
+      out["half_height"] = real(part.half_height);
+      out["radius"] = real(part.radius);
+      out["convex_radius"] = real(part.convex_radius);
+      break;
+    case ShapeSubType::ConvexHull:
+    case ShapeSubType::TriangleMesh: {
+      Json vertices = Json::array();
+      for (float v : part.vertices) vertices.push_back(real(v));
+      out["vertices"] = std::move(vertices);
+      out["triangles"] = part.triangles;
+      if (part.type == ShapeSubType::ConvexHull) out["convex_radius"] = real(part.convex_radius);
+      break;
+    }
+    case ShapeSubType::HeightField: {
+      out["sample_count"] = part.sample_count;
+      Json heights = Json::array();
+      for (float h : part.heights)
+        heights.push_back(h == HeightFieldShape::k_no_collision ? Json(nullptr) : real(h));
+      out["heights"] = std::move(heights);
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+std::string header_text(const RecordingHeader& header) {
+  Json root = Json::object();
+  root["source"] = header.source;
+  root["dt"] = scene_json::real(header.dt);
+  root["steps"] = header.steps;
+  Json shapes = Json::array();
+  for (const RecordedShape& shape : header.shapes) {
+    Json parts = Json::array();
+    for (const RecordedPart& part : shape.parts) parts.push_back(part_json(part));
+    shapes.push_back(Json::object({{"parts", std::move(parts)}}));
+  }
+  root["shapes"] = std::move(shapes);
+  Json bodies = Json::array();
+  for (const RecordedBody& body : header.bodies)
+    bodies.push_back(Json::object({{"name", body.name},
+                                   {"motion", motion_type_name(body.motion_type)},
+                                   {"shape", body.shape}}));
+  root["bodies"] = std::move(bodies);
+  std::string text = scene_json::compact_text(root);
+  // Spaces up to a multiple of 4 bytes, so that the frames that follow are aligned for a
+  // Float32Array view.
+  text.append((4 - (k_preamble_bytes + text.size()) % 4) % 4, ' ');
+  return text;
+}
+
+std::string system_error_text() { return std::strerror(errno); }
+
+// --- Reading the header -----------------------------------------------------------------------
+
+using scene_json::element_path;
+using scene_json::member_path;
+using scene_json::require;
+
+RecordedPart read_part(const Json& value, const std::string& path) {
+  scene_json::expect_object(value, path);
+  RecordedPart part;
+  const Json& type = require(value, path, "type");
+  const std::string name = scene_json::read_string(type, member_path(path, "type"));
+  bool known = false;
+  for (ShapeSubType t : k_part_types) {
+    if (name == shape_sub_type_name(t)) {
+      part.type = t;
+      known = true;
+    }
+  }
+  if (!known)
+    scene_json::fail(member_path(path, "type"), "unknown part type " + scene_json::describe(type));
+  const auto field = [&](std::string_view key) -> std::pair<const Json&, std::string> {
+    return {require(value, path, key), member_path(path, key)};
+  };
+  const auto read_float_field = [&](std::string_view key) {
+    auto [json, at] = field(key);
+    return scene_json::read_float(json, at);
+  };
+  {
+    auto [json, at] = field("position");
+    part.position = scene_json::read_vec3(json, at);
+  }
+  {
+    auto [json, at] = field("rotation");
+    part.rotation = scene_json::read_rotation(json, at);
+  }
+  {
+    auto [json, at] = field("scale");
+    part.scale = scene_json::read_vec3(json, at);
+  }
+  switch (part.type) {
+    case ShapeSubType::Sphere:
+      part.radius = read_float_field("radius");
+      break;
+    case ShapeSubType::Box: {
+      auto [json, at] = field("half_extent");
+      part.half_extent = scene_json::read_vec3(json, at);
+      part.convex_radius = read_float_field("convex_radius");
+      break;
+    }
+    case ShapeSubType::Capsule:
+      part.half_height = read_float_field("half_height");
+      part.radius = read_float_field("radius");
+      break;
+    case ShapeSubType::Cylinder:
+      part.half_height = read_float_field("half_height");
+      part.radius = read_float_field("radius");
+      part.convex_radius = read_float_field("convex_radius");
+      break;
+    case ShapeSubType::ConvexHull:
+    case ShapeSubType::TriangleMesh: {
+      auto [vertices, vertices_at] = field("vertices");
+      scene_json::expect_array(vertices, vertices_at);
+      if (vertices.size() % 3 != 0)
+        scene_json::fail(vertices_at, "expected x, y, z triples, got " +
+                                          std::to_string(vertices.size()) + " numbers");
+      for (size_t i = 0; i < vertices.size(); ++i)
+        part.vertices.push_back(scene_json::read_float(vertices[i], element_path(vertices_at, i)));
+      auto [triangles, triangles_at] = field("triangles");
+      scene_json::expect_array(triangles, triangles_at);
+      if (triangles.size() % 3 != 0)
+        scene_json::fail(triangles_at, "expected index triples, got " +
+                                           std::to_string(triangles.size()) + " indices");
+      const int64_t max_index = int64_t(part.vertices.size() / 3) - 1;
+      for (size_t i = 0; i < triangles.size(); ++i)
+        part.triangles.push_back(uint32_t(
+            scene_json::read_int(triangles[i], element_path(triangles_at, i), 0, max_index)));
+      if (part.type == ShapeSubType::ConvexHull)
+        part.convex_radius = read_float_field("convex_radius");
+      break;
+    }
+    case ShapeSubType::HeightField: {
+      auto [count, count_at] = field("sample_count");
+      part.sample_count = uint32_t(scene_json::read_int(count, count_at, 2, 32768));
+      auto [heights, heights_at] = field("heights");
+      scene_json::expect_array(heights, heights_at);
+      const size_t expected = size_t(part.sample_count) * part.sample_count;
+      if (heights.size() != expected)
+        scene_json::fail(heights_at, "expected sample_count² = " + std::to_string(expected) +
+                                         " heights, got " + std::to_string(heights.size()));
+      for (size_t i = 0; i < heights.size(); ++i)
+        part.heights.push_back(
+            heights[i].is_null() ? HeightFieldShape::k_no_collision
+                                 : scene_json::read_float(heights[i], element_path(heights_at, i)));
+      break;
+    }
+    default:
+      break;
+  }
+  return part;
+}
+
+RecordingHeader read_header(const Json& root) {
+  const std::string path = "header";
+  scene_json::expect_object(root, path);
+  RecordingHeader header;
+  header.source = scene_json::read_string(require(root, path, "source"), "header.source");
+  header.dt = scene_json::read_positive(require(root, path, "dt"), "header.dt");
+  header.steps = int(scene_json::read_int(require(root, path, "steps"), "header.steps", 0,
+                                          std::numeric_limits<int>::max() - 1));
+  const Json& shapes = require(root, path, "shapes");
+  scene_json::expect_array(shapes, "header.shapes");
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    const std::string shape_path = element_path("header.shapes", s);
+    scene_json::expect_object(shapes[s], shape_path);
+    const Json& parts = require(shapes[s], shape_path, "parts");
+    const std::string parts_path = member_path(shape_path, "parts");
+    scene_json::expect_array(parts, parts_path);
+    RecordedShape& shape = header.shapes.emplace_back();
+    for (size_t p = 0; p < parts.size(); ++p)
+      shape.parts.push_back(read_part(parts[p], element_path(parts_path, p)));
+  }
+  const Json& bodies = require(root, path, "bodies");
+  scene_json::expect_array(bodies, "header.bodies");
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    const std::string body_path = element_path("header.bodies", b);
+    scene_json::expect_object(bodies[b], body_path);
+    RecordedBody& body = header.bodies.emplace_back();
+    body.name = scene_json::read_name(require(bodies[b], body_path, "name"),
+                                      member_path(body_path, "name"));
+    body.motion_type = scene_json::read_enum<MotionType>(require(bodies[b], body_path, "motion"),
+                                                         member_path(body_path, "motion"), "motion",
+                                                         {{"static", MotionType::Static},
+                                                          {"kinematic", MotionType::Kinematic},
+                                                          {"dynamic", MotionType::Dynamic}});
+    body.shape = uint32_t(scene_json::read_int(require(bodies[b], body_path, "shape"),
+                                               member_path(body_path, "shape"), 0,
+                                               int64_t(header.shapes.size()) - 1));
+  }
+  return header;
+}
+
+}  // namespace
+
+RecordedShape describe_shape(const Shape& shape) {
+  RecordedShape out;
+  add_parts(shape, Vec3::zero(), Quat::identity(), Vec3::replicate(1.0f), out.parts);
+  return out;
+}
+
+// --- Writer -----------------------------------------------------------------------------------
+
+Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
+    const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
+    std::span<const std::string> names, float dt, int steps, std::string_view source) {
+  ATOLL_ASSERT(ids.size() == names.size(), "one name per body");
+  ATOLL_ASSERT(steps >= 0 && dt > 0.0f);
+  RecordingHeader header;
+  header.source = source;
+  header.dt = dt;
+  header.steps = steps;
+  std::map<const Shape*, uint32_t> shape_index;  // lookup only: the order is the bodies'
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const Body* body = bodies.get(ids[i]);
+    if (body == nullptr)
+      return Error(path.string() + ": cannot record body \"" + names[i] + "\": it does not exist");
+    auto [it, inserted] = shape_index.emplace(body->shape().get(), uint32_t(header.shapes.size()));
+    if (inserted) header.shapes.push_back(describe_shape(*body->shape()));
+    header.bodies.push_back({names[i], body->motion_type(), it->second});
+  }
+
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Error(path.string() + ": cannot write: is a directory");
+  std::unique_ptr<RecordingWriter> writer(new RecordingWriter());
+  writer->path_ = path;
+  writer->temp_path_ = path;
+  writer->temp_path_ += ".partial";
+  writer->file_ = std::fopen(writer->temp_path_.c_str(), "wb");
+  if (writer->file_ == nullptr)
+    return Error(path.string() + ": cannot write: " + system_error_text());
+  writer->ids_.assign(ids.begin(), ids.end());
+  writer->expected_frames_ = steps + 1;
+  writer->frame_.assign(Recording::frame_bytes(ids.size()), 0);
+
+  const std::string text = header_text(header);
+  unsigned char preamble[k_preamble_bytes];
+  std::memcpy(preamble, k_recording_magic, sizeof(k_recording_magic));
+  put_u32(preamble + 8, k_recording_version);
+  put_u32(preamble + 12, uint32_t(text.size()));
+  std::fwrite(preamble, 1, sizeof(preamble), writer->file_);
+  std::fwrite(text.data(), 1, text.size(), writer->file_);
+  return writer;
+}
+
+RecordingWriter::~RecordingWriter() { discard(); }
+
+void RecordingWriter::discard() {
+  if (file_ == nullptr) return;
+  std::fclose(file_);
+  file_ = nullptr;
+  std::error_code ec;
+  std::filesystem::remove(temp_path_, ec);
+}
+
+void RecordingWriter::add_frame(const BodyManager& bodies) {
+  ++frames_;
+  if (file_ == nullptr) return;
+  const size_t n = ids_.size();
+  unsigned char* poses = frame_.data();
+  unsigned char* flags = frame_.data() + n * k_floats_per_body * 4;
+  for (size_t i = 0; i < n; ++i) {
+    const Body* body = bodies.get(ids_[i]);
+    // A destroyed body: flags 0 (not in the simulation), identity pose.
+    const Vec3 p = body != nullptr ? body->position() : Vec3::zero();
+    const Quat q = body != nullptr ? body->rotation() : Quat::identity();
+    const float values[k_floats_per_body] = {p.x(), p.y(), p.z(), q.x(), q.y(), q.z(), q.w()};
+    for (size_t k = 0; k < k_floats_per_body; ++k)
+      put_f32(poses + (i * k_floats_per_body + k) * 4, values[k]);
+    uint8_t f = 0;
+    if (body != nullptr) {
+      if (body->is_active()) f |= k_recording_active;
+      if (body->is_added()) f |= k_recording_added;
+      if (body->is_quarantined()) f |= k_recording_quarantined;
+      f |= uint8_t(uint8_t(body->motion_type()) << k_recording_motion_type_shift);
+    }
+    flags[i] = f;
+  }
+  std::fwrite(frame_.data(), 1, frame_.size(), file_);
+}
+
+Status RecordingWriter::finish() {
+  if (file_ == nullptr) return Error(path_.string() + ": recording already finished");
+  if (frames_ != expected_frames_) {
+    discard();
+    return Error(path_.string() + ": recording has " + std::to_string(frames_) +
+                 " frames, expected steps + 1 = " + std::to_string(expected_frames_));
+  }
+  const bool written = std::ferror(file_) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  std::error_code ec;
+  if (!written || !closed) {
+    std::filesystem::remove(temp_path_, ec);
+    return Error(path_.string() + ": cannot write: " + system_error_text());
+  }
+  std::filesystem::rename(temp_path_, path_, ec);
+  if (ec) {
+    std::filesystem::remove(temp_path_, ec);
+    return Error(path_.string() + ": cannot write: " + ec.message());
+  }
+  return Ok{};
+}
+
+// --- Reader -----------------------------------------------------------------------------------
+
+size_t Recording::frame_bytes(size_t num_bodies) {
+  const size_t bytes = num_bodies * (k_floats_per_body * 4 + 1);
+  return (bytes + 3) / 4 * 4;
+}
+
+size_t Recording::num_frames() const { return size_t(header.steps) + 1; }
+
+RecordedBodyState Recording::state(size_t frame, size_t body) const {
+  const size_t n = header.bodies.size();
+  ATOLL_ASSERT(frame < num_frames() && body < n);
+  const unsigned char* base = frame_data.data() + frame * frame_bytes(n);
+  const unsigned char* pose = base + body * k_floats_per_body * 4;
+  RecordedBodyState state;
+  state.position = Vec3(get_f32(pose), get_f32(pose + 4), get_f32(pose + 8));
+  state.rotation =
+      Quat(get_f32(pose + 12), get_f32(pose + 16), get_f32(pose + 20), get_f32(pose + 24));
+  state.flags = base[n * k_floats_per_body * 4 + body];
+  return state;
+}
+
+Result<Recording> read_recording(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error(name + ": cannot open file");
+  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
+  if (bytes.size() < k_preamble_bytes ||
+      std::memcmp(bytes.data(), k_recording_magic, sizeof(k_recording_magic)) != 0)
+    return Error(name + ": not an Atoll recording (no ATOLLREC magic)");
+  const uint32_t version = get_u32(bytes.data() + 8);
+  if (version != k_recording_version)
+    return Error(name + ": recording format version " + std::to_string(version) +
+                 ", this build reads version " + std::to_string(k_recording_version));
+  const size_t header_bytes = get_u32(bytes.data() + 12);
+  if (header_bytes > bytes.size() - k_preamble_bytes)
+    return Error(name + ": truncated: the header claims " + std::to_string(header_bytes) +
+                 " bytes, the file has " + std::to_string(bytes.size() - k_preamble_bytes));
+
+  Recording recording;
+  try {
+    const Json root = scene_json::parse(std::string_view(
+        reinterpret_cast<const char*>(bytes.data()) + k_preamble_bytes, header_bytes));
+    recording.header = read_header(root);
+  } catch (const scene_json::PathError& e) {
+    return Error(name + ": " + (e.syntax ? "header " : "") + e.path + ": " + e.message);
+  }
+  const size_t frames_begin = k_preamble_bytes + header_bytes;
+  const size_t expected =
+      recording.num_frames() * Recording::frame_bytes(recording.header.bodies.size());
+  if (bytes.size() - frames_begin != expected)
+    return Error(name + ": " + std::to_string(bytes.size() - frames_begin) +
+                 " bytes of frames, expected " + std::to_string(expected) + " (" +
+                 std::to_string(recording.num_frames()) + " frames of " +
+                 std::to_string(recording.header.bodies.size()) + " bodies)");
+  recording.frame_data.assign(bytes.begin() + std::ptrdiff_t(frames_begin), bytes.end());
+  return recording;
+}
+
+}  // namespace atl

@@ -1,0 +1,177 @@
+#pragma once
+// Recordings of a run (`atoll run --record FILE`): the bodies and their drawable geometry once,
+// then every body's pose and flags after every step, in a file a viewer (JavaScript) or a
+// script reads with a few lines of code. The format is specified in docs/recording-format.md:
+// a 16-byte preamble, a JSON header, then fixed-size little-endian binary frames.
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atoll/body/BodyManager.h"
+#include "atoll/core/Result.h"
+
+namespace atl {
+
+/// The 8 bytes a recording starts with.
+inline constexpr char k_recording_magic[8] = {'A', 'T', 'O', 'L', 'L', 'R', 'E', 'C'};
+/// The format version this code writes and reads.
+inline constexpr uint32_t k_recording_version = 1;
+
+/// Bits of a body's flags byte in a frame.
+enum RecordingFlags : uint8_t {
+  /// The body is awake.
+  k_recording_active = 1 << 0,
+  /// The body is in the simulation (clear: removed or destroyed; the pose is then meaningless).
+  k_recording_added = 1 << 1,
+  /// The world quarantined the body (its state went non-finite; DESIGN.md §7).
+  k_recording_quarantined = 1 << 2,
+};
+/// The body's current MotionType sits in bits 3–4 of the flags byte.
+inline constexpr int k_recording_motion_type_shift = 3;
+
+/// One drawable primitive of a body's shape, in the body's shape space with every decorator and
+/// compound resolved: a point p of the primitive's own space is at
+/// position + rotation · (scale ⊙ p) relative to the body's position and rotation.
+struct RecordedPart {
+  /// Sphere, Box, Capsule, Cylinder, ConvexHull, TriangleMesh or HeightField.
+  ShapeSubType type = ShapeSubType::Box;
+  /// Placement in the body's shape space (m).
+  Vec3 position;
+  /// Placement rotation (unit).
+  Quat rotation;
+  /// Scale per axis of the primitive's own space (negative mirrors).
+  Vec3 scale = Vec3::replicate(1.0f);
+  /// Box: half size (m), convex radius included.
+  Vec3 half_extent;
+  /// Sphere, capsule, cylinder: radius (m).
+  float radius = 0.0f;
+  /// Capsule: half length of the cylindrical part (m); cylinder: half height (m).
+  float half_height = 0.0f;
+  /// Box, cylinder, convex hull: rounding of the core (m); the surface is the full shape.
+  float convex_radius = 0.0f;
+  /// Convex hull, mesh: vertex coordinates x, y, z, x, y, z, … (m).
+  std::vector<float> vertices;
+  /// Convex hull, mesh: vertex indices, three per triangle, counter-clockwise seen from the
+  /// outside (hull faces are fanned into triangles).
+  std::vector<uint32_t> triangles;
+  /// Height field: samples per side.
+  uint32_t sample_count = 0;
+  /// Height field: sample_count² heights, row-major in z then x; sample (x, z) is at
+  /// (x, heights[z · sample_count + x], z) (spacing and offset are in the placement). Holes are
+  /// HeightFieldShape::k_no_collision.
+  std::vector<float> heights;
+
+  bool operator==(const RecordedPart&) const = default;
+};
+
+/// A shape as a list of parts; bodies that share a Shape share one RecordedShape.
+struct RecordedShape {
+  std::vector<RecordedPart> parts;
+
+  bool operator==(const RecordedShape&) const = default;
+};
+
+/// Resolves `shape` into drawable parts (decorators and compounds flattened).
+RecordedShape describe_shape(const Shape& shape);
+
+/// A recorded body.
+struct RecordedBody {
+  /// Name (scene body name).
+  std::string name;
+  /// Motion type when the recording started (frames carry the current one).
+  MotionType motion_type = MotionType::Static;
+  /// Index into RecordingHeader::shapes.
+  uint32_t shape = 0;
+};
+
+/// What a recording says before its frames.
+struct RecordingHeader {
+  /// Where the scene came from ("tower10 (built-in)", a file name).
+  std::string source;
+  /// Step length (s).
+  float dt = 0.0f;
+  /// Steps recorded; the recording holds steps + 1 frames (frame k: after k steps).
+  int steps = 0;
+  /// Distinct shapes.
+  std::vector<RecordedShape> shapes;
+  /// Bodies, in frame order.
+  std::vector<RecordedBody> bodies;
+};
+
+/// One body in one frame.
+struct RecordedBodyState {
+  /// Position (m) of the shape's origin (Body::position()).
+  Vec3 position;
+  /// Rotation.
+  Quat rotation;
+  /// RecordingFlags bits and the motion type.
+  uint8_t flags = 0;
+
+  bool active() const { return (flags & k_recording_active) != 0; }
+  bool added() const { return (flags & k_recording_added) != 0; }
+  bool quarantined() const { return (flags & k_recording_quarantined) != 0; }
+  MotionType motion_type() const {
+    return static_cast<MotionType>((flags >> k_recording_motion_type_shift) & 3);
+  }
+};
+
+/// Writes a recording. The file appears complete or not at all: frames go to a temporary
+/// sibling ("FILE.partial"), which finish() renames to FILE; without finish() (an error, an
+/// early return) the temporary file is removed.
+class RecordingWriter {
+ public:
+  /// Starts a recording of the bodies `ids` (named `names`, same length) of `bodies`, which
+  /// exist now, for `steps` (≥ 0) steps of `dt` s. Error "FILE: cannot write: reason" when the
+  /// temporary file cannot be created; nothing is written then.
+  static Result<std::unique_ptr<RecordingWriter>> create(
+      const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
+      std::span<const std::string> names, float dt, int steps, std::string_view source);
+  RecordingWriter(const RecordingWriter&) = delete;
+  RecordingWriter& operator=(const RecordingWriter&) = delete;
+  ~RecordingWriter();
+
+  /// Appends a frame with the bodies' state now. I/O errors surface in finish().
+  void add_frame(const BodyManager& bodies);
+  /// Checks that steps + 1 frames were added, flushes and moves the file into place. Error
+  /// "FILE: …" otherwise (and the temporary file is removed).
+  Status finish();
+
+ private:
+  RecordingWriter() = default;
+  void discard();
+
+  std::filesystem::path path_;
+  std::filesystem::path temp_path_;
+  std::FILE* file_ = nullptr;
+  std::vector<BodyID> ids_;
+  int expected_frames_ = 0;
+  int frames_ = 0;
+  std::vector<unsigned char> frame_;
+};
+
+/// A recording read back.
+struct Recording {
+  RecordingHeader header;
+  /// The frames' bytes, as in the file.
+  std::vector<unsigned char> frame_data;
+
+  /// Bytes per frame for `num_bodies` bodies: 28 per body (7 float32), 1 flags byte per body,
+  /// zero padding to a multiple of 4.
+  static size_t frame_bytes(size_t num_bodies);
+  /// Number of frames (header.steps + 1).
+  size_t num_frames() const;
+  /// State of body `body` (< header.bodies.size()) in frame `frame` (< num_frames()).
+  RecordedBodyState state(size_t frame, size_t body) const;
+};
+
+/// Reads and checks a recording (magic, version, header, size). Errors read "FILE: problem",
+/// header problems "FILE: header.JSON.PATH: problem".
+Result<Recording> read_recording(const std::filesystem::path& path);
+
+}  // namespace atl
