@@ -171,6 +171,12 @@ FaceContactPart::Outcome FaceContactPart::solve_velocity_constraint(SolverBody& 
   for (int k = 0; k < 3; ++k)
     impulse[k] = inv_a_[k][0] * error[0] + inv_a_[k][1] * error[1] + inv_a_[k][2] * error[2];
 
+  // A body whose state is already non-finite gives a non-finite impulse; applying it would
+  // spread the NaN to the other body (even to a static one, through 0 · NaN, whose solver entry
+  // every island touching it shares). Leave it alone: the world quarantines it after the step.
+  if (!is_finite(impulse[0]) || !is_finite(impulse[1]) || !is_finite(impulse[2]))
+    return Outcome::Settled;
+
   float new_lambdas[k_max_points];
   float smallest = k_float_max;
   for (uint32_t i = 0; i < num_points_; ++i) {
