@@ -1,8 +1,12 @@
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "Commands.h"
@@ -59,6 +63,23 @@ bool write_file(const std::string& path, const std::string& text) {
   return true;
 }
 
+// Whether `path` can be written without creating anything now: an existing file must be
+// writable, a new one needs a writable directory. Checked before the run, so that a typo in
+// an output path costs no simulation time and, like any bad input, exits 2 writing nothing.
+std::optional<std::string> unwritable(const std::string& path) {
+  const std::filesystem::path file(path);
+  std::error_code error;
+  if (std::filesystem::exists(file, error)) {
+    if (std::filesystem::is_directory(file, error)) return path + ": cannot write: is a directory";
+    if (access(path.c_str(), W_OK) != 0) return path + ": cannot write: " + std::strerror(errno);
+    return std::nullopt;
+  }
+  const std::filesystem::path directory =
+      file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+  if (access(directory.c_str(), W_OK) != 0) return path + ": cannot write: " + std::strerror(errno);
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_command(const RunArgs& args) {
@@ -75,6 +96,10 @@ int run_command(const RunArgs& args) {
 
   Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
   if (!world) return bad_input(world.error().message());
+  for (const std::string* output : {&args.summary, &args.trace})
+    if (!output->empty())
+      if (const std::optional<std::string> problem = unwritable(*output))
+        return bad_input(*problem);
 
   // Outputs are built in memory and written only when the whole run succeeded, so that bad
   // input never leaves a partial file behind. The recording, which can be large, streams into

@@ -207,6 +207,23 @@ TEST_F(CliTest, RecordToAnUnwritablePathExitsTwoAndWritesNothing) {
   EXPECT_FALSE(fs::exists(path("no_such_dir")));
 }
 
+TEST_F(CliTest, SummaryOrTraceToAnUnwritablePathExitsTwoBeforeRunningAndWritesNothing) {
+  const std::string summary = path("no_such_dir") + "/s.json";
+  Outcome out =
+      run_atoll("run tower10 --quiet --steps 5 --summary " + summary + " --trace " + path("t.csv"));
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "atoll: " + summary + ": cannot write: No such file or directory\n");
+  EXPECT_FALSE(fs::exists(path("t.csv")));
+  EXPECT_FALSE(fs::exists(path("no_such_dir")));
+
+  fs::create_directory(path("a_dir"));
+  out = run_atoll("run tower10 --quiet --steps 5 --trace " + path("a_dir") + " --summary " +
+                  path("s.json"));
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "atoll: " + path("a_dir") + ": cannot write: is a directory\n");
+  EXPECT_FALSE(fs::exists(path("s.json")));
+}
+
 TEST_F(CliTest, AQuarantinedBodyIsWarnedAboutAndListedInTheSummary) {
   // Two forces of 3e38 N in one step: each is valid input, their sum overflows.
   const std::string scene = write("overflow.json", R"({
