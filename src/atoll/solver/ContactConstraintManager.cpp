@@ -23,6 +23,20 @@ bool pair_less(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2) {
 
 }  // namespace
 
+std::string ContactSettings::problem() const {
+  const std::pair<const char*, float> fields[] = {
+      {"combined_friction", combined_friction},
+      {"combined_restitution", combined_restitution},
+      {"mass_scales.inv_mass1", mass_scales.inv_mass1},
+      {"mass_scales.inv_inertia1", mass_scales.inv_inertia1},
+      {"mass_scales.inv_mass2", mass_scales.inv_mass2},
+      {"mass_scales.inv_inertia2", mass_scales.inv_inertia2}};
+  for (const auto& [name, value] : fields)
+    if (!std::isfinite(value) || value < 0.0f)
+      return std::string(name) + " = " + std::to_string(value);
+  return {};
+}
+
 void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& settings) {
   // Last step's cache (sorted by key in end_step) becomes the one we match against.
   current_ ^= 1;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "atoll/collision/ContactManifold.h"
@@ -33,6 +34,10 @@ struct ContactSettings {
   bool is_sensor = false;
   /// Per-contact scaling of the bodies' inverse mass and inertia.
   InverseMassScales mass_scales;
+
+  /// The first field that is non-finite or negative, as "name = value"; empty when all are
+  /// valid. A contact listener may set these fields, so the world checks them after it.
+  std::string problem() const;
 };
 
 /// A body pair as the contact manager sees it this step.

@@ -269,6 +269,8 @@ void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
   AllContactsCollector collector;
   uint32_t num_manifolds = 0;
   uint32_t skipped_manifolds = 0;
+  uint32_t rejected_settings = 0;  // contacts whose listener-set settings were invalid
+  std::string first_rejected;
 
   for (const BodyPair& bp : pairs_) {
     const Body* a = body_manager_.body_at_slot(bp.a);
@@ -311,10 +313,22 @@ void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
         const bool existed =
             contact_manager_.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
         if (contact_listener_ != nullptr) {
+          const ContactSettings defaults = cs;
           if (existed)
             contact_listener_->on_contact_persisted(*a, *b, manifold, cs);
           else
             contact_listener_->on_contact_added(*a, *b, manifold, cs);
+          // A NaN friction or a negative mass scale would poison the solve (and through a
+          // static body's shared solver entry, every island on it): keep the defaults and say so.
+          if (std::string problem = cs.problem(); !problem.empty()) {
+            if (rejected_settings++ == 0)
+              first_rejected = "ContactListener::" +
+                               std::string(existed ? "on_contact_persisted" : "on_contact_added") +
+                               " set ContactSettings." + problem + " for bodies " +
+                               std::to_string(a->id().value()) + " and " +
+                               std::to_string(b->id().value());
+            cs = defaults;
+          }
         }
         contact_manager_.add_manifold(pair, manifold, cs, solver_bodies_, settings_);
         manifolds_.push_back(manifold);
@@ -340,6 +354,12 @@ void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
                     std::to_string(system_settings_.max_contact_manifolds) +
                     ") reached: " + std::to_string(skipped_manifolds) +
                     " contact manifolds were not solved";
+  }
+  if (rejected_settings > 0) {
+    if (!result.error.empty()) result.error += "; ";
+    result.error += first_rejected + " (must be finite and >= 0; " +
+                    std::to_string(rejected_settings) +
+                    " contact(s) this step kept their default settings)";
   }
   result.num_manifolds = num_manifolds;
   result.num_contact_points = contact_manager_.num_contact_points();

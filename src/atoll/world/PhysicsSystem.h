@@ -41,8 +41,9 @@ struct PhysicsSystemSettings {
 
 /// What happened during update().
 struct UpdateResult {
-  /// Empty when every pair and contact was handled; otherwise names the cap that was reached
-  /// and how much was left out (nothing is ever dropped silently).
+  /// Empty when every pair and contact was handled as asked; otherwise names the cap that was
+  /// reached and how much was left out (nothing is ever dropped silently), or the invalid
+  /// ContactSettings a contact listener set (the contact kept its defaults).
   std::string error;
   bool ok() const { return error.empty(); }
   /// Broadphase pairs collided in the last collision step.
