@@ -95,6 +95,24 @@ TEST_F(CliTest, SetOverridesSettingsAndBodies) {
   EXPECT_GT(s["bodies"]["b9"]["position"][0].get<double>(), 0.4);
 }
 
+TEST_F(CliTest, SummaryTimesTheCcdStageAndTheBulletsStayInFrontOfThePlate) {
+  const Outcome out = run_atoll("run bullets --quiet --summary " + path("s.json"));
+  ASSERT_EQ(out.status, 0) << out.output;
+  const auto s = nlohmann::json::parse(std::ifstream(path("s.json")));
+  ASSERT_TRUE(s["stage_ms"].contains("ccd"));
+  EXPECT_GT(s["stage_ms"]["ccd"].get<double>(), 0.0);
+  EXPECT_EQ(s["probes"]["plate"]["crossed"], 0);
+  // The same scene with one sphere discrete: exactly that one crosses.
+  const Outcome discrete = run_atoll(
+      "run bullets --quiet --set bodies.s7.motion_quality=discrete "
+      "--summary " +
+      path("d.json"));
+  ASSERT_EQ(discrete.status, 0) << discrete.output;
+  const auto d = nlohmann::json::parse(std::ifstream(path("d.json")));
+  EXPECT_EQ(d["probes"]["plate"]["crossed"], 1);
+  EXPECT_GT(d["bodies"]["s7"]["position"][0].get<double>(), 1.0);
+}
+
 struct BadInput {
   const char* name;
   const char* json;
@@ -158,8 +176,8 @@ TEST_F(CliTest, BadCommandLineExitsTwoAndWritesNothing) {
   Outcome out = run_atoll("run no_such_scene --quiet --summary " + path("out.json"));
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output,
-            "atoll: no_such_scene: no such scene file or built-in scene (built-ins: demo, "
-            "pyramid, tower10)\n");
+            "atoll: no_such_scene: no such scene file or built-in scene (built-ins: bullets, "
+            "demo, highspeed, pyramid, tower10)\n");
   out = run_atoll("run tower10 --quiet --set velocity_steps=0 --summary " + path("out.json"));
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output, "atoll: --set: velocity_steps: must be >= 1, got 0\n");
@@ -266,6 +284,9 @@ TEST_F(CliTest, InfoAndBenchRun) {
   EXPECT_EQ(out.status, 0) << out.output;
   EXPECT_NE(out.output.find("steps/s"), std::string::npos);
   EXPECT_NE(out.output.find("state hash"), std::string::npos);
+  out = run_atoll("bench --scene highspeed --steps 2");
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_NE(out.output.find("5006 bodies"), std::string::npos) << out.output;
 }
 
 }  // namespace

@@ -180,6 +180,10 @@ TEST(BroadPhase, RejectsBadSettingsAndInputs) {
   EXPECT_FALSE(bp.cast_ray(Vec3::zero(), Vec3(0, 0, INFINITY), all, hits).ok());
   EXPECT_FALSE(bp.collide_point(Vec3(0, nan, 0), all, hits).ok());
   EXPECT_FALSE(bp.collide_aabox(AABox(Vec3(1, 1, 1), Vec3::zero()), all, hits).ok());
+  EXPECT_FALSE(bp.cast_aabox(AABox(Vec3(1, 1, 1), Vec3::zero()), Vec3(1, 0, 0), all, hits).ok());
+  const Status cast = bp.cast_aabox(box, Vec3(0, nan, 0), all, hits);
+  ASSERT_FALSE(cast.ok());
+  EXPECT_TRUE(contains_text(cast.error(), "BroadPhase.cast_aabox.displacement"));
   EXPECT_TRUE(hits.hits.empty());
 
   std::vector<BodyPair> pairs{{1, 2}};
@@ -368,7 +372,7 @@ TEST(BroadPhase, QueriesEqualBruteForce) {
   const ObjectLayerFilter all;
   const DefaultObjectLayerFilter static_only_sees(layers, layers::k_non_moving);  // moving only
   const DefaultBroadPhaseLayerFilter static_trees(layers, layers::k_non_moving);
-  size_t ray_hits = 0, box_hits = 0, point_hits = 0;
+  size_t ray_hits = 0, box_hits = 0, point_hits = 0, cast_hits = 0;
   for (int q = 0; q < 200; ++q) {
     const bool filtered = q % 2 == 1;
     const ObjectLayerFilter& filter = filtered ? static_only_sees : all;
@@ -424,6 +428,24 @@ TEST(BroadPhase, QueriesEqualBruteForce) {
     ASSERT_EQ(bodies_of(all_hits.hits), expected) << "box " << q;
     box_hits += expected.size();
 
+    // Moving boxes: the fat boxes the box touches on its way, with the fraction it first does.
+    const AABox moving = AABox::from_center(origin, random_vec(rng, 0.0f, 1.0f));
+    expected.clear();
+    for (uint32_t i = 0; i < k_count; ++i) {
+      const float f =
+          bp.fat_box(i).expanded(moving.extent()).ray_fraction(moving.center(), inv, 1.0f);
+      if (f != k_float_max && passes(i)) expected.push_back(i);
+    }
+    all_hits.reset();
+    ASSERT_TRUE(bp.cast_aabox(moving, direction, filter, all_hits).ok());
+    ASSERT_EQ(bodies_of(all_hits.hits), expected) << "moving box " << q;
+    for (const BroadPhaseHit& h : all_hits.hits) {
+      EXPECT_EQ(h.fraction, bp.fat_box(h.body_index)
+                                .expanded(moving.extent())
+                                .ray_fraction(moving.center(), inv, 1.0f));
+    }
+    cast_hits += expected.size();
+
     // Points.
     const Vec3 point = random_vec(rng, -12, 12);
     expected.clear();
@@ -444,6 +466,7 @@ TEST(BroadPhase, QueriesEqualBruteForce) {
   }
   EXPECT_GT(ray_hits, 200u);
   EXPECT_GT(box_hits, 200u);
+  EXPECT_GT(cast_hits, 200u);
   EXPECT_GT(point_hits, 10u);
 }
 

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "CollideTestUtil.h"
 #include "atoll/collision/narrowphase/ShapeCast.h"
 #include "atoll/collision/narrowphase/ShapeQueries.h"
@@ -10,6 +14,7 @@
 #include "atoll/shape/ScaledShape.h"
 #include "atoll/shape/SphereShape.h"
 #include "atoll/shape/StaticCompoundShape.h"
+#include "atoll/shape/TriangleMeshShape.h"
 
 namespace atl::test {
 namespace {
@@ -83,6 +88,54 @@ TEST(CastShape, AHitAtTheVeryEndOfTheDisplacementCounts) {
                     floor_transform(), miss));
   EXPECT_FALSE(miss.has_hit);
   EXPECT_EQ(miss.fraction, 1.0f);
+}
+
+// Records every hit.
+class AllCastHits final : public ShapeCastCollector {
+ public:
+  void add_hit(const ShapeCastResult& hit) override { hits.push_back(hit); }
+  std::vector<ShapeCastResult> hits;
+};
+
+TEST(CastShape, ACollectorSeesEveryLeafHitNotOnlyTheEarliest) {
+  // A sphere sunk 5 cm into a floor mesh slides along it into a wall of the same mesh. The
+  // earliest hit is the floor at fraction 0; a collector also gets the wall at 0.75 (what CCD
+  // needs to ignore the floor it slides on and stop at the wall).
+  TriangleMeshShapeSettings settings = flat_grid(4);
+  const uint32_t first = static_cast<uint32_t>(settings.vertices.size());
+  for (const Float3& v : {Float3{3, 0, 0}, Float3{3, 0, 4}, Float3{3, 2, 0}, Float3{3, 2, 4}})
+    settings.vertices.push_back(v);
+  settings.triangles.push_back({{first, first + 1, first + 2}, 0});
+  settings.triangles.push_back({{first + 2, first + 1, first + 3}, 0});
+  const Ref<Shape> mesh = settings.create().value();
+  const Ref<Shape> sphere = make_ref<SphereShape>(0.5f);
+  const Mat44 start = Mat44::translation(Vec3(1, 0.45f, 2));
+  const Vec3 displacement(2, 0, 0);
+
+  ShapeCastResult earliest;
+  ASSERT_TRUE(cast(*sphere, start, displacement, *mesh, Mat44(), earliest));
+  EXPECT_EQ(earliest.fraction, 0.0f);
+
+  AllCastHits all;
+  ASSERT_TRUE(cast_shape(*sphere, start, displacement, *mesh, Mat44(), {}, all).ok());
+  // One hit per triangle reached: the floor triangles under the start, those entered later, and
+  // the wall's.
+  bool floor_at_start = false, wall = false;
+  float earliest_of_all = 1.0f;
+  for (const ShapeCastResult& hit : all.hits) {
+    EXPECT_TRUE(hit.has_hit);
+    EXPECT_GE(hit.fraction, 0.0f);
+    EXPECT_LE(hit.fraction, 1.0f);
+    earliest_of_all = std::min(earliest_of_all, hit.fraction);
+    if (hit.fraction == 0.0f && vec_near(hit.normal, Vec3(0, -1, 0), 1e-3f) &&
+        std::fabs(hit.penetration_depth - 0.05f) < 1e-4f)
+      floor_at_start = true;
+    if (std::fabs(hit.fraction - 0.75f) < 1e-4f && vec_near(hit.normal, Vec3(1, 0, 0), 1e-3f))
+      wall = true;
+  }
+  EXPECT_TRUE(floor_at_start);
+  EXPECT_TRUE(wall);
+  EXPECT_EQ(earliest_of_all, earliest.fraction);
 }
 
 TEST(CastShape, BoxCastStartingInPenetrationReportsTheDepth) {

@@ -281,6 +281,42 @@ TEST_P(DynamicTreeQueries, RayCastsEqualBruteForceAndFindTheClosestFirst) {
   EXPECT_GT(total, 300u);
 }
 
+TEST_P(DynamicTreeQueries, BoxCastsEqualBruteForce) {
+  // A moving box touches a leaf where the ray of its centre enters the leaf grown by its half
+  // extent; long diagonal sweeps report far fewer leaves than a box query over the sweep.
+  Random rng(10);
+  size_t total = 0, over_sweep_bounds = 0;
+  for (int q = 0; q < 300; ++q) {
+    const AABox box = AABox::from_center(random_vec(rng, -25, 25), random_vec(rng, 0.0f, 1.0f));
+    Vec3 direction = random_vec(rng, -30, 30);
+    if (q % 10 == 0) direction = Vec3(0.0f, direction.y(), 0.0f);  // axis-parallel sweeps
+    const float max_fraction = q % 3 == 0 ? 0.5f : 1.0f;
+    const Vec3 inv = direction.reciprocal();
+    std::vector<uint32_t> expected;
+    for (uint32_t i = 0; i < boxes_.size(); ++i) {
+      if (is_removed(i)) continue;
+      const float f =
+          boxes_[i].expanded(box.extent()).ray_fraction(box.center(), inv, max_fraction);
+      if (f != k_float_max) expected.push_back(i);
+    }
+    std::vector<uint32_t> found;
+    tree_.cast_aabox(box, direction, max_fraction, [&](uint32_t v, float f) {
+      EXPECT_EQ(f, boxes_[v].expanded(box.extent()).ray_fraction(box.center(), inv, max_fraction));
+      found.push_back(v);
+      return max_fraction;
+    });
+    ASSERT_EQ(sorted(found), expected) << "cast " << q;
+    total += found.size();
+    const AABox sweep = AABox::merged(box, box.translated(direction * max_fraction));
+    tree_.query_aabox(sweep, [&](uint32_t) {
+      ++over_sweep_bounds;
+      return true;
+    });
+  }
+  EXPECT_GT(total, 300u);
+  EXPECT_LT(2 * total, over_sweep_bounds);
+}
+
 INSTANTIATE_TEST_SUITE_P(Tree, DynamicTreeQueries, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? std::string("Rebuilt") : std::string("Incremental");

@@ -69,6 +69,12 @@ struct BodyOptions {
   float angular_damping = 0.0f;
   /// Gravity multiplier.
   float gravity_factor = 1.0f;
+  /// Dynamic (default) or kinematic.
+  MotionType motion_type = MotionType::Dynamic;
+  /// Discrete (default) or LinearCast.
+  MotionQuality motion_quality = MotionQuality::Discrete;
+  /// A sensor: reports overlaps, no collision response.
+  bool sensor = false;
 };
 
 /// Values of one quantity, one per step.
@@ -172,12 +178,22 @@ class LawWorld {
     return add(s);
   }
 
-  /// A dynamic box of `half_extent` (m) centred at `position` (m).
-  BodyID add_box(const Vec3& half_extent, const Vec3& position, const BodyOptions& o = {}) {
-    return add(dynamic_settings(make_box(half_extent), position, o));
+  /// A dynamic box of `half_extent` (m) centred at `position` (m), with rounded edges of
+  /// `convex_radius` (m).
+  BodyID add_box(const Vec3& half_extent, const Vec3& position, const BodyOptions& o = {},
+                 float convex_radius = ConvexShape::k_default_convex_radius) {
+    return add(dynamic_settings(make_box(half_extent, convex_radius), position, o));
   }
 
-  /// A dynamic sphere of `radius` (m) centred at `position` (m).
+  /// A static box of `half_extent` (m) centred at `position` (m), with sharp edges (so that it
+  /// may be thinner than the default convex radius).
+  BodyID add_static_box(const Vec3& half_extent, const Vec3& position, float restitution = 0.0f) {
+    BodyCreationSettings s(make_box(half_extent, 0.0f), position, Quat(), MotionType::Static);
+    s.restitution = restitution;
+    return add(s);
+  }
+
+  /// A sphere of `radius` (m) centred at `position` (m); dynamic unless `o` says otherwise.
   BodyID add_sphere(float radius, const Vec3& position, const BodyOptions& o = {}) {
     SphereShapeSettings shape;
     shape.radius = radius;
@@ -266,15 +282,17 @@ class LawWorld {
   explicit LawWorld(std::unique_ptr<SceneWorld> scene)
       : scene_(std::move(scene)), system_(&scene_->system()) {}
 
-  static Ref<Shape> make_box(const Vec3& half_extent) {
+  static Ref<Shape> make_box(const Vec3& half_extent,
+                             float convex_radius = ConvexShape::k_default_convex_radius) {
     BoxShapeSettings shape;
     shape.half_extent = half_extent;
+    shape.convex_radius = convex_radius;
     return shape.create().value_or_throw();
   }
 
   static BodyCreationSettings dynamic_settings(Ref<Shape> shape, const Vec3& position,
                                                const BodyOptions& o) {
-    BodyCreationSettings s(std::move(shape), position, o.rotation, MotionType::Dynamic);
+    BodyCreationSettings s(std::move(shape), position, o.rotation, o.motion_type);
     s.override_mass = o.mass;
     s.friction = o.friction;
     s.restitution = o.restitution;
@@ -283,6 +301,8 @@ class LawWorld {
     s.linear_damping = o.linear_damping;
     s.angular_damping = o.angular_damping;
     s.gravity_factor = o.gravity_factor;
+    s.motion_quality = o.motion_quality;
+    s.is_sensor = o.sensor;
     return s;
   }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -27,7 +28,8 @@ size_t count_motion(const SceneDescription& scene, MotionType motion) {
 }
 
 TEST(BuiltinScenes, NamesAreSortedAndUnknownNamesGiveNothing) {
-  EXPECT_EQ(builtin_scene_names(), (std::vector<std::string_view>{"demo", "pyramid", "tower10"}));
+  EXPECT_EQ(builtin_scene_names(),
+            (std::vector<std::string_view>{"bullets", "demo", "highspeed", "pyramid", "tower10"}));
   EXPECT_FALSE(builtin_scene_text("nope").has_value());
 }
 
@@ -109,6 +111,59 @@ TEST(BuiltinScenes, PyramidIsJoltsPerformanceTestPyramid) {
     EXPECT_EQ(box.allow_sleeping, false);
   }
   EXPECT_EQ(scene.find_body("p1239")->position, Vec3(-1, 36, -1));
+}
+
+TEST(BuiltinScenes, BulletsAreAHundredLinearCastSpheresAimedAtAThinPlate) {
+  const SceneDescription scene = builtin("bullets");
+  ASSERT_EQ(scene.bodies.size(), 1u + 100u);
+  EXPECT_EQ(scene.steps, 120);
+  EXPECT_EQ(scene.physics.gravity, Vec3());
+  const BodyDesc& plate = scene.bodies[0];
+  EXPECT_EQ(plate.motion, MotionType::Static);
+  EXPECT_EQ(std::get<BoxShapeDesc>(scene.resolve(plate.shape)->params).half_extent,
+            Vec3(0.01f, 1, 1));
+  for (size_t i = 1; i < scene.bodies.size(); ++i) {
+    const BodyDesc& ball = scene.bodies[i];
+    EXPECT_EQ(std::get<SphereShapeDesc>(scene.resolve(ball.shape)->params).radius, 0.01f);
+    EXPECT_EQ(ball.motion_quality, MotionQuality::LinearCast);
+    EXPECT_EQ(ball.linear_velocity, Vec3(40, 0, 0));
+    EXPECT_EQ(ball.position.x(), -2.1f);
+    // Inside the plate's face, 0.1 m apart (no sphere touches another).
+    EXPECT_LE(std::fabs(ball.position.y()), 0.45f + 1e-6f);
+    EXPECT_LE(std::fabs(ball.position.z()), 0.45f + 1e-6f);
+  }
+}
+
+TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
+  const SceneDescription scene = builtin("highspeed");
+  ASSERT_EQ(scene.bodies.size(), 6u + 5000u);
+  EXPECT_EQ(count_motion(scene, MotionType::Static), 6u);
+  // The walls' inner faces enclose [-20, 20]³ and overlap at the edges: nothing gets out
+  // between them.
+  AABox inner(Vec3::replicate(-20.0f), Vec3::replicate(20.0f));
+  for (size_t i = 0; i < 6; ++i) {
+    const BodyDesc& wall = scene.bodies[i];
+    const AABox box = shape_desc_bounds(scene, *scene.resolve(wall.shape))
+                          .transformed(Mat44::translation(wall.position));
+    const int axis = (box.max - box.min).min_component_index();
+    EXPECT_EQ(box.max[axis] - box.min[axis], 1.0f) << wall.name;
+    EXPECT_EQ(std::fmin(std::fabs(box.min[axis]), std::fabs(box.max[axis])), 20.0f) << wall.name;
+    for (int other = 0; other < 3; ++other) {
+      if (other != axis) {
+        EXPECT_GE(box.max[other] - box.min[other], 42.0f) << wall.name;
+      }
+    }
+  }
+  for (size_t i = 6; i < scene.bodies.size(); ++i) {
+    const BodyDesc& body = scene.bodies[i];
+    EXPECT_EQ(body.motion, MotionType::Dynamic);
+    EXPECT_EQ(body.motion_quality, MotionQuality::LinearCast);
+    EXPECT_NEAR(body.linear_velocity->length(), 250.0f, 0.01f);
+    const float radius = std::get<SphereShapeDesc>(scene.resolve(body.shape)->params).radius;
+    EXPECT_TRUE(inner.contains(body.position + Vec3::replicate(radius))) << body.name;
+    EXPECT_TRUE(inner.contains(body.position - Vec3::replicate(radius))) << body.name;
+  }
+  EXPECT_EQ(scene.probes.size(), 6u);
 }
 
 TEST(BuiltinScenes, Tower10IsTenOneKilogramBoxesOnAFloor) {

@@ -124,6 +124,33 @@ TEST(SceneGenerators, PileIsSeededAndStaysInItsRegion) {
   EXPECT_EQ(c.bodies[1].position.x(), default_random.uniform(-1, 1));
 }
 
+TEST(SceneGenerators, PileSpeedGivesEveryBodyThatSpeedInARandomDirection) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "pile", "name": "r", "shape": "ball", "count": 200, "min": [-1, 2, -3],
+          "max": [1, 6, 3], "seed": 7, "random_rotation": true, "speed": 250})"));
+  ASSERT_EQ(scene.bodies.size(), 201u);
+  Vec3 sum;
+  for (size_t i = 1; i < scene.bodies.size(); ++i) {
+    ASSERT_TRUE(scene.bodies[i].linear_velocity.has_value());
+    EXPECT_NEAR(scene.bodies[i].linear_velocity->length(), 250.0f, 250.0f * 1e-6f);
+    sum += *scene.bodies[i].linear_velocity / 250.0f;
+  }
+  // 200 uniform directions: their mean is within a few 1/√200 ≈ 0.07 of zero on each axis.
+  EXPECT_LT((sum / 200.0f).abs().max_component(), 0.25f);
+  // The direction is drawn after position and rotation: z uniform in [-1, 1), then the azimuth.
+  Random random(7);
+  for (int i = 0; i < 6; ++i) (void)random.next_float();
+  const float z = random.uniform(-1.0f, 1.0f);
+  EXPECT_EQ(scene.bodies[1].linear_velocity->z(), 250.0f * z);
+  // Positions do not depend on the speed.
+  const SceneDescription still = read_ok(scene_with(
+      R"({"type": "pile", "name": "r", "shape": "ball", "count": 200, "min": [-1, 2, -3],
+          "max": [1, 6, 3], "seed": 7, "random_rotation": true})"));
+  EXPECT_EQ(still.bodies[1].position, scene.bodies[1].position);
+  EXPECT_EQ(still.bodies[1].rotation, scene.bodies[1].rotation);
+  EXPECT_FALSE(still.bodies[1].linear_velocity.has_value());
+}
+
 TEST(SceneGenerators, JoltPyramidReproducesPerformanceTestLayout) {
   const SceneDescription scene =
       read_ok(scene_with(R"({"type": "jolt_pyramid", "name": "p", "shape": "crate"})"));
@@ -180,6 +207,20 @@ TEST(SceneGenerators, BadGeneratorsGiveOneLineMessages) {
                                      "min": [0, 0, 0], "max": [1, 1, 1], "random_rotation": true,
                                      "rotation": [0, 0, 0, 1]})")),
             "g.json: generators[0].rotation: conflicts with random_rotation");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "pile", "name": "r", "shape": "crate", "count": 2,
+                                     "min": [0, 0, 0], "max": [1, 1, 1], "speed": 5,
+                                     "linear_velocity": [1, 0, 0]})")),
+            "g.json: generators[0].linear_velocity: conflicts with speed");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "pile", "name": "r", "shape": "crate", "count": 2,
+                                     "min": [0, 0, 0], "max": [1, 1, 1], "speed": -5})")),
+            "g.json: generators[0].speed: must be >= 0, got -5");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "pile", "name": "r", "shape": "crate", "count": 2,
+                                     "min": [0, 0, 0], "max": [1, 1, 1], "speed": 5,
+                                     "motion": "static"})")),
+            "g.json: generators[0].speed: a static body cannot move");
+  EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate", "count": 2,
+                                     "base": [0, 0, 0], "speed": 5})")),
+            "g.json: generators[0].speed: unknown key");
   EXPECT_EQ(error_of(scene_with(R"({"type": "stack", "name": "s", "shape": "crate", "count": 2,
                                      "base": [0, 0, 0], "frcition": 1})")),
             "g.json: generators[0].frcition: unknown key");

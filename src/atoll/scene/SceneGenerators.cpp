@@ -1,6 +1,8 @@
 // Generators: a few keys that expand, at read time, into many bodies named PREFIX + index.
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "atoll/core/Random.h"
 #include "atoll/scene/SceneParser.h"
@@ -27,7 +29,7 @@ bool is_generator_key(GeneratorType type, std::string_view key) {
       return key == "counts" || key == "spacing" || key == "base";
     case GeneratorType::Pile:
       return key == "count" || key == "min" || key == "max" || key == "seed" ||
-             key == "random_rotation";
+             key == "random_rotation" || key == "speed";
     case GeneratorType::JoltPyramid:
       return key == "layers";
   }
@@ -46,6 +48,17 @@ Quat random_rotation(Random& random) {
   sin_cos(k_two_pi * u2, s2, c2);
   sin_cos(k_two_pi * u3, s3, c3);
   return unit_rotation(Quat(a * s2, a * c2, b * s3, b * c3));
+}
+
+// Uniformly distributed unit vector (Archimedes: z uniform in [-1, 1), azimuth uniform) from
+// two uniform numbers, with the deterministic atl::sin_cos.
+Vec3 random_direction(Random& random) {
+  const float z = random.uniform(-1.0f, 1.0f);
+  const float azimuth = random.uniform(0.0f, k_two_pi);
+  float s, c;
+  sin_cos(azimuth, s, c);
+  const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+  return Vec3(r * c, r * s, z);
 }
 
 }  // namespace
@@ -70,6 +83,7 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
   float gap = 0.0f;
   uint32_t seed = Random::k_default_seed;
   bool random_rotations = false;
+  std::optional<float> speed;
   for (auto it = generator.begin(); it != generator.end(); ++it) {
     const std::string& key = it.key();
     const Json& v = it.value();
@@ -106,6 +120,8 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
         seed = static_cast<uint32_t>(read_int(v, p, 0, std::numeric_limits<uint32_t>::max()));
       } else if (key == "random_rotation") {
         random_rotations = read_bool(v, p);
+      } else if (key == "speed") {
+        speed = read_non_negative(v, p);
       }
     } else if (!parse_body_field(prototype, key, v, p)) {
       fail(p, "unknown key");
@@ -138,6 +154,10 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
                    "), got " + number_text(region_max[axis]));
       if (random_rotations && generator.contains("rotation"))
         fail(at("rotation"), "conflicts with random_rotation");
+      if (speed && generator.contains("linear_velocity"))
+        fail(at("linear_velocity"), "conflicts with speed");
+      if (speed && *speed > 0.0f && prototype.motion == MotionType::Static)
+        fail(at("speed"), "a static body cannot move");
       break;
     case GeneratorType::JoltPyramid: {
       // Layer i holds (layers - i)² boxes.
@@ -159,11 +179,13 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
 
   const std::string name_path = at("name");
   size_t index = 0;
-  const auto emit = [&](const Vec3& position, const Quat& rotation) {
+  const auto emit = [&](const Vec3& position, const Quat& rotation,
+                        std::optional<Vec3> velocity = std::nullopt) {
     BodyDesc body = prototype;
     body.name = prefix + std::to_string(index++);
     body.position = position;
     body.rotation = rotation;
+    if (velocity) body.linear_velocity = velocity;
     add_body(std::move(body), name_path);
   };
   const Quat rotation = prototype.rotation;
@@ -194,7 +216,10 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
         const float x = random.uniform(region_min.x(), region_max.x());
         const float y = random.uniform(region_min.y(), region_max.y());
         const float z = random.uniform(region_min.z(), region_max.z());
-        emit(Vec3(x, y, z), random_rotations ? random_rotation(random) : rotation);
+        const Quat body_rotation = random_rotations ? random_rotation(random) : rotation;
+        std::optional<Vec3> velocity;
+        if (speed) velocity = *speed * random_direction(random);
+        emit(Vec3(x, y, z), body_rotation, velocity);
       }
       break;
     }

@@ -38,7 +38,7 @@ struct PhysicsSettings {
   float body_pair_cache_cos_max_delta_rotation_div2 = 0.99984769515f;  // cos(2°/2)
   /// LinearCast bodies are cast when they move more than this × inner radius in a step.
   float linear_cast_threshold = 0.75f;
-  /// LinearCast hits leave at most this × inner radius of penetration.
+  /// LinearCast hits leave at most min(penetration_slop, this × inner radius) of penetration.
   float linear_cast_max_penetration = 0.25f;
   /// Seconds a body must be still before it may sleep.
   float time_before_sleep = 0.5f;

@@ -54,7 +54,8 @@ class ContactListener {
   virtual ~ContactListener() = default;
 
   /// Step-time, thread-safe: may the two bodies collide this step? Called before the narrow
-  /// phase of each pair (not when the body-pair cache reuses last step's contacts).
+  /// phase of each pair (not when the body-pair cache reuses last step's contacts), and before
+  /// a LinearCast body is swept against the other (a rejected pair does not stop it).
   virtual ValidateResult on_contact_validate(const Body& /*body1*/, const Body& /*body2*/) {
     return ValidateResult::Accept;
   }

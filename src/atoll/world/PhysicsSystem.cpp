@@ -1,9 +1,12 @@
 #include "atoll/world/PhysicsSystem.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "atoll/collision/narrowphase/CollideShapes.h"
+#include "atoll/collision/narrowphase/ShapeCast.h"
+#include "atoll/core/QuickSort.h"
 
 namespace atl {
 
@@ -63,7 +66,13 @@ PhysicsSystem::PhysicsSystem(const PhysicsSystemSettings& settings)
                                  : *default_layers_,
                              BroadPhaseSettings{PhysicsSettings{}.speculative_contact_distance})
               .value_or_throw()),
-      system_settings_(settings) {
+      system_settings_(settings),
+      object_vs_broadphase_filter_(settings.object_vs_broadphase_filter != nullptr
+                                       ? settings.object_vs_broadphase_filter
+                                       : default_layers_.get()),
+      object_layer_pair_filter_(settings.object_layer_pair_filter != nullptr
+                                    ? settings.object_layer_pair_filter
+                                    : default_layers_.get()) {
   body_manager_.set_max_bodies(settings.max_bodies);
 }
 
@@ -171,6 +180,10 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     integrate_positions(dt);
   }
   {
+    StageTimer t(result, Stage::ccd);
+    ccd(dt, result);
+  }
+  {
     StageTimer t(result, Stage::solve_position);
     solve_position();
     find_non_finite();
@@ -241,6 +254,7 @@ void PhysicsSystem::gather_solver_bodies() {
   solver_bodies_.clear();
   solver_body_source_.clear();
   solver_movable_.clear();
+  linear_cast_candidates_.clear();
   // Active bodies first, in index order.
   for (uint32_t index : body_manager_.active_bodies()) {
     const Body& body = *body_manager_.body_at_slot(index);
@@ -257,6 +271,11 @@ void PhysicsSystem::gather_solver_bodies() {
     solver_index_of_[index] = static_cast<uint32_t>(solver_bodies_.size() - 1);
     solver_body_source_.push_back(index);
     solver_movable_.push_back(body.is_dynamic() ? 1 : 0);
+    // Read here, at the start of every collision step, so that a changed motion quality counts
+    // from the next step on. Kinematic bodies cannot be stopped and sensors do not collide:
+    // neither is ever cast (as in Jolt).
+    if (body.is_dynamic() && !body.is_sensor() && mp.motion_quality() == MotionQuality::LinearCast)
+      linear_cast_candidates_.push_back(solver_index_of_[index]);
   }
 }
 
@@ -399,12 +418,183 @@ void PhysicsSystem::solve_velocity(UpdateResult& result) {
 }
 
 void PhysicsSystem::integrate_positions(float dt) {
+  // LinearCast bodies are queued before the move, which they then share with every other body:
+  // one expression for all, so that a body whose cast finds nothing ends bit for bit where a
+  // discrete one would (and the compiler contracts it the same way for both).
+  ccd_bodies_.clear();
+  for (uint32_t i : linear_cast_candidates_) register_ccd(i, dt);
   // Active bodies (dynamic and kinematic) are the first entries of the solver array.
   const uint32_t n = body_manager_.num_active_bodies();
   for (uint32_t i = 0; i < n; ++i) {
     SolverBody& sb = solver_bodies_[i];
     sb.com_position += sb.linear_velocity * dt;
     sb.apply_position_step(Vec3(), sb.angular_velocity * dt);
+  }
+}
+
+void PhysicsSystem::register_ccd(uint32_t solver_index, float dt) {
+  const SolverBody& sb = solver_bodies_[solver_index];
+  const Vec3 delta_position = sb.linear_velocity * dt;
+  const Body& body = *body_manager_.body_at_slot(solver_body_source_[solver_index]);
+  const float inner_radius = body.shape()->inner_radius();
+  const float threshold = settings_.linear_cast_threshold * inner_radius;
+  if (!(delta_position.length_sq() > threshold * threshold)) return;
+  CcdBody& c = ccd_bodies_.emplace_back();
+  c.solver_index = solver_index;
+  c.body_id = body.id().value();
+  c.start_position = sb.com_position;
+  c.delta_position = delta_position;
+  c.threshold_sq = threshold * threshold;
+  c.max_penetration =
+      std::min(settings_.penetration_slop, settings_.linear_cast_max_penetration * inner_radius);
+}
+
+namespace {
+
+// Chooses a CCD body's hit among every leaf hit of its casts, as Jolt does: a hit counts only
+// when the body approaches the surface by more than the penetration it may end with (a surface
+// it slides along or leaves cannot stop it, and must not hide a later hit), and the hit where
+// the body stops first wins. Unlike Jolt, a hit that leaves the body at or beyond the end of
+// its displacement is kept (LAWS.md B3): Jolt starts from "stops at 1" and so drops it.
+class CcdHitCollector final : public ShapeCastCollector {
+ public:
+  CcdHitCollector(float max_penetration, float best_fraction_plus_slop)
+      : max_penetration_(max_penetration), best_(best_fraction_plus_slop) {
+    update_early_out_fraction(best_fraction_plus_slop);
+  }
+  /// Starts the cast against another body, along `displacement` (relative to it, m).
+  void begin_target(const Vec3& displacement) {
+    displacement_ = displacement;
+    found = false;
+  }
+  void add_hit(const ShapeCastResult& hit) override {
+    const float approach = hit.normal.dot(displacement_);
+    if (!(approach > max_penetration_)) return;
+    const float fraction_plus_slop = hit.fraction + max_penetration_ / approach;
+    if (!(fraction_plus_slop < best_)) return;
+    best_ = fraction_plus_slop;
+    fraction = hit.fraction;
+    found = true;
+    // A later hit cannot stop the body earlier than where it stops now.
+    update_early_out_fraction(fraction_plus_slop);
+  }
+  float fraction_plus_slop() const { return best_; }
+
+  /// True when the last target gave the best hit so far.
+  bool found = false;
+  /// Fraction of the best hit.
+  float fraction = 1.0f;
+
+ private:
+  float max_penetration_;
+  float best_;
+  Vec3 displacement_;
+};
+
+}  // namespace
+
+void PhysicsSystem::ccd(float dt, UpdateResult& result) {
+  if (ccd_bodies_.empty()) return;
+  result.num_ccd_bodies += static_cast<uint32_t>(ccd_bodies_.size());
+  ccd_index_of_.assign(body_manager_.num_active_bodies(), k_none);
+  for (uint32_t k = 0; k < ccd_bodies_.size(); ++k) ccd_index_of_[ccd_bodies_[k].solver_index] = k;
+  for (uint32_t k = 0; k < ccd_bodies_.size(); ++k) find_ccd_hit(k, dt);
+  resolve_ccd(result);
+}
+
+void PhysicsSystem::find_ccd_hit(uint32_t ccd_index, float dt) {
+  CcdBody& c = ccd_bodies_[ccd_index];
+  const uint32_t index1 = solver_body_source_[c.solver_index];
+  const Body& body1 = *body_manager_.body_at_slot(index1);
+  // Bodies are written back after stage 11, so Body still holds every body's pose at the start
+  // of the step: the cast starts there, at the starting rotation, and each target stays at its
+  // start pose while the cast moves relative to it (exact for two translating bodies).
+  const Mat44 start = body1.world_transform();
+  // Candidates: bodies whose fat boxes (grown by their own predicted motion) the body's box
+  // meets on its way.
+  ccd_candidates_.reset();
+  const DefaultObjectLayerFilter layers(*object_layer_pair_filter_, body1.object_layer());
+  const DefaultBroadPhaseLayerFilter bp_layers(*object_vs_broadphase_filter_, body1.object_layer());
+  const Status queried = broadphase_.cast_aabox(body1.world_bounds(), c.delta_position, layers,
+                                                ccd_candidates_, bp_layers);
+  ATOLL_ASSERT(queried.ok(), "the bounds and velocity of a valid body are finite");
+  (void)queried;
+  // By (entry fraction, body index): the chosen hit does not depend on the trees' shapes.
+  ccd_candidates_.sort();
+
+  const ShapeCastSettings cast_settings;
+  CcdHitCollector collector(c.max_penetration, k_float_max);
+  for (const BroadPhaseHit& candidate : ccd_candidates_.hits) {
+    if (candidate.body_index == index1) continue;
+    const Body& body2 = *body_manager_.body_at_slot(candidate.body_index);
+    if (body2.is_sensor()) continue;
+    Vec3 velocity2;
+    const uint32_t solver2 = solver_index_of_[candidate.body_index];
+    if (solver2 != k_none) {
+      // Two CCD bodies are cast against each other once, from the lower ID (resolve_ccd then
+      // stops the other one at the hit too).
+      if (solver2 < ccd_index_of_.size() && ccd_index_of_[solver2] != k_none &&
+          body2.id().value() < c.body_id)
+        continue;
+      velocity2 = solver_bodies_[solver2].linear_velocity;
+    }
+    const Vec3 displacement = c.delta_position - velocity2 * dt;
+    // Moving this little relative to body 2, the discrete contacts handle the pair.
+    if (displacement.length_sq() <= c.threshold_sq) continue;
+    if (contact_listener_ != nullptr) {
+      const bool first = body1.id().value() < body2.id().value();
+      if (contact_listener_->on_contact_validate(first ? body1 : body2, first ? body2 : body1) ==
+          ValidateResult::Reject)
+        continue;
+    }
+    collector.begin_target(displacement);
+    const Status cast = cast_shape(*body1.shape(), start, displacement, *body2.shape(),
+                                   body2.world_transform(), cast_settings, collector);
+    ATOLL_ASSERT(cast.ok(), "rigid body transforms and default cast settings are valid");
+    (void)cast;
+    if (collector.found) c.hit_body = candidate.body_index;
+  }
+  if (c.hit_body != CcdBody::k_no_hit) {
+    c.fraction = collector.fraction;
+    c.fraction_plus_slop = collector.fraction_plus_slop();
+  }
+}
+
+void PhysicsSystem::resolve_ccd(UpdateResult& result) {
+  // Earliest hits first (ties by body ID), so that a CCD body that another one hits earlier
+  // stops there whatever order the bodies were cast in.
+  ccd_order_.clear();
+  for (uint32_t k = 0; k < ccd_bodies_.size(); ++k)
+    if (ccd_bodies_[k].hit_body != CcdBody::k_no_hit) ccd_order_.push_back(k);
+  quick_sort(ccd_order_.begin(), ccd_order_.end(), [this](uint32_t a, uint32_t b) {
+    const CcdBody& x = ccd_bodies_[a];
+    const CcdBody& y = ccd_bodies_[b];
+    return x.fraction < y.fraction || (x.fraction == y.fraction && x.body_id < y.body_id);
+  });
+  for (uint32_t k : ccd_order_) {
+    const CcdBody& c = ccd_bodies_[k];
+    // Lost its own hit to an earlier CCD body that hit it (below).
+    if (c.hit_body == CcdBody::k_no_hit) continue;
+    ++result.num_ccd_hits;
+    const uint32_t solver2 = solver_index_of_[c.hit_body];
+    if (solver2 == k_none || solver2 >= ccd_index_of_.size() || ccd_index_of_[solver2] == k_none)
+      continue;
+    // A CCD body hit before its own first hit stops where it was hit (Jolt: without slop; the
+    // hitting body takes the penetration).
+    CcdBody& other = ccd_bodies_[ccd_index_of_[solver2]];
+    if (other.fraction > c.fraction) {
+      other.hit_body = CcdBody::k_no_hit;
+      other.fraction = c.fraction;
+      other.fraction_plus_slop = c.fraction;
+    }
+  }
+  // Time stealing: the body stops part of the way (stage 9 moved it all the way); its velocity
+  // is left as it is, so it bounces (or stops) through the ordinary contact on the next step
+  // (seed 004 §4).
+  for (const CcdBody& c : ccd_bodies_) {
+    if (c.fraction_plus_slop >= 1.0f) continue;
+    solver_bodies_[c.solver_index].com_position =
+        c.start_position + c.delta_position * std::max(c.fraction_plus_slop, 0.0f);
   }
 }
 

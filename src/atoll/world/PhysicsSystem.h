@@ -61,6 +61,12 @@ struct UpdateResult {
   uint32_t num_active_bodies = 0;
   /// Deepest penetration (m) found by the narrow phase during the update.
   float max_penetration = 0.0f;
+  /// LinearCast bodies that moved far enough to be cast (stage 10), summed over collision
+  /// steps.
+  uint32_t num_ccd_bodies = 0;
+  /// Of those, the ones whose cast hit something (a hit at the very end of the displacement
+  /// included), summed over collision steps.
+  uint32_t num_ccd_hits = 0;
   /// Wall time per stage (ms), summed over collision steps.
   std::array<double, k_num_stages> stage_ms{};
   /// Bodies quarantined during the update because their state went non-finite (DESIGN.md §7;
@@ -118,6 +124,7 @@ class PhysicsSystem final : private BodyListener {
   void warm_start();
   void solve_velocity(UpdateResult& result);
   void integrate_positions(float dt);
+  void ccd(float dt, UpdateResult& result);
   void solve_position();
   // Quarantine (DESIGN.md §7): find_non_finite runs before write_back, while every body still
   // holds its pose from the start of the step; quarantine_non_finite runs after it.
@@ -129,6 +136,39 @@ class PhysicsSystem final : private BodyListener {
   void deliver_events();
 
   uint32_t solver_index(uint32_t body_index);
+  // Stage 9 for one LinearCast candidate, before the move: queues it for stage 10 when it
+  // moves too far this step to be moved blindly.
+  void register_ccd(uint32_t solver_index, float dt);
+  // Stage 10 for one CCD body: its earliest hit. Writes only that CcdBody (and the candidate
+  // scratch), so bodies can be cast in any order, or in batches once the step is parallel.
+  void find_ccd_hit(uint32_t ccd_index, float dt);
+  // Stage 10 for all CCD bodies, sequential: earliest hits first, then the moves.
+  void resolve_ccd(UpdateResult& result);
+
+  // A LinearCast body queued in stage 9 for stage 10 (Jolt's CCDBody).
+  struct CcdBody {
+    static constexpr uint32_t k_no_hit = 0xffffffffu;
+    /// Index in solver_bodies_.
+    uint32_t solver_index = 0;
+    /// Body ID value (ties in the hit order).
+    uint32_t body_id = 0;
+    /// Centre of mass (m) at the start of the step.
+    Vec3 start_position;
+    /// This step's displacement (m).
+    Vec3 delta_position;
+    /// (linear_cast_threshold × inner radius)² (m²): relative motions below it are not cast.
+    float threshold_sq = 0.0f;
+    /// Penetration (m) the body may end with at a hit: min(penetration_slop,
+    /// linear_cast_max_penetration × inner radius).
+    float max_penetration = 0.0f;
+    /// Fraction of the displacement at the chosen hit (1 without one).
+    float fraction = 1.0f;
+    /// Fraction the body moves: the hit's fraction plus max_penetration along the normal
+    /// (1 without a hit); 1 or more leaves the whole move.
+    float fraction_plus_slop = 1.0f;
+    /// Body slot index of what was hit, or k_no_hit.
+    uint32_t hit_body = k_no_hit;
+  };
 
   std::unique_ptr<DefaultLayers> default_layers_;
   BodyManager body_manager_;
@@ -139,6 +179,9 @@ class PhysicsSystem final : private BodyListener {
   PhysicsSettings settings_;
   PhysicsSystemSettings system_settings_;
   ContactListener* contact_listener_ = nullptr;
+  // The layer filters the broadphase was built with (CCD queries it with the same rules).
+  const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter_ = nullptr;
+  const ObjectLayerPairFilter* object_layer_pair_filter_ = nullptr;
   uint64_t step_count_ = 0;
   float current_dt_ = 0.0f;
 
@@ -148,6 +191,11 @@ class PhysicsSystem final : private BodyListener {
   std::vector<uint32_t> solver_body_source_;  // solver index → body slot index
   std::vector<uint32_t> solver_index_of_;     // body slot index → solver index (or k_none)
   std::vector<uint8_t> solver_movable_;
+  std::vector<uint32_t> linear_cast_candidates_;  // active dynamic LinearCast non-sensors
+  std::vector<CcdBody> ccd_bodies_;
+  std::vector<uint32_t> ccd_index_of_;  // solver index → index in ccd_bodies_ (or k_none)
+  std::vector<uint32_t> ccd_order_;
+  AllHitsBroadPhaseCollector ccd_candidates_;
   std::vector<uint32_t> constraint_body1_;
   std::vector<uint32_t> constraint_body2_;
   std::vector<ContactManifold> manifolds_;

@@ -15,19 +15,20 @@ enum class Stage : uint8_t {
   setup_velocity,       ///< 6. effective masses and velocity targets
   warm_start,           ///< 7. last step's impulses
   solve_velocity,       ///< 8. sequential impulses (with early exit)
-  integrate_positions,  ///< 9. velocities → positions
+  integrate_positions,  ///< 9. velocities → positions; fast LinearCast bodies queued for CCD
+  ccd,                  ///< 10. LinearCast sweeps, earliest hit, time stealing
   solve_position,       ///< 11. Baumgarte position correction
   update_sleep,         ///< 12. whole-island sleeping
   update_bounds,        ///< 13. broadphase bounds of moved bodies
 };
-inline constexpr int k_num_stages = 11;
+inline constexpr int k_num_stages = 12;
 
 /// The stage's name ("apply_forces", …).
 constexpr const char* stage_name(Stage stage) {
   constexpr std::array<const char*, k_num_stages> k_names{
-      "apply_forces",   "find_pairs",   "narrow_phase",   "build_islands",
-      "setup_velocity", "warm_start",   "solve_velocity", "integrate_positions",
-      "solve_position", "update_sleep", "update_bounds"};
+      "apply_forces", "find_pairs",     "narrow_phase",        "build_islands", "setup_velocity",
+      "warm_start",   "solve_velocity", "integrate_positions", "ccd",           "solve_position",
+      "update_sleep", "update_bounds"};
   return k_names[static_cast<int>(stage)];
 }
 

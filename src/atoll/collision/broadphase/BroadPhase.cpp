@@ -184,6 +184,23 @@ Status BroadPhase::cast_ray(const Vec3& origin, const Vec3& direction,
   return Ok{};
 }
 
+Status BroadPhase::cast_aabox(const AABox& box, const Vec3& displacement,
+                              const ObjectLayerFilter& filter, BroadPhaseCollector& collector,
+                              const BroadPhaseLayerFilter& bp_filter) const {
+  if (Status s = DynamicTree::check_box(box, "BroadPhase.cast_aabox.box"); !s) return s;
+  if (Status s = check_finite(displacement, "BroadPhase.cast_aabox.displacement"); !s) return s;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    if (collector.should_early_out()) break;
+    if (trees_[bp].empty() || !bp_filter.should_collide(static_cast<BroadPhaseLayer>(bp))) continue;
+    const float max_fraction = std::min(1.0f, collector.early_out_fraction());
+    trees_[bp].cast_aabox(box, displacement, max_fraction, [&](uint32_t body, float fraction) {
+      if (filter.should_collide(bodies_[body].layer)) collector.add_hit({body, fraction});
+      return collector.early_out_fraction();
+    });
+  }
+  return Ok{};
+}
+
 Status BroadPhase::collide_aabox(const AABox& box, const ObjectLayerFilter& filter,
                                  BroadPhaseCollector& collector,
                                  const BroadPhaseLayerFilter& bp_filter) const {

@@ -78,6 +78,13 @@ class BroadPhase {
   Status cast_ray(const Vec3& origin, const Vec3& direction, const ObjectLayerFilter& filter,
                   BroadPhaseCollector& collector,
                   const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// Reports the bodies whose fat boxes `box` touches while it moves by t·displacement,
+  /// t ∈ [0, 1], with the fraction t where it starts touching (nearer first within a tree), and
+  /// whose layer passes `filter`. Stops where the collector's early-out fraction says. Error when
+  /// an input is not finite or the box is inverted.
+  Status cast_aabox(const AABox& box, const Vec3& displacement, const ObjectLayerFilter& filter,
+                    BroadPhaseCollector& collector,
+                    const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
   /// Reports the bodies whose fat boxes overlap `box` and whose layer passes `filter`.
   /// Error when the box is not finite or inverted.
   Status collide_aabox(const AABox& box, const ObjectLayerFilter& filter,

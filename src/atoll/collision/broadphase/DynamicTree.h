@@ -115,38 +115,15 @@ class DynamicTree {
   template <class Callback>
   void cast_ray(const Vec3& origin, const Vec3& direction, float max_fraction,
                 Callback&& callback) const {
-    if (root_ == k_null_node || !(max_fraction >= 0.0f)) return;
-    // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
-    const Vec3 inv_direction = direction.reciprocal();
-    struct Entry {
-      uint32_t node;
-      float fraction;
-    };
-    const float root_fraction = nodes_[root_].box.ray_fraction(origin, inv_direction, max_fraction);
-    if (root_fraction == k_float_max) return;
-    TraversalStack<Entry> stack;
-    stack.push_back({root_, root_fraction});
-    while (!stack.empty()) {
-      const Entry entry = stack.back();
-      stack.pop_back();
-      // The limit may have shrunk since the entry was pushed.
-      if (entry.fraction > max_fraction) continue;
-      const Node& node = nodes_[entry.node];
-      if (node.height == 0) {
-        const float new_max = callback(node.value, entry.fraction);
-        if (new_max < max_fraction) max_fraction = new_max;
-        if (max_fraction < 0.0f) return;
-        continue;
-      }
-      const float f0 = nodes_[node.child[0]].box.ray_fraction(origin, inv_direction, max_fraction);
-      const float f1 = nodes_[node.child[1]].box.ray_fraction(origin, inv_direction, max_fraction);
-      // Push the farther child first so that the nearer one is visited first.
-      const bool first_is_near = f0 <= f1;
-      const Entry near{node.child[first_is_near ? 0 : 1], first_is_near ? f0 : f1};
-      const Entry far{node.child[first_is_near ? 1 : 0], first_is_near ? f1 : f0};
-      if (far.fraction != k_float_max) stack.push_back(far);
-      if (near.fraction != k_float_max) stack.push_back(near);
-    }
+    cast(origin, Vec3::zero(), direction, max_fraction, callback);
+  }
+  /// Like cast_ray for a box moving by t·direction: `callback(value, entry_fraction)` for every
+  /// leaf whose fat box the moving `box` touches, from the fraction where it starts touching.
+  /// Tighter than query_aabox over the box's whole sweep when the motion is long and diagonal.
+  template <class Callback>
+  void cast_aabox(const AABox& box, const Vec3& direction, float max_fraction,
+                  Callback&& callback) const {
+    cast(box.center(), box.extent(), direction, max_fraction, callback);
   }
 
  private:
@@ -165,6 +142,53 @@ class DynamicTree {
     uint32_t value;     // user value (leaves)
     int32_t height;     // 0 for leaves, -1 while on the free list
   };
+
+  // The ray origin + t·direction against the leaves' boxes grown by `extent` (a box cast is
+  // the ray of its centre).
+  template <class Callback>
+  void cast(const Vec3& origin, const Vec3& extent, const Vec3& direction, float max_fraction,
+            Callback& callback) const {
+    if (root_ == k_null_node || !(max_fraction >= 0.0f)) return;
+    // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
+    const Vec3 inv_direction = direction.reciprocal();
+    // The bounds of the whole sweep reject most boxes more cheaply than the slab test.
+    const AABox start = AABox::from_center(origin, extent);
+    const AABox sweep = AABox::merged(start, start.translated(direction * max_fraction));
+    const auto fraction_of = [&](uint32_t node, float max) {
+      const AABox& box = nodes_[node].box;
+      if (!box.overlaps(sweep)) return k_float_max;
+      return box.expanded(extent).ray_fraction(origin, inv_direction, max);
+    };
+    struct Entry {
+      uint32_t node;
+      float fraction;
+    };
+    const float root_fraction = fraction_of(root_, max_fraction);
+    if (root_fraction == k_float_max) return;
+    TraversalStack<Entry> stack;
+    stack.push_back({root_, root_fraction});
+    while (!stack.empty()) {
+      const Entry entry = stack.back();
+      stack.pop_back();
+      // The limit may have shrunk since the entry was pushed.
+      if (entry.fraction > max_fraction) continue;
+      const Node& node = nodes_[entry.node];
+      if (node.height == 0) {
+        const float new_max = callback(node.value, entry.fraction);
+        if (new_max < max_fraction) max_fraction = new_max;
+        if (max_fraction < 0.0f) return;
+        continue;
+      }
+      const float f0 = fraction_of(node.child[0], max_fraction);
+      const float f1 = fraction_of(node.child[1], max_fraction);
+      // Push the farther child first so that the nearer one is visited first.
+      const bool first_is_near = f0 <= f1;
+      const Entry near{node.child[first_is_near ? 0 : 1], first_is_near ? f0 : f1};
+      const Entry far{node.child[first_is_near ? 1 : 0], first_is_near ? f1 : f0};
+      if (far.fraction != k_float_max) stack.push_back(far);
+      if (near.fraction != k_float_max) stack.push_back(near);
+    }
+  }
 
   template <class Test, class Callback>
   void query_leaves(const Test& test, Callback& callback) const {

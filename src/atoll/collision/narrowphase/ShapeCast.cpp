@@ -18,8 +18,29 @@ namespace {
 struct CastContext {
   const Vec3& displacement;
   const ShapeCastSettings& settings;
-  ShapeCastResult& result;
+  ShapeCastCollector& collector;
+};
+
+/// Keeps the earliest hit (the deeper one among hits at fraction 0): cast_shape's result.
+class EarliestHitCollector final : public ShapeCastCollector {
+ public:
+  explicit EarliestHitCollector(ShapeCastResult& result) : result_(result) {
+    reset_early_out_fraction(result.fraction);
+  }
+  void add_hit(const ShapeCastResult& hit) override {
+    const bool better = result_.has_hit ? hit.fraction < result_.fraction ||
+                                              (hit.fraction == result_.fraction &&
+                                               hit.penetration_depth > result_.penetration_depth)
+                                        : hit.fraction <= result_.fraction;
+    if (!better) return;
+    result_ = hit;
+    updated = true;
+    update_early_out_fraction(hit.fraction);
+  }
   bool updated = false;
+
+ private:
+  ShapeCastResult& result_;
 };
 
 /// World bounds of `a` over the whole sweep.
@@ -28,25 +49,20 @@ AABox swept_bounds(const ShapeInstance& a, const Vec3& displacement) {
   return AABox::merged(start, start.translated(displacement));
 }
 
-/// Records a hit found in the space of `query_transform` when it beats the current one.
+/// Hands a hit found in the space of `query_transform` to the collector, in world space.
 void offer_hit(CastContext& context, const Mat44& query_transform, float fraction,
                const Vec3& normal, const Vec3& point_a, const Vec3& point_b, const SubShapeID& id1,
                const SubShapeID& id2) {
-  const float depth = fraction == 0.0f ? (point_a - point_b).dot(normal) : 0.0f;
-  ShapeCastResult& r = context.result;
-  const bool better =
-      r.has_hit ? fraction < r.fraction || (fraction == r.fraction && depth > r.penetration_depth)
-                : fraction <= r.fraction;
-  if (!better) return;
-  r.fraction = fraction;
-  r.has_hit = true;
-  r.normal = query_transform.multiply3x3(normal);
-  r.point_on_shape = query_transform * point_a;
-  r.point_on_target = query_transform * point_b;
-  r.penetration_depth = depth;
-  r.sub_shape_id1 = id1;
-  r.sub_shape_id2 = id2;
-  context.updated = true;
+  ShapeCastResult hit;
+  hit.fraction = fraction;
+  hit.has_hit = true;
+  hit.normal = query_transform.multiply3x3(normal);
+  hit.point_on_shape = query_transform * point_a;
+  hit.point_on_target = query_transform * point_b;
+  hit.penetration_depth = fraction == 0.0f ? (point_a - point_b).dot(normal) : 0.0f;
+  hit.sub_shape_id1 = id1;
+  hit.sub_shape_id2 = id2;
+  context.collector.add_hit(hit);
 }
 
 /// Unit normal from a cast's axis; the cast direction when the axis vanished.
@@ -66,7 +82,7 @@ void cast_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b, CastC
       shape_a.support_function(SupportMode::ExcludeConvexRadius, a_buffer, a.scale);
   const ConvexSupport* b_core =
       shape_b.support_function(SupportMode::ExcludeConvexRadius, b_buffer, b.scale);
-  float fraction = context.result.fraction;
+  float fraction = context.collector.early_out_fraction();
   Vec3 point_a, point_b, axis;
   EPAPenetrationDepth epa;
   if (!epa.cast_shape(start, direction, context.settings.collision_tolerance,
@@ -105,7 +121,7 @@ void cast_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
     // Front faces only: a shape moving along the face normal approaches from behind.
     if (face_normal.is_near_zero() || face_normal.dot(direction) > 0.0f) return;
     const TriangleConvex triangle{w0, w1, w2};
-    float fraction = context.result.fraction;
+    float fraction = context.collector.early_out_fraction();
     Vec3 point_a, point_b, axis;
     if (!epa.cast_shape(start, direction, context.settings.collision_tolerance,
                         context.settings.penetration_tolerance, *a_core, triangle,
@@ -171,22 +187,49 @@ Status ShapeCastSettings::validate() const {
   return Ok{};
 }
 
-Result<bool> cast_shape(const Shape& shape, const Mat44& start, const Vec3& displacement,
-                        const Shape& target, const Mat44& target_transform,
-                        const ShapeCastSettings& settings, ShapeCastResult& io_result) {
+namespace {
+
+Status check_cast_inputs(const Mat44& start, const Vec3& displacement,
+                         const Mat44& target_transform, const ShapeCastSettings& settings) {
   if (Status status = settings.validate(); !status.ok()) return status.error();
   if (auto e = check_rigid_transform("cast_shape.start", start)) return *e;
   if (auto e = check_finite("cast_shape.displacement", displacement)) return *e;
   if (auto e = check_rigid_transform("cast_shape.target_transform", target_transform)) return *e;
-  if (auto e = check_non_negative("ShapeCastResult.fraction", io_result.fraction)) return *e;
+  return Ok{};
+}
+
+void cast_validated(const Shape& shape, const Mat44& start, const Vec3& displacement,
+                    const Shape& target, const Mat44& target_transform,
+                    const ShapeCastSettings& settings, ShapeCastCollector& collector) {
   ShapeInstance a, b;
   a.shape = &shape;
   a.transform = start;
   b.shape = &target;
   b.transform = target_transform;
-  CastContext context{displacement, settings, io_result};
+  CastContext context{displacement, settings, collector};
   cast_dispatch(a, b, context);
-  return context.updated;
+}
+
+}  // namespace
+
+Status cast_shape(const Shape& shape, const Mat44& start, const Vec3& displacement,
+                  const Shape& target, const Mat44& target_transform,
+                  const ShapeCastSettings& settings, ShapeCastCollector& collector) {
+  if (Status status = check_cast_inputs(start, displacement, target_transform, settings); !status)
+    return status;
+  cast_validated(shape, start, displacement, target, target_transform, settings, collector);
+  return Ok{};
+}
+
+Result<bool> cast_shape(const Shape& shape, const Mat44& start, const Vec3& displacement,
+                        const Shape& target, const Mat44& target_transform,
+                        const ShapeCastSettings& settings, ShapeCastResult& io_result) {
+  if (Status status = check_cast_inputs(start, displacement, target_transform, settings); !status)
+    return status.error();
+  if (auto e = check_non_negative("ShapeCastResult.fraction", io_result.fraction)) return *e;
+  EarliestHitCollector collector(io_result);
+  cast_validated(shape, start, displacement, target, target_transform, settings, collector);
+  return collector.updated;
 }
 
 }  // namespace atl

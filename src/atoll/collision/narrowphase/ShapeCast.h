@@ -49,6 +49,36 @@ struct ShapeCastResult {
   SubShapeID sub_shape_id2;
 };
 
+/// Receives every hit of a shape cast: the earliest hit of each pair of leaves (a mesh reports
+/// one per triangle it reaches), so that a caller can filter hits by their normal before
+/// choosing one. Leaves are not searched beyond early_out_fraction().
+class ShapeCastCollector {
+ public:
+  virtual ~ShapeCastCollector() = default;
+  /// Called for each hit at a fraction ≤ early_out_fraction(). `hit.has_hit` is true.
+  virtual void add_hit(const ShapeCastResult& hit) = 0;
+  /// Hits after this fraction of the displacement are not looked for (default 1: the whole
+  /// displacement, a hit at exactly 1 included).
+  float early_out_fraction() const { return early_out_fraction_; }
+
+ protected:
+  /// Lowers the early-out fraction (never raises it).
+  void update_early_out_fraction(float fraction) {
+    if (fraction < early_out_fraction_) early_out_fraction_ = fraction;
+  }
+  /// Sets the early-out fraction (≥ 0), e.g. to a caller's own bound.
+  void reset_early_out_fraction(float fraction) { early_out_fraction_ = fraction; }
+
+ private:
+  float early_out_fraction_ = 1.0f;
+};
+
+/// Like the cast_shape below, but hands every hit to `collector` instead of keeping the
+/// earliest one.
+Status cast_shape(const Shape& shape, const Mat44& start, const Vec3& displacement,
+                  const Shape& target, const Mat44& target_transform,
+                  const ShapeCastSettings& settings, ShapeCastCollector& collector);
+
 /// Sweeps `shape` from the rigid transform `start` along `displacement` (world, m) against
 /// `target` at rest at `target_transform`. Updates `io_result` and returns true when a hit
 /// earlier than io_result.fraction is found (or the first one at exactly that fraction; among
