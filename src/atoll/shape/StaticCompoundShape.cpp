@@ -94,7 +94,9 @@ StaticCompoundShape::StaticCompoundShape(const StaticCompoundShapeSettings& sett
     const AABox b = c.shape->world_bounds(transform);
     child_bounds_.push_back(b);
     bounds_.encapsulate(b);
-    inner_radius_ = std::max(inner_radius_, c.shape->inner_radius());
+    // The smallest child's: CCD casts a body once it moves more than a fraction of this, and a
+    // thin child must not slip through because a fat sibling sets the scale (Jolt does the same).
+    inner_radius_ = std::min(inner_radius_, c.shape->inner_radius());
     volume_ += c.shape->volume();
     const Vec3 center = transform * c.shape->center_of_mass();
     const float mass = c.shape->mass_properties().mass;

@@ -110,7 +110,7 @@ class StaticCompoundShape final : public Shape {
   AABox bounds_;
   MassProperties mass_properties_;
   Vec3 center_of_mass_;
-  float inner_radius_ = 0.0f;
+  float inner_radius_ = k_float_max;  // min over the children
   float volume_ = 0.0f;
   uint32_t id_bits_ = 1;
 };
