@@ -263,8 +263,10 @@ TEST_F(LawFixture, A4_IterationsCannotReplaceWarmStart) {
   }
   // Jolt, warm start on: 3439 mm (2: collapse), 11.16 mm (10), 2.14 mm (30).
   // Atoll: top drop 356 mm, drift 988 mm (2: collapse); max penetration 3.99 mm (10),
-  // 0.72 mm (30).
-  EXPECT_GT(on[0].top_drop, 0.25f);
+  // 0.72 mm (30). "Collapse" is the top box leaving its place by more than a box size, down or
+  // sideways: at 2 iterations the tower falls over, and whether the top box has dropped a box
+  // height by step 300 depends on round-off (the asan+ubsan build: drop 159 mm, drift 633 mm).
+  EXPECT_GT(std::max(on[0].top_drop, on[0].top_drift), 0.25f);
   EXPECT_LT(on[1].max_penetration, 0.03f);
   EXPECT_LT(on[2].max_penetration, on[1].max_penetration);
   EXPECT_LT(on[1].top_drop, 0.03f);
