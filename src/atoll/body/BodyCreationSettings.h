@@ -8,6 +8,7 @@
 #include "atoll/body/AllowedDOFs.h"
 #include "atoll/body/MotionQuality.h"
 #include "atoll/body/MotionType.h"
+#include "atoll/collision/CollisionGroup.h"
 #include "atoll/collision/broadphase/ObjectLayer.h"
 #include "atoll/core/Result.h"
 #include "atoll/shape/Shape.h"
@@ -45,6 +46,9 @@ struct BodyCreationSettings {
   /// otherwise (Jolt's default of layer 0 for every body silently stops dynamic bodies from
   /// colliding with static geometry in the default layer setup).
   std::optional<ObjectLayer> object_layer;
+  /// Finer filter than the layer: which bodies of the same layer it collides with (default:
+  /// no group, collides with every body its layer allows).
+  CollisionGroup collision_group;
   /// Whether the body may fall asleep when it comes to rest.
   bool allow_sleeping = true;
   /// A sensor reports overlaps but has no collision response.

@@ -379,6 +379,19 @@ Status BodyInterface::set_object_layer(BodyID id, ObjectLayer layer) {
   return Ok{};
 }
 
+Result<CollisionGroup> BodyInterface::collision_group(BodyID id) const {
+  Result<const Body*> found = std::as_const(manager_).lookup(id, "BodyInterface::collision_group");
+  if (!found) return found.error();
+  return manager_.collision_group(id.index());
+}
+
+Status BodyInterface::set_collision_group(BodyID id, CollisionGroup group) {
+  Result<Body*> found = manager_.lookup(id, "BodyInterface::set_collision_group");
+  if (!found) return found.error();
+  manager_.set_collision_group(**found, std::move(group));
+  return Ok{};
+}
+
 Result<float> BodyInterface::gravity_factor(BodyID id) const {
   constexpr const char* call = "BodyInterface::gravity_factor";
   Result<const Body*> found = std::as_const(manager_).lookup(id, call);

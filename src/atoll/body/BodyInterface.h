@@ -118,6 +118,12 @@ class BodyInterface {
   Result<ObjectLayer> object_layer(BodyID id) const;
   /// Moves the body to another collision layer.
   Status set_object_layer(BodyID id, ObjectLayer layer);
+  /// Collision group (finer than the layer; default: none).
+  Result<CollisionGroup> collision_group(BodyID id) const;
+  /// Sets the collision group; takes effect from the next step in which the body or a
+  /// neighbour is awake (contacts it now forbids end then, with a removed event). Does not wake
+  /// the body.
+  Status set_collision_group(BodyID id, CollisionGroup group);
   Result<float> gravity_factor(BodyID id) const;
   /// Sets the gravity multiplier (finite) of a moving body.
   Status set_gravity_factor(BodyID id, float gravity_factor);

@@ -23,6 +23,7 @@ Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
     index = bodies_.size();
     bodies_.emplace_back(Body());
     sequences_.push_back(0);
+    collision_groups_.emplace_back();
   }
 
   Body& body = bodies_[index];
@@ -38,6 +39,7 @@ Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
   body.override_mass_ = settings.override_mass.value_or(0.0f);
   body.user_data_ = settings.user_data;
   body.set_sensor(settings.is_sensor);
+  collision_groups_[index] = settings.collision_group;
   // validate() allowed a squared-length error of 1e-3; store an exact unit quaternion so that
   // the error does not scale the shape or feed into integration.
   body.set_position_and_rotation_internal(settings.position, settings.rotation.normalized());
@@ -53,6 +55,7 @@ Status BodyManager::destroy_body(BodyID id) {
   if (body.is_added()) remove_body(body);
   if (body.motion_ != nullptr) release_motion_properties(body.motion_);
   body = Body();  // releases the shape; an invalid id marks the slot free
+  collision_groups_[id.index()] = CollisionGroup();  // releases the filter
   free_body_slots_.push_back(id.index());
   --num_bodies_;
   return Ok{};

@@ -83,6 +83,16 @@ class BodyManager {
   void set_shape(Body& body, Ref<const Shape> shape);
   /// Sets the object layer.
   void set_object_layer(Body& body, ObjectLayer layer) { body.object_layer_ = layer; }
+  /// The collision group of the body in slot `index` (a live body).
+  const CollisionGroup& collision_group(uint32_t index) const { return collision_groups_[index]; }
+  /// Sets the collision group.
+  void set_collision_group(const Body& body, CollisionGroup group) {
+    collision_groups_[body.id_.index()] = std::move(group);
+  }
+  /// Whether the collision groups of two bodies let them collide.
+  bool groups_collide(const Body& a, const Body& b) const {
+    return collision_groups_[a.id_.index()].can_collide(collision_groups_[b.id_.index()]);
+  }
 
   // --- Iteration ----------------------------------------------------------------------------
 
@@ -121,6 +131,9 @@ class BodyManager {
   void remove_from_active_list(Body& body);
 
   ChunkedArray<Body> bodies_;
+  // Per slot, beside the bodies rather than in them: Body keeps its hot data in two cache lines
+  // (static_assert in Body.h), and the group is read once per candidate pair.
+  std::vector<CollisionGroup> collision_groups_;
   // Sequence number of each slot, kept while the slot is free so that reuse can bump it.
   std::vector<uint8_t> sequences_;
   std::vector<uint32_t> free_body_slots_;

@@ -471,4 +471,14 @@ float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
   return sum;
 }
 
+bool ContactConstraintManager::had_contact(uint32_t key1, uint32_t key2) const {
+  // end_step sorted this step's pairs by key; only pairs with a manifold are stored.
+  const std::vector<CachedPair>& pairs = cache_[current_].pairs;
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair(key1, key2),
+                             [](const CachedPair& p, const std::pair<uint32_t, uint32_t>& k) {
+                               return pair_less(p.key1, p.key2, k.first, k.second);
+                             });
+  return it != pairs.end() && it->key1 == key1 && it->key2 == key2 && it->num_manifolds > 0;
+}
+
 }  // namespace atl

@@ -122,6 +122,9 @@ class ContactConstraintManager {
   float total_friction_lambda(uint32_t i) const;
   /// Friction coefficient of constraint i.
   float friction(uint32_t i) const { return constraints_[i].friction; }
+  /// Between steps: whether the body pair with stable keys key1 < key2 had at least one
+  /// manifold (sensor and speculative ones included) in the last step.
+  bool had_contact(uint32_t key1, uint32_t key2) const;
 
  private:
   struct CachedPoint {

@@ -84,6 +84,15 @@ Status PhysicsSystem::set_settings(const PhysicsSettings& settings) {
   return Ok{};
 }
 
+Result<bool> PhysicsSystem::were_bodies_in_contact(BodyID body1, BodyID body2) const {
+  constexpr const char* call = "PhysicsSystem::were_bodies_in_contact";
+  for (BodyID id : {body1, body2})
+    if (Result<const Body*> found = body_manager_.lookup(id, call); !found) return found.error();
+  const uint32_t key1 = std::min(body1.value(), body2.value());
+  const uint32_t key2 = std::max(body1.value(), body2.value());
+  return contact_manager_.had_contact(key1, key2);
+}
+
 // --- BodyListener: the broadphase mirrors the bodies that are in the simulation -------------
 
 void PhysicsSystem::on_added(const Body& body) {
@@ -299,6 +308,8 @@ void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
     if (!a->is_dynamic() && !b->is_dynamic()) {
       if (!sensor || (a->is_static() && b->is_static())) continue;
     }
+    // Collision groups (a ragdoll's own limbs): after the layers, before any contact work.
+    if (!body_manager_.groups_collide(*a, *b)) continue;
     // Body 1 has the lower ID: the cache and the events key on IDs, which are stable.
     if (b->id().value() < a->id().value()) std::swap(a, b);
     const uint32_t i1 = a->id().index(), i2 = b->id().index();
@@ -527,7 +538,7 @@ void PhysicsSystem::find_ccd_hit(uint32_t ccd_index, float dt) {
   for (const BroadPhaseHit& candidate : ccd_candidates_.hits) {
     if (candidate.body_index == index1) continue;
     const Body& body2 = *body_manager_.body_at_slot(candidate.body_index);
-    if (body2.is_sensor()) continue;
+    if (body2.is_sensor() || !body_manager_.groups_collide(body1, body2)) continue;
     Vec3 velocity2;
     const uint32_t solver2 = solver_index_of_[candidate.body_index];
     if (solver2 != k_none) {

@@ -100,6 +100,13 @@ class PhysicsSystem final : private BodyListener {
   /// arguments return an error result and change nothing.
   Result<UpdateResult> update(float dt, int collision_steps = 1);
 
+  /// Whether the two bodies had a contact in the last collision step of the last update():
+  /// touching or within the speculative contact distance, sensor contacts included — the
+  /// contacts that the last update's events reported as added or persisted. Only pairs with an
+  /// active body are collided, so two bodies that slept through the update were not in
+  /// contact. Order of the IDs does not matter; an invalid ID is an error.
+  Result<bool> were_bodies_in_contact(BodyID body1, BodyID body2) const;
+
   /// Number of update() calls so far.
   uint64_t step_count() const { return step_count_; }
 
