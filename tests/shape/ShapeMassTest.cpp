@@ -230,19 +230,49 @@ TEST(ShapeMass, HullOfTetrahedronMatchesClosedForm) {
   EXPECT_TRUE(hull->center_of_mass().is_close(Vec3::replicate(0.25f), 1e-12f));
 }
 
-TEST(ShapeMass, OffsetCenterOfMassMovesOnlyTheCenter) {
+TEST(ShapeMass, OffsetCenterOfMassMovesTheCenterNotTheGeometry) {
   const Ref<Shape> inner = make_ref<BoxShape>(Vec3(1, 0.5f, 2));
   const Ref<Shape> shape =
       create(OffsetCenterOfMassShapeSettings{inner, Vec3(0, -0.4f, 0.1f)}.create());
   EXPECT_EQ(shape->center_of_mass(), Vec3(0, -0.4f, 0.1f));
   EXPECT_EQ(shape->mass_properties().mass, inner->mass_properties().mass);
-  EXPECT_EQ(shape->mass_properties().inertia, inner->mass_properties().inertia);
   EXPECT_EQ(shape->volume(), inner->volume());
   EXPECT_EQ(shape->local_bounds(), inner->local_bounds());
   EXPECT_EQ(shape->inner_radius(), inner->inner_radius());
   // Through a RotatedTranslatedShape the offset centre moves with the inner shape.
   const RotatedTranslatedShape placed(shape, Vec3(1, 2, 3), Quat::rotation(Vec3::axis_x(), k_pi));
   EXPECT_TRUE(placed.center_of_mass().is_close(Vec3(1, 2.4f, 2.9f), 1e-10f));
+}
+
+// Regression: an offset centre of mass kept the inner shape's inertia. Symptom: a 1 × 2 × 3 m
+// box (6000 kg) with its centre of mass moved 5 m along X had an inverse inertia about Y of
+// 2.0e-4 /(kg·m²) instead of 6.45e-6, so an angular impulse spun the body 31× too fast. Cause:
+// OffsetCenterOfMassShape returned the inner shape's inertia, which is about the inner centre
+// of mass, while the body turns about the moved one. Fix: the inertia is moved to the new
+// centre by the parallel axis theorem, I + m·(|d|²·1 − d·dᵀ) (as Jolt). Reading now: 6.4516e-6
+// about Y, and the off-diagonal terms of an oblique offset.
+TEST(ShapeMass, OffsetCenterOfMassAddsTheParallelAxisTerm) {
+  const Ref<Shape> inner = make_ref<BoxShape>(Vec3(0.5f, 1, 1.5f));
+  const Ref<Shape> shape = create(OffsetCenterOfMassShapeSettings{inner, Vec3(5, 0, 0)}.create());
+  const MassProperties mp = shape->mass_properties();
+  EXPECT_TRUE(near_relative(mp.mass, 6000.0, 1e-6));
+  // About Y: m·(1² + 3²)/12 + m·5² = 5000 + 150000.
+  EXPECT_TRUE(near_relative(1.0 / mp.inertia(1, 1), 1.0 / 155000.0, 1e-5));
+  // About X the offset lies on the axis: unchanged.
+  EXPECT_TRUE(near_relative(mp.inertia(0, 0), 6000.0 * (4.0 + 9.0) / 12.0, 1e-5));
+  EXPECT_TRUE(near_relative(mp.inertia(2, 2), 6000.0 * (1.0 + 4.0) / 12.0 + 150000.0, 1e-5));
+
+  // An oblique offset d adds m·(|d|²·1 − d·dᵀ), off-diagonal terms included.
+  const Vec3 d(1, -2, 0.5f);
+  const Ref<Shape> oblique = create(OffsetCenterOfMassShapeSettings{inner, d}.create());
+  const Analytic base = box(Vec3(0.5f, 1, 1.5f), 1000.0);
+  Mat44 expected = base.inertia;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      expected.set(
+          r, c,
+          static_cast<float>(expected(r, c) + base.mass * ((r == c ? 5.25 : 0.0) - d[r] * d[c])));
+  expect_matches(*oblique, {base.mass, expected, base.volume});
 }
 
 }  // namespace
