@@ -89,22 +89,23 @@ void collide_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b,
       shape_b.support_function(SupportMode::IncludeConvexRadius, b_full_buffer, b.scale);
   const TransformedConvex<ConvexSupport> b_core(b_to_a, *b_core_local);
   const TransformedConvex<ConvexSupport> b_full(b_to_a, *b_full_local);
-  // Speculative contacts: A grown by max_separation touches B exactly when A is within that
-  // distance of it; the growth is taken off the depth and the point afterwards.
-  const AddConvexRadius<ConvexSupport> a_grown(*a_full, max_separation);
-
+  // Speculative contacts: GJK grows A's core by max_separation on top of its convex radius, so
+  // A within that distance of B counts as touching; the growth is taken off the depth and the
+  // point afterwards. When the cores overlap, EPA measures the real shapes: growing A there
+  // would only make EPA's polytope (and its error) as large as the separation.
   Vec3 axis = b_to_a * (shape_b.local_bounds().center() * b.scale) -
               shape_a.local_bounds().center() * a.scale;
   Vec3 point_a, point_b;
   EPAPenetrationDepth epa;
-  if (epa.get_penetration_depth(*a_core, a_grown, a_core->convex_radius() + max_separation, b_core,
+  if (epa.get_penetration_depth(*a_core, *a_full, a_core->convex_radius() + max_separation, b_core,
                                 b_full, b_core_local->convex_radius(), settings.collision_tolerance,
                                 settings.penetration_tolerance, axis, point_a,
                                 point_b) != EPAPenetrationDepth::Status::Colliding)
     return;
-  const float depth = (point_a - point_b).dot(axis) - max_separation;
+  const float growth = epa.cores_overlapped() ? 0.0f : max_separation;
+  const float depth = (point_a - point_b).dot(axis) - growth;
   if (!collector.accepts(depth)) return;
-  point_a -= axis * max_separation;
+  point_a -= axis * growth;
 
   ContactPoints points;
   if (settings.collect_faces) {
@@ -136,7 +137,6 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
       convex.support_function(SupportMode::ExcludeConvexRadius, core_buffer, a.scale);
   const ConvexSupport* full =
       convex.support_function(SupportMode::IncludeConvexRadius, full_buffer, a.scale);
-  const AddConvexRadius<ConvexSupport> grown(*full, max_separation);
   const float core_radius = core->convex_radius() + max_separation;
   const Vec3 center = convex.local_bounds().center() * a.scale;
   EPAPenetrationDepth epa;
@@ -160,12 +160,14 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
     const TriangleConvex triangle{w0, w1, w2};
     Vec3 axis = -face_normal;
     Vec3 point_a, point_b;
-    if (epa.get_penetration_depth(*core, grown, core_radius, triangle, triangle, 0.0f,
+    // As in collide_convex_vs_convex: the separation grows A only on GJK's path.
+    if (epa.get_penetration_depth(*core, *full, core_radius, triangle, triangle, 0.0f,
                                   settings.collision_tolerance, settings.penetration_tolerance,
                                   axis, point_a, point_b) != EPAPenetrationDepth::Status::Colliding)
       return;
-    float depth = (point_a - point_b).dot(axis) - max_separation;
-    point_a -= axis * max_separation;
+    const float growth = epa.cores_overlapped() ? 0.0f : max_separation;
+    float depth = (point_a - point_b).dot(axis) - growth;
+    point_a -= axis * growth;
     const Vec3 fixed = active_edge_normal(w0, w1, w2, active_edges, face_normal, point_b, axis,
                                           settings.active_edge_cos);
     if (!(fixed == axis)) {
