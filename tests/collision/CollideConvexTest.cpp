@@ -373,5 +373,29 @@ TEST(CollideConvex, DeepPenetrationDepthDoesNotDependOnMaxSeparation) {
   }
 }
 
+// Regression (see LargeFloorLawsTest.cpp): a box resting 1 cm deep on a floor box of half
+// extent 3e5 m got no contact (a float resolves the floor's support points to 3 cm). Cause and
+// fix: boxes larger than 1e4 m are cut down to the part near the other shape before GJK/EPA.
+// Reading now: the same four corners and depth as on a 10 m floor, either shape first.
+TEST(CollideConvex, BoxOnHugeFloorBoxGivesTheFourCorners) {
+  const Ref<Shape> box = make_ref<BoxShape>(Vec3(1, 0.5f, 1.5f));
+  for (const float h : {3.0e5f, 1.0e6f}) {
+    const Ref<Shape> floor = make_ref<BoxShape>(Vec3(h, 0.5f, h));
+    const Mat44 transform = Mat44::translation(Vec3(0.7f, 0.5f - k_depth, -1.2f));
+    const auto manifolds = collide_all(*box, transform, *floor, floor_transform());
+    ASSERT_EQ(manifolds.size(), 1u) << h;
+    EXPECT_TRUE(vec_near(manifolds[0].normal, k_down, 1e-5f));
+    EXPECT_NEAR(manifolds[0].penetration_depth, k_depth, 1e-4f);
+    EXPECT_TRUE(
+        same_points(manifolds[0].points_on_2, bottom_corners(1, 1.5f, 0, 0.7f, -1.2f, 0), 1e-4f));
+    const auto flipped = collide_all(*floor, floor_transform(), *box, transform);
+    ASSERT_EQ(flipped.size(), 1u) << h;
+    EXPECT_TRUE(vec_near(flipped[0].normal, -k_down, 1e-5f));
+    EXPECT_NEAR(flipped[0].penetration_depth, k_depth, 1e-4f);
+    EXPECT_TRUE(
+        same_points(flipped[0].points_on_1, bottom_corners(1, 1.5f, 0, 0.7f, -1.2f, 0), 1e-4f));
+  }
+}
+
 }  // namespace
 }  // namespace atl::test
