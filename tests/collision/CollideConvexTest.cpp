@@ -397,5 +397,29 @@ TEST(CollideConvex, BoxOnHugeFloorBoxGivesTheFourCorners) {
   }
 }
 
+// Issue 7 item 11: a flat convex hull (a 2D rectangle, convex radius 0.05) collides as a plate
+// 0.1 m thick: lying on the floor it gives the four corners of its polygon, a sphere on it one
+// point, both with the closed-form depth.
+TEST(CollideConvex, FlatHullPlateOnBoxGivesItsFourCorners) {
+  ConvexHullShapeSettings settings;
+  settings.points = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2)};
+  settings.max_convex_radius = 0.05f;
+  const Ref<Shape> plate = settings.create().value();
+  const Mat44 transform = Mat44::translation(Vec3(0.5f, 0.05f - k_depth, 0.3f));
+  const auto manifolds = collide_all(*plate, transform, *floor_box(), floor_transform());
+  ASSERT_EQ(manifolds.size(), 1u);
+  EXPECT_TRUE(vec_near(manifolds[0].normal, k_down, 1e-5f));
+  EXPECT_NEAR(manifolds[0].penetration_depth, k_depth, 1e-4f);
+  EXPECT_TRUE(same_points(manifolds[0].points_on_2, bottom_corners(1, 2, 0, 0.5f, 0.3f, 0), 1e-4f));
+
+  const Ref<Shape> sphere = make_ref<SphereShape>(0.5f);
+  const auto on_plate =
+      collide_all(*sphere, Mat44::translation(Vec3(0.3f, 0.55f - k_depth, 0.2f)), *plate, Mat44());
+  ASSERT_EQ(on_plate.size(), 1u);
+  EXPECT_TRUE(vec_near(on_plate[0].normal, k_down, 1e-4f));
+  EXPECT_NEAR(on_plate[0].penetration_depth, k_depth, 1e-4f);
+  EXPECT_TRUE(same_points(on_plate[0].points_on_2, {Vec3(0.3f, 0.05f, 0.2f)}, 1e-4f));
+}
+
 }  // namespace
 }  // namespace atl::test

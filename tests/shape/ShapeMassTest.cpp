@@ -6,6 +6,7 @@
 #include "ShapeTestUtil.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/CapsuleShape.h"
+#include "atoll/shape/ConvexHullShape.h"
 #include "atoll/shape/CylinderShape.h"
 #include "atoll/shape/OffsetCenterOfMassShape.h"
 #include "atoll/shape/RotatedTranslatedShape.h"
@@ -273,6 +274,39 @@ TEST(ShapeMass, OffsetCenterOfMassAddsTheParallelAxisTerm) {
           r, c,
           static_cast<float>(expected(r, c) + base.mass * ((r == c ? 5.25 : 0.0) - d[r] * d[c])));
   expect_matches(*oblique, {base.mass, expected, base.volume});
+}
+
+// Regression (issue 7 item 11): flat convex hulls were refused at creation ("all 4 points are
+// coplanar"). Fix and rule: coplanar points build a plate, the polygon grown by the convex
+// radius r; its mass and inertia are those of the polygon extruded by ±r (a 2 × 4 m rectangle
+// with r = 0.05 weighs as a 2 × 0.1 × 4 m box), the volume area · 2r; r = 0 gives zero volume
+// and mass. Reading now: the box formula to 1e-4, tilted and moved as the points are.
+TEST(ShapeMass, FlatHullIsAPlateOfThicknessTwiceTheConvexRadius) {
+  const Quat q = Quat::rotation(Vec3(1, -2, 0.5f).normalized(), 0.9f);
+  const Vec3 t(1, 2, 3);
+  ConvexHullShapeSettings settings;
+  for (const Vec3& c : {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2),
+                        Vec3(0.2f, 0, 0.1f), Vec3(1, 0, 0)})
+    settings.points.push_back(q * c + t);
+  settings.max_convex_radius = 0.05f;
+  const Ref<Shape> plate = create(settings.create());
+  const auto& hull = static_cast<const ConvexHullShape&>(*plate);
+  EXPECT_TRUE(hull.flat());
+  EXPECT_EQ(hull.vertices().size(), 4u);
+  EXPECT_EQ(hull.convex_radius(), 0.05f);
+  EXPECT_EQ(hull.inner_radius(), 0.05f);
+  MassProperties expected = MassProperties::box(Vec3(2, 0.1f, 4), 1000.0f);
+  expected.rotate(Mat44::rotation(q));
+  expect_matches(*plate, {expected.mass, expected.inertia, 0.8});
+  EXPECT_TRUE(plate->center_of_mass().is_close(t, 1e-10f));
+  // The bounds hold the rounded plate: the corners grown by r.
+  EXPECT_TRUE(plate->local_bounds().contains(q * Vec3(1, 0.05f, 2) + t));
+
+  settings.max_convex_radius = 0.0f;
+  const Ref<Shape> flat = create(settings.create());
+  EXPECT_EQ(flat->volume(), 0.0f);
+  EXPECT_EQ(flat->mass_properties().mass, 0.0f);
+  EXPECT_TRUE(flat->center_of_mass().is_close(t, 1e-10f));
 }
 
 }  // namespace
