@@ -13,14 +13,14 @@ struct Drop {
 // A 1 m box (default convex radius) dropped from 0.5 m above the top (y = 0) of a static floor
 // box of half extent (h, 1, h) with the default convex radius, at horizontal place `where`;
 // 3 s of law conditions. Records the box's lowest and final bottom (m).
-Drop drop_on_floor(float half_extent, const Vec3& where) {
+Drop drop_on_floor(float half_extent, const Vec3& where, const BodyOptions& options = {}) {
   const auto world = std::make_unique<LawWorld>();
   BoxShapeSettings floor_shape;
   floor_shape.half_extent = Vec3(half_extent, 1.0f, half_extent);
   const BodyCreationSettings floor(floor_shape.create().value_or_throw(), Vec3(0, -1, 0), Quat(),
                                    MotionType::Static);
   EXPECT_TRUE(world->bodies().create_and_add_body(floor, Activation::DontActivate).ok());
-  const BodyID box = world->add_box(Vec3(0.5f, 0.5f, 0.5f), where + Vec3(0, 1.0f, 0));
+  const BodyID box = world->add_box(Vec3(0.5f, 0.5f, 0.5f), where + Vec3(0, 1.0f, 0), options);
   Drop drop;
   drop.lowest_bottom = k_float_max;
   world->run(180,
@@ -57,6 +57,28 @@ TEST_F(LawFixture, LargeFloor_BoxRestsOnFloorsUpTo1e7Metres) {
       EXPECT_NEAR(d.final_bottom, reference.final_bottom, 1e-3f) << key;
       EXPECT_GT(d.lowest_bottom, -0.04f) << key;
     }
+  }
+}
+
+// The same fix on the CCD path: a LinearCast box thrown down at 60 m/s (1 m per step, past its
+// inner radius) onto the floors. Before ShapeCast.cpp cut a huge target box too, the CCD hit
+// was placed by the rounded floor: lowest bottom −21.5 mm (3e5 m), −22.0 mm (1e6 m) and
+// −116 mm (1e7 m) against −20.0 mm on a 50 m floor. Reading now: −20.0 mm on every floor,
+// resting at −20.0 mm.
+TEST_F(LawFixture, LargeFloor_FastLinearCastBoxStopsOnFloorsUpTo1e7Metres) {
+  BodyOptions fast;
+  fast.linear_velocity = Vec3(0, -60, 0);
+  fast.motion_quality = MotionQuality::LinearCast;
+  const Drop reference = drop_on_floor(50.0f, Vec3(), fast);
+  report("LargeFloor.fast.50m.lowest_bottom_mm", reference.lowest_bottom * 1000.0f);
+  EXPECT_GT(reference.lowest_bottom, -0.15f);
+  for (const float h : {3.0e5f, 1.0e6f, 1.0e7f}) {
+    const Drop d = drop_on_floor(h, Vec3(123.4f, 0, -56.7f), fast);
+    const std::string key = "LargeFloor.fast.h" + std::to_string(static_cast<long long>(h));
+    report(key + ".lowest_bottom_mm", d.lowest_bottom * 1000.0f);
+    report(key + ".final_bottom_mm", d.final_bottom * 1000.0f);
+    EXPECT_NEAR(d.final_bottom, reference.final_bottom, 1e-3f) << key;
+    EXPECT_NEAR(d.lowest_bottom, reference.lowest_bottom, 2e-3f) << key;
   }
 }
 

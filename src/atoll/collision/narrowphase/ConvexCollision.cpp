@@ -6,7 +6,6 @@
 
 #include "atoll/collision/narrowphase/TriangleFeature.h"
 #include "atoll/geometry/EPA.h"
-#include "atoll/shape/BoxShape.h"
 #include "atoll/shape/HeightFieldShape.h"
 #include "atoll/shape/TriangleMeshShape.h"
 
@@ -54,49 +53,6 @@ class ManifoldMerger {
   StaticArray<Group, k_max_groups> groups_;
 };
 
-/// Half extent (m) beyond which a box is cut down to the part near the other shape: float
-/// support points 1e4 m from the origin are resolved to about 1 mm, the scale of the contact
-/// tolerances; at 3e5 m to 3 cm, more than a resting contact's depth.
-constexpr float k_large_box_half_extent = 1.0e4f;
-
-/// When `box` (a BoxShape instance) is larger than k_large_box_half_extent along an axis and
-/// `other` is much smaller, sets `out_shape` to the part of the box within `margin` of other's
-/// bounds (the same faces where they are that close, cut faces farther away) and `out` to its
-/// instance, placed so that its own origin lies near `other`. False when nothing is cut.
-bool cut_large_box(const ShapeInstance& box, const ShapeInstance& other, float max_separation,
-                   std::optional<BoxShape>& out_shape, ShapeInstance& out) {
-  const auto& shape = static_cast<const BoxShape&>(*box.shape);
-  const Vec3 half = shape.half_extent();
-  if (half.max_component() <= k_large_box_half_extent) return false;
-  const AABox other_bounds = instance_bounds(other);
-  // Far enough that leaving the cut box through a cut face always costs more than leaving the
-  // real box through a face that was kept.
-  const float margin =
-      max_separation + std::max(1.0f, 2.0f * other_bounds.extent().max_component());
-  const AABox near = world_box_to_local(box, other_bounds.expanded(margin));
-  Vec3 lo = -half, hi = half;
-  bool cut = false;
-  for (int axis = 0; axis < 3; ++axis) {
-    if (half[axis] <= k_large_box_half_extent || half[axis] <= 2.0f * margin) continue;
-    // At least 2·margin long, so the convex radius always fits.
-    const float new_lo =
-        std::max(-half[axis], std::min(near.min[axis], half[axis] - 2.0f * margin));
-    const float new_hi =
-        std::min(half[axis], std::max(near.max[axis], -half[axis] + 2.0f * margin));
-    if (!(new_lo < new_hi)) continue;
-    lo.set_component(axis, new_lo);
-    hi.set_component(axis, new_hi);
-    cut = true;
-  }
-  if (!cut) return false;
-  const Vec3 center = 0.5f * (lo + hi);
-  out_shape.emplace(0.5f * (hi - lo), shape.convex_radius(), shape.density());
-  out = box;
-  out.shape = &*out_shape;
-  out.transform = box.transform * Mat44::translation(center * box.scale);
-  return true;
-}
-
 }  // namespace
 
 void emit_manifold(const Mat44& transform_a, const Vec3& normal, float penetration_depth,
@@ -120,14 +76,16 @@ void collide_convex_vs_convex(const ShapeInstance& in_a, const ShapeInstance& in
                               const CollideShapeSettings& settings, ContactCollector& collector) {
   // A huge box (a floor of 3e5 m) is cut down to the part near the other shape first, so that
   // GJK, EPA and the face clipping work with coordinates near the contact.
+  // Far enough that leaving the cut box through a cut face always costs more than leaving the
+  // real box through a face that was kept.
+  const auto margin = [&](const AABox& other) {
+    return settings.max_separation_distance + std::max(1.0f, 2.0f * other.extent().max_component());
+  };
+  const AABox bounds_a = instance_bounds(in_a), bounds_b = instance_bounds(in_b);
   std::optional<BoxShape> cut_a_shape, cut_b_shape;
   ShapeInstance cut_a, cut_b;
-  const bool a_is_cut =
-      in_a.shape->sub_type() == ShapeSubType::Box &&
-      cut_large_box(in_a, in_b, settings.max_separation_distance, cut_a_shape, cut_a);
-  const bool b_is_cut =
-      in_b.shape->sub_type() == ShapeSubType::Box &&
-      cut_large_box(in_b, in_a, settings.max_separation_distance, cut_b_shape, cut_b);
+  const bool a_is_cut = cut_large_box(in_a, bounds_b, margin(bounds_b), cut_a_shape, cut_a);
+  const bool b_is_cut = cut_large_box(in_b, bounds_a, margin(bounds_a), cut_b_shape, cut_b);
   const ShapeInstance& a = a_is_cut ? cut_a : in_a;
   const ShapeInstance& b = b_is_cut ? cut_b : in_b;
   const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);
