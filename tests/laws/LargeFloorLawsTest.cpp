@@ -38,7 +38,7 @@ Drop drop_on_floor(float half_extent, const Vec3& where, const BodyOptions& opti
 // contact was lost without a word. Fix: collide_convex_vs_convex cuts a box larger than 1e4 m
 // down to the part within a margin (≥ 1 m and twice the other shape's size) of the other
 // shape, keeping the faces that are that close, and collides with that box, whose coordinates
-// are near the contact (ConvexCollision.cpp, cut_large_box). Reading now: the box rests with its
+// are near the contact (cut_large_box in ShapeInstance.h). Reading now: the box rests with its
 // bottom 17.75 mm in the floor (within the 20 mm penetration slop) on every floor from 1e4 to
 // 1e7 m, at the centre and 123 m away, identical to the small floor's reading.
 TEST_F(LawFixture, LargeFloor_BoxRestsOnFloorsUpTo1e7Metres) {
