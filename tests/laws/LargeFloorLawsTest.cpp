@@ -31,16 +31,16 @@ Drop drop_on_floor(float half_extent, const Vec3& where, const BodyOptions& opti
 
 // Regression: bodies fell through very large floors. Symptom: a 1 m box dropped on a static
 // floor box of half extent 3e5 m or 1e6 m fell straight through it (bottom at −43.9 m after
-// 3 s, no contact ever), while 1e5 m worked (bottom −17.8 mm at the centre, −20.0 mm at
-// x = 123 m: already rounding). Cause: the narrow phase ran GJK/EPA on the floor's own support
-// points, whose coordinates are ±3e5 m; a float resolves those to 3 cm, more than a resting
-// contact's depth, so GJK saw the box's core and the floor as apart (or as one blur) and the
-// contact was lost without a word. Fix: collide_convex_vs_convex cuts a box larger than 1e4 m
-// down to the part within a margin (≥ 1 m and twice the other shape's size) of the other
-// shape, keeping the faces that are that close, and collides with that box, whose coordinates
-// are near the contact (cut_large_box in ShapeInstance.h). Reading now: the box rests with its
-// bottom 17.75 mm in the floor (within the 20 mm penetration slop) on every floor from 1e4 to
-// 1e7 m, at the centre and 123 m away, identical to the small floor's reading.
+// 3 s, no contact ever), while 1e5 m worked (bottom −17.8 mm at the centre; at x = 123 m
+// lowest −25.5 mm, final −20.0 mm: already rounding). Cause: the narrow phase ran GJK/EPA on the
+// floor's own support points, whose coordinates are ±3e5 m; a float resolves those to 3 cm, more
+// than a resting contact's depth, so GJK saw the box's core and the floor as apart (or as one blur)
+// and the contact was lost without a word. Fix: collide_convex_vs_convex cuts a box larger than 1e4
+// m down to the part within a margin (≥ 1 m and twice the other shape's size) of the other shape,
+// keeping the faces that are that close, and collides with that box, whose coordinates are near the
+// contact (cut_large_box in ShapeInstance.h). Reading now: the box rests with its bottom 17.75 mm
+// in the floor (within the 20 mm penetration slop) on every floor from 1e4 to 1e7 m, at the centre
+// and 123 m away, identical to the small floor's reading.
 TEST_F(LawFixture, LargeFloor_BoxRestsOnFloorsUpTo1e7Metres) {
   const Drop reference = drop_on_floor(50.0f, Vec3());
   report("LargeFloor.50m.final_bottom_mm", reference.final_bottom * 1000.0f);
