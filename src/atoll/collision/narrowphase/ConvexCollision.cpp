@@ -75,17 +75,22 @@ void emit_manifold(const Mat44& transform_a, const Vec3& normal, float penetrati
 void collide_convex_vs_convex(const ShapeInstance& in_a, const ShapeInstance& in_b,
                               const CollideShapeSettings& settings, ContactCollector& collector) {
   // A huge box (a floor of 3e5 m) is cut down to the part near the other shape first, so that
-  // GJK, EPA and the face clipping work with coordinates near the contact.
-  // Far enough that leaving the cut box through a cut face always costs more than leaving the
-  // real box through a face that was kept.
+  // GJK, EPA and the face clipping work with coordinates near the contact. The margin is far
+  // enough that leaving the cut box through a cut face always costs more than leaving the real
+  // box through a face that was kept.
   const auto margin = [&](const AABox& other) {
     return settings.max_separation_distance + std::max(1.0f, 2.0f * other.extent().max_component());
   };
-  const AABox bounds_a = instance_bounds(in_a), bounds_b = instance_bounds(in_b);
+  const auto cut = [&](const ShapeInstance& box, const ShapeInstance& other,
+                       std::optional<BoxShape>& out_shape, ShapeInstance& out) {
+    if (!is_large_box(box)) return false;  // the common case: no bounds needed
+    const AABox near = instance_bounds(other);
+    return cut_large_box(box, near, margin(near), out_shape, out);
+  };
   std::optional<BoxShape> cut_a_shape, cut_b_shape;
   ShapeInstance cut_a, cut_b;
-  const bool a_is_cut = cut_large_box(in_a, bounds_b, margin(bounds_b), cut_a_shape, cut_a);
-  const bool b_is_cut = cut_large_box(in_b, bounds_a, margin(bounds_a), cut_b_shape, cut_b);
+  const bool a_is_cut = cut(in_a, in_b, cut_a_shape, cut_a);
+  const bool b_is_cut = cut(in_b, in_a, cut_b_shape, cut_b);
   const ShapeInstance& a = a_is_cut ? cut_a : in_a;
   const ShapeInstance& b = b_is_cut ? cut_b : in_b;
   const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);

@@ -78,10 +78,12 @@ void cast_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& in_b,
   // cut_large_box), so that the cast works with coordinates near the hit.
   std::optional<BoxShape> cut_b_shape;
   ShapeInstance cut_b;
-  const float margin = std::max(1.0f, 2.0f * instance_bounds(a).extent().max_component());
-  const ShapeInstance& b =
-      cut_large_box(in_b, swept_bounds(a, context.displacement), margin, cut_b_shape, cut_b) ? cut_b
-                                                                                             : in_b;
+  const bool b_is_cut =
+      is_large_box(in_b) &&
+      cut_large_box(in_b, swept_bounds(a, context.displacement),
+                    std::max(1.0f, 2.0f * instance_bounds(a).extent().max_component()), cut_b_shape,
+                    cut_b);
+  const ShapeInstance& b = b_is_cut ? cut_b : in_b;
   const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);
   const auto& shape_b = static_cast<const ConvexShape&>(*b.shape);
   // The cast runs in B's space, where B needs no transform.

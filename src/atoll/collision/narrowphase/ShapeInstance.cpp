@@ -77,12 +77,17 @@ AABox world_box_to_local(const ShapeInstance& instance, const AABox& world_box) 
       .scaled(instance.scale.reciprocal());
 }
 
+bool is_large_box(const ShapeInstance& instance) {
+  return instance.shape->sub_type() == ShapeSubType::Box &&
+         static_cast<const BoxShape&>(*instance.shape).half_extent().max_component() >
+             k_large_box_half_extent;
+}
+
 bool cut_large_box(const ShapeInstance& box, const AABox& near, float margin,
                    std::optional<BoxShape>& out_shape, ShapeInstance& out) {
-  if (box.shape->sub_type() != ShapeSubType::Box) return false;
+  if (!is_large_box(box)) return false;
   const auto& shape = static_cast<const BoxShape&>(*box.shape);
   const Vec3 half = shape.half_extent();
-  if (half.max_component() <= k_large_box_half_extent) return false;
   const AABox local = world_box_to_local(box, near.expanded(margin));
   Vec3 lo = -half, hi = half;
   bool cut = false;

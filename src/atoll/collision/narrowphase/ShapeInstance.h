@@ -45,6 +45,10 @@ AABox world_box_to_local(const ShapeInstance& instance, const AABox& world_box);
 /// more than a resting contact's depth.
 inline constexpr float k_large_box_half_extent = 1.0e4f;
 
+/// True when the instance is a BoxShape with a half extent above k_large_box_half_extent: a
+/// cheap test before computing what cut_large_box needs.
+bool is_large_box(const ShapeInstance& instance);
+
 /// When `box` is a BoxShape instance larger than k_large_box_half_extent along an axis (and
 /// more than 2·margin), sets `out_shape` to the part of the box within `margin` (m) of `near`
 /// (world bounds of what it may touch) — the box's own faces where they are that close, cut
