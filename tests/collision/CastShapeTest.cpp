@@ -11,6 +11,7 @@
 #include "atoll/collision/narrowphase/ShapeQueries.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/CapsuleShape.h"
+#include "atoll/shape/ConvexHullShape.h"
 #include "atoll/shape/ScaledShape.h"
 #include "atoll/shape/SphereShape.h"
 #include "atoll/shape/StaticCompoundShape.h"
@@ -276,6 +277,29 @@ TEST(ShapeQueries, CollidePointInWorldSpace) {
   const Result<bool> bad = collide_point(*capsule, transform * 2.0f, Vec3(0, 5, 0));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(std::string(bad.error().message()).find("collide_point.transform"), std::string::npos);
+}
+
+// Issue 7 item 11: a flat convex hull casts as a 2D shape (radius 0) and as a plate.
+TEST(CastShape, FlatHullCastsOntoTheFloorAndIsHit) {
+  ConvexHullShapeSettings settings;
+  settings.points = {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, 0, 1), Vec3(-1, 0, 1)};
+  for (const float radius : {0.0f, 0.05f}) {
+    settings.max_convex_radius = radius;
+    const Ref<Shape> plate = settings.create().value();
+    ShapeCastResult result;
+    // Tilted by 90° about x, the square stands on its edge: its lowest point is y = −1 − r.
+    const Mat44 start =
+        Mat44::rotation_translation(Quat::rotation(Vec3::axis_x(), 0.5f * k_pi), Vec3(0, 3, 0));
+    ASSERT_TRUE(cast(*plate, start, Vec3(0, -4, 0), *floor_box(), floor_transform(), result));
+    EXPECT_NEAR(result.fraction, (2.0f - radius) / 4.0f, 1e-4f) << radius;
+    EXPECT_TRUE(vec_near(result.normal, Vec3(0, -1, 0), 1e-3f)) << radius;
+    // A sphere dropped onto the lying plate stops on its top.
+    const Ref<Shape> sphere = make_ref<SphereShape>(0.25f);
+    ShapeCastResult onto;
+    ASSERT_TRUE(cast(*sphere, Mat44::translation(Vec3(0.2f, 2, 0.1f)), Vec3(0, -4, 0), *plate,
+                     Mat44(), onto));
+    EXPECT_NEAR(onto.fraction, (2.0f - 0.25f - radius) / 4.0f, 1e-4f) << radius;
+  }
 }
 
 }  // namespace

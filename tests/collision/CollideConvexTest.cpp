@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "CollideTestUtil.h"
@@ -320,6 +321,104 @@ TEST(CollideConvex, InvalidInputIsRejectedWithTheFieldName) {
   EXPECT_NE(std::string(status.error().message()).find("collide_shapes.transform_b"),
             std::string::npos);
   EXPECT_TRUE(collector.manifolds.empty());
+}
+
+// Regression: a large max_separation_distance spoiled deep penetrations. Symptom: a sphere
+// whose centre was inside a box, at a separation of 100 m, reported depth 10.909 instead of
+// 11, and from 500 m negative depths down to −340. Measured here before the fix (worst error
+// over the cases below): 6.7e-5 m at 0 m, 4.8e-5 m at 1 m, 0.75 m at 100 m, 14.5 m at 500 m
+// (negative depths where +3 m was right). Cause: shape 1 was grown by the separation for the whole
+// query, so when the cores overlapped, EPA expanded a polytope around a sphere of radius 101 or 501
+// m, whose tolerance and round-off scale with that size. Fix: the growth serves only GJK's path
+// (cores apart, where it is exact); when the cores overlap, EPA measures the real shapes, whose
+// depth does not depend on the separation. Reading now: the same depths at every separation, within
+// EPA's tolerance (≤ 2e-4 m of the closed form).
+TEST(CollideConvex, DeepPenetrationDepthDoesNotDependOnMaxSeparation) {
+  const Ref<Shape> small_box = make_ref<BoxShape>(Vec3(1, 1, 1));
+  const Ref<Shape> grid = flat_grid(10).create().value();
+  for (const float separation : {0.0f, 1.0f, 100.0f, 500.0f}) {
+    CollideShapeSettings settings;
+    settings.max_separation_distance = separation;
+    Random random(17);
+    float worst = 0.0f;
+    for (int i = 0; i < 200; ++i) {
+      const Vec3 half(random.uniform(1, 20), random.uniform(1, 20), random.uniform(1, 20));
+      const float radius = random.uniform(0.1f, 3);
+      const Ref<Shape> box = make_ref<BoxShape>(half);
+      const Ref<Shape> sphere = make_ref<SphereShape>(radius);
+      const Vec3 c =
+          0.9f * Vec3(random.uniform(-half.x(), half.x()), random.uniform(-half.y(), half.y()),
+                      random.uniform(-half.z(), half.z()));
+      // The exact depth: sphere centre inside the box → radius + distance to the nearest face.
+      const float expected =
+          radius + std::min({half.x() - std::fabs(c.x()), half.y() - std::fabs(c.y()),
+                             half.z() - std::fabs(c.z())});
+      const auto as_first = collide_all(*sphere, Mat44::translation(c), *box, Mat44(), settings);
+      const auto as_second = collide_all(*box, Mat44(), *sphere, Mat44::translation(c), settings);
+      ASSERT_EQ(as_first.size(), 1u) << separation << " " << i;
+      ASSERT_EQ(as_second.size(), 1u) << separation << " " << i;
+      worst = std::max(worst, std::fabs(as_first[0].penetration_depth - expected));
+      worst = std::max(worst, std::fabs(as_second[0].penetration_depth - expected));
+    }
+    // A box whose core cuts a flat mesh: depth = half height − height of the centre.
+    const float height = 0.3f;
+    const auto on_mesh = collide_all(*small_box, Mat44::translation(Vec3(5.2f, height, 4.9f)),
+                                     *grid, Mat44(), settings);
+    ASSERT_FALSE(on_mesh.empty()) << separation;
+    for (const ContactManifold& m : on_mesh) {
+      EXPECT_TRUE(vec_near(m.normal, k_down, 1e-4f)) << separation;
+      worst = std::max(worst, std::fabs(m.penetration_depth - (1.0f - height)));
+    }
+    EXPECT_LE(worst, 2e-4f) << "max_separation_distance " << separation;
+  }
+}
+
+// Regression (see LargeFloorLawsTest.cpp): a box resting 1 cm deep on a floor box of half
+// extent 3e5 m got no contact (a float resolves the floor's support points to 3 cm). Cause and
+// fix: boxes larger than 1e4 m are cut down to the part near the other shape before GJK/EPA.
+// Reading now: the same four corners and depth as on a 10 m floor, either shape first.
+TEST(CollideConvex, BoxOnHugeFloorBoxGivesTheFourCorners) {
+  const Ref<Shape> box = make_ref<BoxShape>(Vec3(1, 0.5f, 1.5f));
+  for (const float h : {3.0e5f, 1.0e6f}) {
+    const Ref<Shape> floor = make_ref<BoxShape>(Vec3(h, 0.5f, h));
+    const Mat44 transform = Mat44::translation(Vec3(0.7f, 0.5f - k_depth, -1.2f));
+    const auto manifolds = collide_all(*box, transform, *floor, floor_transform());
+    ASSERT_EQ(manifolds.size(), 1u) << h;
+    EXPECT_TRUE(vec_near(manifolds[0].normal, k_down, 1e-5f));
+    EXPECT_NEAR(manifolds[0].penetration_depth, k_depth, 1e-4f);
+    EXPECT_TRUE(
+        same_points(manifolds[0].points_on_2, bottom_corners(1, 1.5f, 0, 0.7f, -1.2f, 0), 1e-4f));
+    const auto flipped = collide_all(*floor, floor_transform(), *box, transform);
+    ASSERT_EQ(flipped.size(), 1u) << h;
+    EXPECT_TRUE(vec_near(flipped[0].normal, -k_down, 1e-5f));
+    EXPECT_NEAR(flipped[0].penetration_depth, k_depth, 1e-4f);
+    EXPECT_TRUE(
+        same_points(flipped[0].points_on_1, bottom_corners(1, 1.5f, 0, 0.7f, -1.2f, 0), 1e-4f));
+  }
+}
+
+// Issue 7 item 11: a flat convex hull (a 2D rectangle, convex radius 0.05) collides as a plate
+// 0.1 m thick: lying on the floor it gives the four corners of its polygon, a sphere on it one
+// point, both with the closed-form depth.
+TEST(CollideConvex, FlatHullPlateOnBoxGivesItsFourCorners) {
+  ConvexHullShapeSettings settings;
+  settings.points = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2)};
+  settings.max_convex_radius = 0.05f;
+  const Ref<Shape> plate = settings.create().value();
+  const Mat44 transform = Mat44::translation(Vec3(0.5f, 0.05f - k_depth, 0.3f));
+  const auto manifolds = collide_all(*plate, transform, *floor_box(), floor_transform());
+  ASSERT_EQ(manifolds.size(), 1u);
+  EXPECT_TRUE(vec_near(manifolds[0].normal, k_down, 1e-5f));
+  EXPECT_NEAR(manifolds[0].penetration_depth, k_depth, 1e-4f);
+  EXPECT_TRUE(same_points(manifolds[0].points_on_2, bottom_corners(1, 2, 0, 0.5f, 0.3f, 0), 1e-4f));
+
+  const Ref<Shape> sphere = make_ref<SphereShape>(0.5f);
+  const auto on_plate =
+      collide_all(*sphere, Mat44::translation(Vec3(0.3f, 0.55f - k_depth, 0.2f)), *plate, Mat44());
+  ASSERT_EQ(on_plate.size(), 1u);
+  EXPECT_TRUE(vec_near(on_plate[0].normal, k_down, 1e-4f));
+  EXPECT_NEAR(on_plate[0].penetration_depth, k_depth, 1e-4f);
+  EXPECT_TRUE(same_points(on_plate[0].points_on_2, {Vec3(0.3f, 0.05f, 0.2f)}, 1e-4f));
 }
 
 }  // namespace

@@ -327,9 +327,9 @@ TEST(ConvexHullBuilder, ContainsUsesTheTolerance) {
 }
 
 TEST(ConvexHullBuilder, TooFewPoints) {
-  EXPECT_EQ(build_error({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}),
-            "points: need ≥ 4 non-coplanar points, got 3");
-  EXPECT_EQ(build_error({}), "points: need ≥ 4 non-coplanar points, got 0");
+  EXPECT_EQ(build_error({Vec3(0, 0, 0), Vec3(1, 0, 0)}),
+            "points: need ≥ 3 points spanning a plane, got 2");
+  EXPECT_EQ(build_error({}), "points: need ≥ 3 points spanning a plane, got 0");
 }
 
 TEST(ConvexHullBuilder, NonFinitePointNamesItsIndex) {
@@ -345,29 +345,88 @@ TEST(ConvexHullBuilder, CoincidentPoints) {
   const std::vector<Vec3> points = {Vec3(1, 2, 3), Vec3(1, 2, 3), Vec3(1.0002f, 2, 3),
                                     Vec3(1, 2.0003f, 3), Vec3(1, 2, 3)};
   EXPECT_EQ(build_error(points),
-            "points: all 5 points are coincident (within tolerance 0.001 m); need ≥ 4 "
-            "non-coplanar points");
+            "points: all 5 points are coincident (within tolerance 0.001 m); need ≥ 3 "
+            "points spanning a plane");
 }
 
 TEST(ConvexHullBuilder, CollinearPoints) {
   std::vector<Vec3> points;
   for (int i = 0; i < 10; ++i) points.push_back(Vec3(1, 2, 3) * (0.5f * i));
   EXPECT_EQ(build_error(points),
-            "points: all 10 points are collinear (within tolerance 0.001 m); need ≥ 4 "
-            "non-coplanar points");
+            "points: all 10 points are collinear (within tolerance 0.001 m); need ≥ 3 "
+            "points spanning a plane");
 }
 
-TEST(ConvexHullBuilder, CoplanarPoints) {
+// Checks a flat hull: two faces with opposite normals on one convex polygon, wound
+// counter-clockwise around each face's normal, with every input point on its plane and inside
+// its outline (within `tolerance`).
+void expect_valid_flat_hull(const ConvexHull& hull, const std::vector<Vec3>& points,
+                            float tolerance) {
+  ASSERT_TRUE(hull.flat());
+  ASSERT_EQ(hull.faces.size(), 2u);
+  ASSERT_GE(hull.vertices.size(), 3u);
+  const ConvexHull::Face& front = hull.faces[0];
+  const ConvexHull::Face& back = hull.faces[1];
+  EXPECT_NEAR(front.normal.length(), 1.0f, 1e-6f);
+  EXPECT_TRUE((front.normal + back.normal).is_near_zero(1e-12f));
+  ASSERT_EQ(front.num_indices, hull.vertices.size());
+  ASSERT_EQ(back.num_indices, hull.vertices.size());
+  const uint32_t n = front.num_indices;
+  for (uint32_t k = 0; k < n; ++k) {
+    // The back face is the front face reversed.
+    EXPECT_EQ(hull.face_indices[back.first_index + k],
+              hull.face_indices[front.first_index + n - 1 - k]);
+    const Vec3& a = hull.vertices[hull.face_indices[front.first_index + k]];
+    const Vec3& b = hull.vertices[hull.face_indices[front.first_index + (k + 1) % n]];
+    const Vec3& c = hull.vertices[hull.face_indices[front.first_index + (k + 2) % n]];
+    EXPECT_GT((b - a).cross(c - b).dot(front.normal), 0.0f) << "corner " << k;
+    // Every input point is on the plane and behind (or within the tolerance of) each edge.
+    const Vec3 edge_normal = (b - a).cross(front.normal).normalized();
+    for (const Vec3& p : points) {
+      EXPECT_LE(edge_normal.dot(p - a), tolerance) << p;
+      EXPECT_TRUE(hull.contains(p, tolerance)) << p;
+      EXPECT_NEAR(front.normal.dot(p), front.distance, tolerance) << p;
+    }
+  }
+  for (const Vec3& v : hull.vertices) {
+    bool found = false;
+    for (const Vec3& p : points) found = found || p == v;
+    EXPECT_TRUE(found) << v << " is no input point";
+  }
+}
+
+// Regression: flat convex hulls were refused. Symptom: all-coplanar points (a 2D box, a disc of
+// points) failed with "points: all 50 points are coplanar ...; need ≥ 4 non-coplanar points",
+// where Jolt builds a hull (used as a thin plate and as a 2D shape for casts). Cause: quickhull
+// needs a tetrahedron to start from and the builder stopped there. Fix: coplanar input (within
+// the tolerance) gives the 2D hull of the points in their plane (monotone chain), as two
+// faces, front and back, on the same polygon. Reading now: a 2D box with points on its edges
+// and inside gives its 4 corners; 50 noisy coplanar points a valid convex polygon; 3 points a
+// triangle.
+TEST(ConvexHullBuilder, CoplanarPointsBuildAFlatHull) {
+  std::vector<Vec3> square = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2),
+                              Vec3(0, 0, 0),   Vec3(1, 0, 0),  Vec3(0, 0, 2), Vec3(0.3f, 0, -1)};
+  const ConvexHull box = build_ok(square);
+  expect_valid_flat_hull(box, square, k_tolerance);
+  EXPECT_EQ(box.vertices.size(), 4u);
+
   std::vector<Vec3> points;
   Random random(9);
   for (int i = 0; i < 50; ++i)
     points.emplace_back(random.uniform(-5, 5), 2.0f + random.uniform(-1, 1) * 1.0e-4f,
                         random.uniform(-5, 5));
-  EXPECT_EQ(build_error(points),
-            "points: all 50 points are coplanar (within tolerance 0.001 m); need ≥ 4 "
-            "non-coplanar points");
+  const ConvexHull slab = build_ok(points);
+  expect_valid_flat_hull(slab, points, 1.0e-3f);
+  EXPECT_TRUE(std::fabs(slab.faces[0].normal.y()) > 0.999f);
   // The same slab is a valid (thin) hull with a tighter tolerance.
   expect_valid_hull(build_ok(points, 1.0e-5f), points, 1.0e-5f);
+
+  // A tilted triangle.
+  const Quat q = Quat::rotation(Vec3(1, 2, 3).normalized(), 0.7f);
+  std::vector<Vec3> triangle = {q * Vec3(0, 0, 0), q * Vec3(1, 0, 0), q * Vec3(0, 1, 0)};
+  const ConvexHull tri = build_ok(triangle);
+  expect_valid_flat_hull(tri, triangle, k_tolerance);
+  EXPECT_EQ(tri.vertices.size(), 3u);
 }
 
 TEST(ConvexHullBuilder, BadTolerance) {

@@ -60,13 +60,13 @@ TEST(SceneShapes, BodiesShareTheShapeOfOneDefinition) {
 TEST(SceneShapes, ShapeSettingsErrorsNameTheFileAndPath) {
   const SceneDescription scene = read_ok(R"({
     "shapes": {
-      "flat": {"type": "convex_hull", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]},
+      "line": {"type": "convex_hull", "points": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]]},
       "egg": {"type": "scaled", "shape": {"type": "sphere", "radius": 1}, "scale": [1, 2, 1]},
       "pair": {"type": "compound", "children": [{"shape": {"type": "sphere", "radius": 1}},
-                                                {"shape": "flat"}]}
+                                                {"shape": "line"}]}
     },
     "bodies": [
-      {"name": "a", "shape": "flat"},
+      {"name": "a", "shape": "line"},
       {"name": "b", "shape": {"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [2, 0, 0]],
                               "triangles": [[0, 1, 2]]}, "motion": "static"},
       {"name": "c", "shape": "pair"},
@@ -77,15 +77,15 @@ TEST(SceneShapes, ShapeSettingsErrorsNameTheFileAndPath) {
     const Result<Ref<Shape>> shape = shapes.body_shape(*scene.find_body(body));
     return shape.ok() ? std::string("<no error>") : std::string(shape.error().message());
   };
-  const std::string flat = error_of("a");
-  EXPECT_TRUE(starts_with(flat, "x.json: shapes.flat: ConvexHullShapeSettings.points: ")) << flat;
+  const std::string line = error_of("a");
+  EXPECT_TRUE(starts_with(line, "x.json: shapes.line: ConvexHullShapeSettings.points: ")) << line;
   const std::string mesh = error_of("b");
   EXPECT_TRUE(starts_with(mesh, "x.json: bodies.b.shape: TriangleMeshShapeSettings.")) << mesh;
   // A named inner shape is reported at its own definition.
-  EXPECT_EQ(error_of("c"), flat);
+  EXPECT_EQ(error_of("c"), line);
   const std::string egg = error_of("d");
   EXPECT_TRUE(starts_with(egg, "x.json: shapes.egg: ScaledShapeSettings.scale")) << egg;
-  for (const std::string& message : {flat, mesh, egg})
+  for (const std::string& message : {line, mesh, egg})
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 
   const Result<Ref<Shape>> direct =

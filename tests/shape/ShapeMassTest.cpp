@@ -6,6 +6,7 @@
 #include "ShapeTestUtil.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/CapsuleShape.h"
+#include "atoll/shape/ConvexHullShape.h"
 #include "atoll/shape/CylinderShape.h"
 #include "atoll/shape/OffsetCenterOfMassShape.h"
 #include "atoll/shape/RotatedTranslatedShape.h"
@@ -230,19 +231,82 @@ TEST(ShapeMass, HullOfTetrahedronMatchesClosedForm) {
   EXPECT_TRUE(hull->center_of_mass().is_close(Vec3::replicate(0.25f), 1e-12f));
 }
 
-TEST(ShapeMass, OffsetCenterOfMassMovesOnlyTheCenter) {
+TEST(ShapeMass, OffsetCenterOfMassMovesTheCenterNotTheGeometry) {
   const Ref<Shape> inner = make_ref<BoxShape>(Vec3(1, 0.5f, 2));
   const Ref<Shape> shape =
       create(OffsetCenterOfMassShapeSettings{inner, Vec3(0, -0.4f, 0.1f)}.create());
   EXPECT_EQ(shape->center_of_mass(), Vec3(0, -0.4f, 0.1f));
   EXPECT_EQ(shape->mass_properties().mass, inner->mass_properties().mass);
-  EXPECT_EQ(shape->mass_properties().inertia, inner->mass_properties().inertia);
   EXPECT_EQ(shape->volume(), inner->volume());
   EXPECT_EQ(shape->local_bounds(), inner->local_bounds());
   EXPECT_EQ(shape->inner_radius(), inner->inner_radius());
   // Through a RotatedTranslatedShape the offset centre moves with the inner shape.
   const RotatedTranslatedShape placed(shape, Vec3(1, 2, 3), Quat::rotation(Vec3::axis_x(), k_pi));
   EXPECT_TRUE(placed.center_of_mass().is_close(Vec3(1, 2.4f, 2.9f), 1e-10f));
+}
+
+// Regression: an offset centre of mass kept the inner shape's inertia. Symptom: a 1 × 2 × 3 m
+// box (6000 kg) with its centre of mass moved 5 m along X had an inverse inertia about Y of
+// 2.0e-4 /(kg·m²) instead of 6.45e-6, so an angular impulse spun the body 31× too fast. Cause:
+// OffsetCenterOfMassShape returned the inner shape's inertia, which is about the inner centre
+// of mass, while the body turns about the moved one. Fix: the inertia is moved to the new
+// centre by the parallel axis theorem, I + m·(|d|²·1 − d·dᵀ) (as Jolt). Reading now: 6.4516e-6
+// about Y, and the off-diagonal terms of an oblique offset.
+TEST(ShapeMass, OffsetCenterOfMassAddsTheParallelAxisTerm) {
+  const Ref<Shape> inner = make_ref<BoxShape>(Vec3(0.5f, 1, 1.5f));
+  const Ref<Shape> shape = create(OffsetCenterOfMassShapeSettings{inner, Vec3(5, 0, 0)}.create());
+  const MassProperties mp = shape->mass_properties();
+  EXPECT_TRUE(near_relative(mp.mass, 6000.0, 1e-6));
+  // About Y: m·(1² + 3²)/12 + m·5² = 5000 + 150000.
+  EXPECT_TRUE(near_relative(1.0 / mp.inertia(1, 1), 1.0 / 155000.0, 1e-5));
+  // About X the offset lies on the axis: unchanged.
+  EXPECT_TRUE(near_relative(mp.inertia(0, 0), 6000.0 * (4.0 + 9.0) / 12.0, 1e-5));
+  EXPECT_TRUE(near_relative(mp.inertia(2, 2), 6000.0 * (1.0 + 4.0) / 12.0 + 150000.0, 1e-5));
+
+  // An oblique offset d adds m·(|d|²·1 − d·dᵀ), off-diagonal terms included.
+  const Vec3 d(1, -2, 0.5f);
+  const Ref<Shape> oblique = create(OffsetCenterOfMassShapeSettings{inner, d}.create());
+  const Analytic base = box(Vec3(0.5f, 1, 1.5f), 1000.0);
+  Mat44 expected = base.inertia;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      expected.set(
+          r, c,
+          static_cast<float>(expected(r, c) + base.mass * ((r == c ? 5.25 : 0.0) - d[r] * d[c])));
+  expect_matches(*oblique, {base.mass, expected, base.volume});
+}
+
+// Regression (issue 7 item 11): flat convex hulls were refused at creation ("all 4 points are
+// coplanar"). Fix and rule: coplanar points build a plate, the polygon grown by the convex
+// radius r; its mass and inertia are those of the polygon extruded by ±r (a 2 × 4 m rectangle
+// with r = 0.05 weighs as a 2 × 0.1 × 4 m box), the volume area · 2r; r = 0 gives zero volume
+// and mass. Reading now: the box formula to 1e-4, tilted and moved as the points are.
+TEST(ShapeMass, FlatHullIsAPlateOfThicknessTwiceTheConvexRadius) {
+  const Quat q = Quat::rotation(Vec3(1, -2, 0.5f).normalized(), 0.9f);
+  const Vec3 t(1, 2, 3);
+  ConvexHullShapeSettings settings;
+  for (const Vec3& c : {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2),
+                        Vec3(0.2f, 0, 0.1f), Vec3(1, 0, 0)})
+    settings.points.push_back(q * c + t);
+  settings.max_convex_radius = 0.05f;
+  const Ref<Shape> plate = create(settings.create());
+  const auto& hull = static_cast<const ConvexHullShape&>(*plate);
+  EXPECT_TRUE(hull.flat());
+  EXPECT_EQ(hull.vertices().size(), 4u);
+  EXPECT_EQ(hull.convex_radius(), 0.05f);
+  EXPECT_EQ(hull.inner_radius(), 0.05f);
+  MassProperties expected = MassProperties::box(Vec3(2, 0.1f, 4), 1000.0f);
+  expected.rotate(Mat44::rotation(q));
+  expect_matches(*plate, {expected.mass, expected.inertia, 0.8});
+  EXPECT_TRUE(plate->center_of_mass().is_close(t, 1e-10f));
+  // The bounds hold the rounded plate: the corners grown by r.
+  EXPECT_TRUE(plate->local_bounds().contains(q * Vec3(1, 0.05f, 2) + t));
+
+  settings.max_convex_radius = 0.0f;
+  const Ref<Shape> flat = create(settings.create());
+  EXPECT_EQ(flat->volume(), 0.0f);
+  EXPECT_EQ(flat->mass_properties().mass, 0.0f);
+  EXPECT_TRUE(flat->center_of_mass().is_close(t, 1e-10f));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "ShapeTestUtil.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/CapsuleShape.h"
+#include "atoll/shape/ConvexHullShape.h"
 #include "atoll/shape/CylinderShape.h"
 #include "atoll/shape/OffsetCenterOfMassShape.h"
 #include "atoll/shape/RotatedTranslatedShape.h"
@@ -373,6 +374,43 @@ TEST(ShapeQuery, ValidScales) {
   EXPECT_FALSE(stretched.is_valid_scale(Vec3(1, 1, 2)));
   const OffsetCenterOfMassShape offset(sphere, Vec3(0, 1, 0));
   EXPECT_FALSE(offset.is_valid_scale(Vec3(1, 2, 1)));
+}
+
+// A flat hull (issue 7 item 11) is a plate of half thickness r around its polygon for rays,
+// points and normals; with r = 0 a ray still hits the polygon (a 2D shape for casts).
+TEST(ShapeQuery, FlatHullRaysPointsAndNormals) {
+  ConvexHullShapeSettings settings;
+  settings.points = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2)};
+  settings.max_convex_radius = 0.05f;
+  const Ref<Shape> plate = settings.create().value();
+  RayCastResult hit;
+  ASSERT_TRUE(plate->cast_ray({Vec3(0.3f, 2, 0.4f), Vec3(0, -4, 0)}, {}, hit));
+  EXPECT_NEAR(hit.fraction, (2.0f - 0.05f) / 4.0f, 1e-5f);
+  hit = {};
+  ASSERT_TRUE(plate->cast_ray({Vec3(0.3f, -2, 0.4f), Vec3(0, 4, 0)}, {}, hit));  // from below
+  EXPECT_NEAR(hit.fraction, (2.0f - 0.05f) / 4.0f, 1e-5f);
+  hit = {};
+  ASSERT_TRUE(plate->cast_ray({Vec3(3, 0, 0), Vec3(-4, 0, 0)}, {}, hit));  // edge-on: the rim
+  EXPECT_NEAR(hit.fraction, (3.0f - 1.05f) / 4.0f, 1e-5f);
+  hit = {};
+  EXPECT_FALSE(plate->cast_ray({Vec3(1.2f, 2, 0), Vec3(0, -4, 0)}, {}, hit));  // beside it
+  EXPECT_TRUE(plate->collide_point(Vec3(0.5f, 0.04f, 1)));
+  EXPECT_FALSE(plate->collide_point(Vec3(0.5f, 0.06f, 1)));
+  EXPECT_TRUE(plate->collide_point(Vec3(1.04f, 0, 1)));
+  EXPECT_TRUE(plate->surface_normal({}, Vec3(0.5f, 0.05f, 1)).is_close(Vec3(0, 1, 0), 1e-8f));
+  EXPECT_TRUE(plate->surface_normal({}, Vec3(0.5f, -0.05f, 1)).is_close(Vec3(0, -1, 0), 1e-8f));
+  EXPECT_TRUE(plate->surface_normal({}, Vec3(1.05f, 0, 1)).is_close(Vec3(1, 0, 0), 1e-8f));
+
+  settings.max_convex_radius = 0.0f;
+  const Ref<Shape> polygon = settings.create().value();
+  hit = {};
+  ASSERT_TRUE(polygon->cast_ray({Vec3(0.3f, 2, 0.4f), Vec3(0, -4, 0)}, {}, hit));
+  EXPECT_NEAR(hit.fraction, 0.5f, 1e-5f);
+  EXPECT_FALSE(polygon->collide_point(Vec3(0.3f, 0, 0.4f)));
+  // A uniform scale is fine for a plate, a non-uniform one only without a radius.
+  EXPECT_TRUE(plate->is_valid_scale(Vec3(-2, 2, 2)));
+  EXPECT_FALSE(plate->is_valid_scale(Vec3(1, 2, 1)));
+  EXPECT_TRUE(polygon->is_valid_scale(Vec3(1, 2, 1)));
 }
 
 }  // namespace

@@ -101,13 +101,17 @@ TEST(ShapeSettings, Cylinder) {
 
 TEST(ShapeSettings, ConvexHull) {
   ConvexHullShapeSettings settings;
-  settings.points = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+  settings.points = {Vec3(0, 0, 0), Vec3(1, 0, 0)};
   // The builder's own messages, prefixed with the settings' name.
-  EXPECT_TRUE(fails_with(settings.create(),
-                         "ConvexHullShapeSettings.points: need ≥ 4 non-coplanar points, got 3"));
-  settings.points = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 1), Vec3(1, 0, 1), Vec3(0.5f, 0, 2)};
+  EXPECT_TRUE(
+      fails_with(settings.create(),
+                 "ConvexHullShapeSettings.points: need ≥ 3 points spanning a plane, got 2"));
+  settings.points = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(3, 0, 0)};
   EXPECT_TRUE(fails_starting_with(settings.create(),
-                                  "ConvexHullShapeSettings.points: all 5 points are coplanar"));
+                                  "ConvexHullShapeSettings.points: all 4 points are collinear"));
+  // Coplanar points build a flat hull (see ShapeMass / CollideConvex for its behaviour).
+  settings.points = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 1), Vec3(1, 0, 1), Vec3(0.5f, 0, 2)};
+  EXPECT_TRUE(settings.create().ok());
   settings.points = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, k_nan, 0), Vec3(0, 0, 1)};
   EXPECT_TRUE(
       fails_starting_with(settings.create(), "ConvexHullShapeSettings.points[2]: must be finite"));

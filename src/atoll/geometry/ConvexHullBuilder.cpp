@@ -1,5 +1,6 @@
 #include "atoll/geometry/ConvexHullBuilder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -109,7 +110,13 @@ class QuickHull {
       points_[i] = {points[i].x(), points[i].y(), points[i].z()};
   }
 
+  /// Ok and flat() when every point is within the tolerance of one plane (no simplex then).
   Status create_initial_simplex();
+  /// True when create_initial_simplex found the points coplanar: flat_normal() and
+  /// flat_origin() give their plane.
+  bool flat() const { return flat_; }
+  const DVec3& flat_normal() const { return flat_normal_; }
+  const DVec3& flat_origin() const { return flat_origin_; }
   void add_all_points();
   // Merges neighbouring faces that together are planar within half the tolerance.
   void merge_coplanar_faces();
@@ -173,6 +180,9 @@ class QuickHull {
   };
   std::vector<HorizonFrame> horizon_stack_;
   uint32_t eye_ = k_none;
+  bool flat_ = false;
+  DVec3 flat_normal_;
+  DVec3 flat_origin_;
   double tolerance_;
   // A point within this distance of the hull is not added to it.
   double eye_distance_;
@@ -243,7 +253,7 @@ void QuickHull::move_outside_points(uint32_t face, uint32_t absorbing_face) {
 Status QuickHull::create_initial_simplex() {
   const uint32_t count = static_cast<uint32_t>(points_.size());
   const std::string within =
-      " (within tolerance " + format_number(tolerance_) + " m); need ≥ 4 non-coplanar points";
+      " (within tolerance " + format_number(tolerance_) + " m); need ≥ 3 points spanning a plane";
 
   // The two extreme points along the axis of largest spread.
   uint32_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
@@ -290,8 +300,12 @@ Status QuickHull::create_initial_simplex() {
       v3 = i;
     }
   }
-  if (max_dist <= tolerance_)
-    return Error("points: all " + std::to_string(count) + " points are coplanar" + within);
+  if (max_dist <= tolerance_) {
+    flat_ = true;
+    flat_normal_ = normal;
+    flat_origin_ = p0;
+    return Ok{};
+  }
 
   // Four outward triangles: the vertex not on a face must be behind it.
   const uint32_t simplex[4] = {v0, v1, v2, v3};
@@ -839,13 +853,89 @@ ConvexHull QuickHull::extract(std::span<const Vec3> input) const {
   return hull;
 }
 
+// The hull of points that all lie within the tolerance of the plane through `origin` with unit
+// `normal`: the 2D hull of their projections (Andrew's monotone chain), as one polygon with two
+// faces, the front along `normal` and the back against it.
+Result<ConvexHull> build_flat(std::span<const Vec3> input, const DVec3& origin, const DVec3& normal,
+                              double tolerance) {
+  // In-plane axes u, w with u × w = normal, so that counter-clockwise in (u, w) is
+  // counter-clockwise seen from the front.
+  const DVec3 helper = std::fabs(normal.x) < 0.57 ? DVec3{1.0, 0.0, 0.0} : DVec3{0.0, 1.0, 0.0};
+  DVec3 u = helper.cross(normal);
+  u = u * (1.0 / u.length());
+  const DVec3 w = normal.cross(u);
+  struct Point2 {
+    double x, y;
+    uint32_t index;
+  };
+  std::vector<Point2> sorted(input.size());
+  for (uint32_t i = 0; i < input.size(); ++i) {
+    const DVec3 d = DVec3{input[i].x(), input[i].y(), input[i].z()} - origin;
+    sorted[i] = {d.dot(u), d.dot(w), i};
+  }
+  std::sort(sorted.begin(), sorted.end(), [](const Point2& a, const Point2& b) {
+    if (a.x != b.x) return a.x < b.x;
+    if (a.y != b.y) return a.y < b.y;
+    return a.index < b.index;
+  });
+  // A point within the tolerance of the chord from the one before it to the next is dropped.
+  const auto keeps_left_turn = [tolerance](const Point2& o, const Point2& a, const Point2& b) {
+    const double cross = (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    return cross > tolerance * std::hypot(b.x - o.x, b.y - o.y);
+  };
+  std::vector<Point2> chain;
+  const auto add_to_chain = [&](const Point2& p, size_t floor) {
+    while (chain.size() >= floor + 2 && !keeps_left_turn(chain[chain.size() - 2], chain.back(), p))
+      chain.pop_back();
+    chain.push_back(p);
+  };
+  for (const Point2& p : sorted) add_to_chain(p, 0);  // lower chain, left to right
+  const size_t lower = chain.size() - 1;
+  for (size_t i = sorted.size() - 1; i-- > 0;) add_to_chain(sorted[i], lower);  // upper chain
+  chain.pop_back();  // the first point again
+  if (chain.size() < 3)
+    return Error("points: all " + std::to_string(input.size()) +
+                 " points are collinear (within tolerance " + format_number(tolerance) +
+                 " m); need ≥ 3 points spanning a plane");
+
+  ConvexHull hull;
+  std::vector<uint32_t> corners;
+  for (const Point2& p : chain) corners.push_back(p.index);
+  std::vector<uint32_t> by_input = corners;
+  std::sort(by_input.begin(), by_input.end());
+  std::vector<uint32_t> remap(input.size(), k_none);
+  for (uint32_t index : by_input) {
+    remap[index] = static_cast<uint32_t>(hull.vertices.size());
+    hull.vertices.push_back(input[index]);
+  }
+  const auto count = static_cast<uint32_t>(corners.size());
+  for (int side = 0; side < 2; ++side) {
+    const DVec3 n = side == 0 ? normal : normal * -1.0;
+    ConvexHull::Face face;
+    face.first_index = static_cast<uint32_t>(hull.face_indices.size());
+    face.num_indices = count;
+    face.normal = Vec3(static_cast<float>(n.x), static_cast<float>(n.y), static_cast<float>(n.z));
+    double offset = -std::numeric_limits<double>::max();
+    for (uint32_t k = 0; k < count; ++k) {
+      // The back face runs the other way round: counter-clockwise seen from behind.
+      const uint32_t index = corners[side == 0 ? k : count - 1 - k];
+      hull.face_indices.push_back(remap[index]);
+      offset =
+          std::fmax(offset, n.dot(DVec3{input[index].x(), input[index].y(), input[index].z()}));
+    }
+    face.distance = static_cast<float>(offset);
+    hull.faces.push_back(face);
+  }
+  return hull;
+}
+
 }  // namespace
 
 Result<ConvexHull> ConvexHullBuilder::build(std::span<const Vec3> points, float tolerance) {
   if (!std::isfinite(tolerance) || tolerance <= 0.0f)
     return Error("tolerance: must be finite and > 0 m, got " + format_number(tolerance));
-  if (points.size() < 4)
-    return Error("points: need ≥ 4 non-coplanar points, got " + std::to_string(points.size()));
+  if (points.size() < 3)
+    return Error("points: need ≥ 3 points spanning a plane, got " + std::to_string(points.size()));
   ATOLL_ASSERT(points.size() < k_none, "too many points for 32-bit indices");
   float max_abs = 0.0f;
   for (size_t i = 0; i < points.size(); ++i) {
@@ -864,6 +954,8 @@ Result<ConvexHull> ConvexHullBuilder::build(std::span<const Vec3> points, float 
   const double epsilon = 3.0 * std::numeric_limits<double>::epsilon() * 3.0 * max_abs;
   QuickHull quick_hull(points, effective, epsilon);
   if (Status status = quick_hull.create_initial_simplex(); !status) return status.error();
+  if (quick_hull.flat())
+    return build_flat(points, quick_hull.flat_origin(), quick_hull.flat_normal(), effective);
   quick_hull.add_all_points();
   quick_hull.merge_coplanar_faces();
   return quick_hull.extract(points);

@@ -3,7 +3,8 @@
 // the hull count as on it, so coplanar and duplicate input gives clean polygon faces: a grid
 // of points on a cube's surface becomes 8 vertices and 6 quads. The result holds every input
 // point (contains(p, tolerance)), every face is planar within the tolerance and convex, and
-// every vertex is behind every face plane.
+// every vertex is behind every face plane. Points that all lie within `tolerance` of one plane
+// give a flat hull: their 2D convex polygon, as two faces (front and back) on the same vertices.
 
 #include <cstdint>
 #include <span>
@@ -31,6 +32,8 @@ struct ConvexHull {
   std::vector<uint32_t> face_indices;
   /// True when p is behind every face plane or at most `tolerance` (m) in front of it.
   bool contains(const Vec3& p, float tolerance) const;
+  /// True for a flat hull (coplanar points): two faces, front and back, on one polygon.
+  bool flat() const { return faces.size() == 2; }
 };
 
 /// Builds convex hulls.

@@ -32,11 +32,13 @@ class EPAPenetrationDepth {
   static constexpr int k_max_faces = 256;
 
   /// Penetration of A and B. First GJK on the cores: farther apart than radius_a + radius_b →
-  /// NotColliding; closer → Colliding with points on the grown surfaces; cores overlapping →
-  /// EPA on the full shapes, accurate to `penetration_tolerance` (m). `collision_tolerance` (m)
-  /// is GJK's. `io_v` in is GJK's first search direction (previous axis, or zero); out, when
-  /// Colliding, the unit penetration axis from A to B. The depth (point_a - point_b)·axis may be
-  /// slightly negative (≥ -collision_tolerance) for shapes that just touch.
+  /// NotColliding; closer → Colliding with points on the cores grown by the radii; cores
+  /// overlapping → EPA on the full shapes, accurate to `penetration_tolerance` (m) (then
+  /// cores_overlapped() is true). radius_a may exceed A's convex radius to find shapes up to a
+  /// distance apart; EPA uses a_including_radius as given. `collision_tolerance` (m) is GJK's.
+  /// `io_v` in is GJK's first search direction (previous axis, or zero); out, when Colliding,
+  /// the unit penetration axis from A to B. The depth (point_a - point_b)·axis may be slightly
+  /// negative (≥ -collision_tolerance) for shapes that just touch.
   template <SupportObject AE, SupportObject AI, SupportObject BE, SupportObject BI>
   Status get_penetration_depth(const AE& a_excluding_radius, const AI& a_including_radius,
                                float radius_a, const BE& b_excluding_radius,
@@ -44,6 +46,7 @@ class EPAPenetrationDepth {
                                float collision_tolerance, float penetration_tolerance, Vec3& io_v,
                                Vec3& out_point_a, Vec3& out_point_b) {
     const float radius = radius_a + radius_b;
+    cores_overlapped_ = false;
     Vec3 point_a, point_b;
     Vec3 v = io_v;
     const float dist_sq =
@@ -58,6 +61,7 @@ class EPAPenetrationDepth {
       io_v = axis;
       return Status::Colliding;
     }
+    cores_overlapped_ = true;
     Vec3 axis;
     if (!expand_polytope(a_including_radius, b_including_radius, gjk_.simplex(),
                          penetration_tolerance, axis, out_point_a, out_point_b))
@@ -65,6 +69,10 @@ class EPAPenetrationDepth {
     io_v = axis;
     return Status::Colliding;
   }
+
+  /// Whether the last get_penetration_depth found the cores overlapping (and ran EPA on the
+  /// full shapes) rather than apart (GJK's closest points grown by the radii).
+  bool cores_overlapped() const { return cores_overlapped_; }
 
   /// Like GJKClosestPoint::cast_shape (A at `start_a` swept by λ·direction against B at rest,
   /// cores `a`, `b` grown by the convex radii), but when the shapes already touch at λ = 0 and
@@ -178,6 +186,7 @@ class EPAPenetrationDepth {
   void result(int face, Vec3& out_axis, Vec3& out_point_a, Vec3& out_point_b) const;
 
   GJKClosestPoint gjk_;
+  bool cores_overlapped_ = false;
   Vec3 y_[k_max_points];
   Vec3 p_[k_max_points];
   Vec3 q_[k_max_points];

@@ -121,9 +121,12 @@ inline float ray_cylinder(const Vec3& origin, const Vec3& direction, float half_
 }
 
 /// First hit fraction of the ray against the triangle v0 v1 v2, from either side. Hits on the
-/// edges count; a degenerate triangle or a ray parallel to its plane misses.
+/// edges count, within 1e-6 of the barycentric coordinates (so that the rounding of u and v
+/// opens no gap on an edge or a vertex, also on a mesh's outer rim); a degenerate triangle or a
+/// ray parallel to its plane misses.
 inline float ray_triangle(const Vec3& origin, const Vec3& direction, const Vec3& v0, const Vec3& v1,
                           const Vec3& v2) {
+  constexpr float k_edge_tolerance = 1.0e-6f;
   // Möller–Trumbore: solve origin + t·d = v0 + u·e1 + v·e2 by Cramer's rule.
   const Vec3 e1 = v1 - v0;
   const Vec3 e2 = v2 - v0;
@@ -136,10 +139,10 @@ inline float ray_triangle(const Vec3& origin, const Vec3& direction, const Vec3&
   const float inv_det = 1.0f / det;
   const Vec3 s = origin - v0;
   const float u = s.dot(p) * inv_det;
-  if (u < 0.0f || u > 1.0f) return k_float_max;
+  if (u < -k_edge_tolerance || u > 1.0f + k_edge_tolerance) return k_float_max;
   const Vec3 q = s.cross(e1);
   const float v = direction.dot(q) * inv_det;
-  if (v < 0.0f || u + v > 1.0f) return k_float_max;
+  if (v < -k_edge_tolerance || u + v > 1.0f + k_edge_tolerance) return k_float_max;
   const float t = e2.dot(q) * inv_det;
   return t >= 0.0f ? t : k_float_max;
 }

@@ -308,8 +308,8 @@ ShapeDesc SceneParser::parse_shape(const Json& value, const std::string& path) {
       members([&](std::string_view key, const Json& v, const std::string& p) {
         if (key == "points") {
           expect_array(v, p);
-          if (v.size() < 4)
-            fail(p, "a convex hull needs at least 4 points, got " + std::to_string(v.size()));
+          if (v.size() < 3)
+            fail(p, "a convex hull needs at least 3 points, got " + std::to_string(v.size()));
           for (size_t i = 0; i < v.size(); ++i)
             hull.points.push_back(read_vec3(v[i], element_path(p, i)));
         } else if (key == "convex_radius") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "atoll/geometry/GJK.h"
 #include "atoll/shape/Validation.h"
 
 namespace atl {
@@ -37,6 +38,25 @@ class HullSupport final : public ConvexSupport {
   Vec3 scale_;
   float radius_;
 };
+
+// A flat hull's polygon grown by `radius` (its full shape): the support of the points plus
+// radius along the direction.
+class RoundedHullSupport final : public ConvexSupport {
+ public:
+  RoundedHullSupport(const std::vector<Vec3>& points, const Vec3& scale, float radius)
+      : core_(points, scale, 0.0f), radius_(radius) {}
+  Vec3 get_support(const Vec3& direction) const override {
+    return core_.get_support(direction) + direction.normalized_or(Vec3::zero()) * radius_;
+  }
+  float convex_radius() const override { return 0.0f; }
+
+ private:
+  HullSupport core_;
+  float radius_;
+};
+
+/// GJK's tolerance (m) for the ray cast and point queries of a flat hull.
+constexpr float k_flat_query_tolerance = 1.0e-5f;
 
 struct Vec3d {
   double x = 0.0, y = 0.0, z = 0.0;
@@ -73,11 +93,21 @@ ConvexHullShape::ConvexHullShape(const ConvexHull& hull, float max_convex_radius
       vertices_(hull.vertices),
       faces_(hull.faces),
       face_indices_(hull.face_indices) {
-  ATOLL_ASSERT(vertices_.size() >= 4 && faces_.size() >= 4, "ConvexHullShape: degenerate hull");
+  ATOLL_ASSERT(vertices_.size() >= 3 && faces_.size() >= 2, "ConvexHullShape: degenerate hull");
   ATOLL_ASSERT(max_convex_radius >= 0.0f && max_error_convex_radius >= 0.0f,
                "ConvexHullShape: convex radius and its error must be >= 0");
   ATOLL_ASSERT(density > 0.0f && std::isfinite(density), "ConvexHullShape: density must be > 0");
   for (const Vec3& v : vertices_) bounds_.encapsulate(v);
+  if (hull.flat()) {
+    // A plate: the polygon is the core, the radius is added around it (see the header).
+    flat_ = true;
+    convex_radius_ = max_convex_radius;
+    core_vertices_ = vertices_;
+    bounds_ = bounds_.expanded(convex_radius_);
+    compute_flat_mass_properties();
+    inner_radius_ = convex_radius_;
+    return;
+  }
   compute_mass_properties();
   ATOLL_ASSERT(volume_ > 0.0f, "ConvexHullShape: hull has no volume");
   inner_radius_ = k_float_max;
@@ -131,6 +161,53 @@ void ConvexHullShape::compute_mass_properties() {
     for (int col = 0; col < 3; ++col)
       unit_inertia_.set(r, col, static_cast<float>((r == col ? tr : 0.0) - cov[r][col]));
   volume_ = static_cast<float>(volume);
+  center_of_mass_ = Vec3(static_cast<float>(p0.x + com.x), static_cast<float>(p0.y + com.y),
+                         static_cast<float>(p0.z + com.z));
+}
+
+void ConvexHullShape::compute_flat_mass_properties() {
+  // The polygon (the front face) extruded by ±r along its normal n. Fan triangles (a, b, c)
+  // about the vertex average p0 give the area A, the centroid and the area's second moment
+  // ∫x·xᵀ dA = A/12·(Σ v·vᵀ + s·sᵀ) (s = a + b + c); the slab of thickness t = 2r adds
+  // A·t³/12·n·nᵀ to t times that.
+  const ConvexHull::Face& front = faces_[0];
+  const Vec3d n = to_double(front.normal);
+  Vec3d p0;
+  for (const Vec3& v : vertices_) p0 = {p0.x + v.x(), p0.y + v.y(), p0.z + v.z()};
+  const double inv_count = 1.0 / static_cast<double>(vertices_.size());
+  p0 = {p0.x * inv_count, p0.y * inv_count, p0.z * inv_count};
+
+  double area = 0.0;
+  Vec3d moment;  // Σ A·centroid, relative to p0
+  double cov[3][3] = {};
+  const uint32_t* idx = &face_indices_[front.first_index];
+  const Vec3d a = sub(to_double(vertices_[idx[0]]), p0);
+  for (uint32_t k = 1; k + 1 < front.num_indices; ++k) {
+    const Vec3d b = sub(to_double(vertices_[idx[k]]), p0);
+    const Vec3d c = sub(to_double(vertices_[idx[k + 1]]), p0);
+    const double triangle_area = 0.5 * dot(n, cross(sub(b, a), sub(c, a)));
+    const Vec3d s{a.x + b.x + c.x, a.y + b.y + c.y, a.z + b.z + c.z};
+    area += triangle_area;
+    moment = {moment.x + triangle_area * s.x / 3.0, moment.y + triangle_area * s.y / 3.0,
+              moment.z + triangle_area * s.z / 3.0};
+    for (int r = 0; r < 3; ++r)
+      for (int col = 0; col < 3; ++col)
+        cov[r][col] += triangle_area / 12.0 *
+                       (component(a, r) * component(a, col) + component(b, r) * component(b, col) +
+                        component(c, r) * component(c, col) + component(s, r) * component(s, col));
+  }
+  const Vec3d com{moment.x / area, moment.y / area, moment.z / area};
+  const double thickness = 2.0 * static_cast<double>(convex_radius_);
+  for (int r = 0; r < 3; ++r)
+    for (int col = 0; col < 3; ++col)
+      cov[r][col] =
+          thickness * (cov[r][col] - area * component(com, r) * component(com, col)) +
+          area * thickness * thickness * thickness / 12.0 * component(n, r) * component(n, col);
+  const double tr = cov[0][0] + cov[1][1] + cov[2][2];
+  for (int r = 0; r < 3; ++r)
+    for (int col = 0; col < 3; ++col)
+      unit_inertia_.set(r, col, static_cast<float>((r == col ? tr : 0.0) - cov[r][col]));
+  volume_ = static_cast<float>(area * thickness);
   center_of_mass_ = Vec3(static_cast<float>(p0.x + com.x), static_cast<float>(p0.y + com.y),
                          static_cast<float>(p0.z + com.z));
 }
@@ -222,7 +299,18 @@ void ConvexHullShape::compute_convex_radius(float max_convex_radius, float max_e
 AABox ConvexHullShape::world_bounds(const Mat44& transform) const {
   AABox box;
   for (const Vec3& v : vertices_) box.encapsulate(transform * v);
+  if (flat_ && convex_radius_ > 0.0f) {
+    const float axis_scale = std::max(
+        {transform.axis_x().length(), transform.axis_y().length(), transform.axis_z().length()});
+    box = box.expanded(convex_radius_ * axis_scale);
+  }
   return box;
+}
+
+bool ConvexHullShape::is_valid_scale(const Vec3& scale) const {
+  if (!Shape::is_valid_scale(scale)) return false;
+  if (!flat_ || convex_radius_ == 0.0f) return true;
+  return same_scale_magnitude(scale.x(), scale.y()) && same_scale_magnitude(scale.x(), scale.z());
 }
 
 MassProperties ConvexHullShape::mass_properties() const {
@@ -234,6 +322,18 @@ MassProperties ConvexHullShape::mass_properties() const {
 
 bool ConvexHullShape::cast_ray(const RayCast& ray, const SubShapeIDCreator& creator,
                                RayCastResult& hit) const {
+  if (flat_) {
+    // A plate: its face planes do not bound the outline, so cast against the support instead.
+    const RoundedHullSupport plate(vertices_, Vec3::replicate(1.0f), convex_radius_);
+    float fraction = hit.fraction;
+    GJKClosestPoint gjk;
+    if (!gjk.cast_ray(ray.origin, ray.direction, k_flat_query_tolerance, plate, fraction) ||
+        fraction >= hit.fraction)
+      return false;
+    hit.fraction = fraction;
+    hit.sub_shape_id = creator.id();
+    return true;
+  }
   // Clip the ray's parameter interval against every face half-space; what remains is the part
   // inside the hull, and its start the entry fraction (0 when the ray starts inside).
   float t_enter = 0.0f, t_exit = hit.fraction;
@@ -257,13 +357,39 @@ bool ConvexHullShape::cast_ray(const RayCast& ray, const SubShapeIDCreator& crea
   return true;
 }
 
+namespace {
+
+/// Closest point of a flat hull's polygon to `point`.
+Vec3 closest_on_polygon(const std::vector<Vec3>& vertices, const Vec3& point) {
+  const HullSupport polygon(vertices, Vec3::replicate(1.0f), 0.0f);
+  GJKClosestPoint gjk;
+  Vec3 v = point - vertices[0];
+  Vec3 on_polygon, on_point;
+  gjk.closest_points(polygon, PointConvex{point}, k_flat_query_tolerance, k_float_max, v,
+                     on_polygon, on_point);
+  return on_polygon;
+}
+
+}  // namespace
+
 bool ConvexHullShape::collide_point(const Vec3& point) const {
+  if (flat_) {
+    if (convex_radius_ == 0.0f) return false;  // no volume
+    return (point - closest_on_polygon(vertices_, point)).length_sq() <= square(convex_radius_);
+  }
   for (const ConvexHull::Face& face : faces_)
     if (face.normal.dot(point) > face.distance) return false;
   return true;
 }
 
 Vec3 ConvexHullShape::surface_normal(const SubShapeID& /*id*/, const Vec3& local_point) const {
+  if (flat_) {
+    // Away from the polygon (the rounded rim included); on it, the side the point is on.
+    const Vec3 away = local_point - closest_on_polygon(vertices_, local_point);
+    if (away.length_sq() > square(k_flat_query_tolerance)) return away.normalized();
+    return faces_[0].normal.dot(local_point) >= faces_[0].distance ? faces_[0].normal
+                                                                   : faces_[1].normal;
+  }
   const ConvexHull::Face* best = &faces_[0];
   float best_distance = best->normal.dot(local_point) - best->distance;
   for (const ConvexHull::Face& face : faces_) {
@@ -283,6 +409,14 @@ const ConvexSupport* ConvexHullShape::support_function(SupportMode mode, Support
   // fall short of them: then hand out the sharp hull with radius 0 instead.
   const bool uniform =
       same_scale_magnitude(scale.x(), scale.y()) && same_scale_magnitude(scale.x(), scale.z());
+  if (flat_ && convex_radius_ > 0.0f) {
+    // A plate: the radius is its thickness and cannot be dropped.
+    ATOLL_ASSERT(uniform, "a flat ConvexHullShape with a convex radius needs a uniform scale");
+    const float radius = convex_radius_ * std::fabs(scale.x());
+    if (mode == SupportMode::IncludeConvexRadius)
+      return buffer.emplace<RoundedHullSupport>(vertices_, scale, radius);
+    return buffer.emplace<HullSupport>(vertices_, scale, radius);
+  }
   if (mode == SupportMode::IncludeConvexRadius || !uniform)
     return buffer.emplace<HullSupport>(vertices_, scale, 0.0f);
   return buffer.emplace<HullSupport>(core_vertices_, scale, convex_radius_ * std::fabs(scale.x()));
@@ -313,6 +447,12 @@ void ConvexHullShape::supporting_face(const Vec3& direction, const Vec3& scale,
     const uint32_t j = static_cast<uint32_t>(static_cast<uint64_t>(k) * n / taken);
     const uint32_t index = mirrored ? n - 1 - j : j;
     out_face.push_back(transform * (vertices_[face_indices_[best->first_index + index]] * scale));
+  }
+  if (flat_ && convex_radius_ > 0.0f) {
+    // A plate's face lies the (scaled) radius in front of the polygon.
+    const Vec3 offset = transform.multiply3x3((best->normal * inv_scale).normalized() *
+                                              (convex_radius_ * std::fabs(scale.x())));
+    for (size_t k = 0; k < out_face.size(); ++k) out_face[k] = out_face[k] + offset;
   }
 }
 

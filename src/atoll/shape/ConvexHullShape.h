@@ -3,6 +3,15 @@
 // the hull with every face plane moved inward by the convex radius; the radius is the largest
 // one ≤ max_convex_radius for which the core grown back by it stays inside the hull and keeps
 // the faces in place (up to max_error_convex_radius near vertices of more than three faces).
+//
+// Flat hulls (all points within hull_tolerance of one plane, e.g. a 2D box) are plates: the
+// polygon is the core and the convex radius, max_convex_radius, is added around it (a plate
+// of thickness 2·r whose outline grows by r, rounded at the rim), because a polygon has no
+// inside to carve the radius from. Mass rule: the mass and inertia are those of the polygon
+// extruded by ±r (the slab; the rounded rim is left out, as for a thin plate), the volume is
+// area · 2r. With r = 0 the hull is a 2D shape of zero volume and mass: for static or
+// kinematic bodies, queries and casts (a dynamic body then needs an override mass). A flat hull
+// with r > 0 needs a uniform scale (like a sphere).
 
 #include <vector>
 
@@ -16,9 +25,11 @@ inline constexpr float k_default_max_error_convex_radius = 0.05f;
 
 /// Everything needed to build a ConvexHullShape.
 struct ConvexHullShapeSettings {
-  /// Points to wrap (m); ≥ 4, finite, not all coplanar. Interior points are dropped.
+  /// Points to wrap (m); ≥ 3, finite, not all collinear; coplanar points give a flat hull (a
+  /// plate, see above). Interior points are dropped.
   std::vector<Vec3> points;
-  /// Upper bound for the convex radius (m), ≥ 0; thin hulls get less. Default 0.05.
+  /// Upper bound for the convex radius (m), ≥ 0; thin hulls get less, flat hulls exactly this
+  /// (their half thickness). Default 0.05.
   float max_convex_radius = ConvexShape::k_default_convex_radius;
   /// Distance (m) below which points count as on a face plane (> 0). Default 1 mm.
   float hull_tolerance = 1.0e-3f;
@@ -54,11 +65,15 @@ class ConvexHullShape final : public ConvexShape {
   const std::vector<Vec3>& core_vertices() const { return core_vertices_; }
   /// Convex radius (m) actually used.
   float convex_radius() const { return convex_radius_; }
+  /// True for a flat hull (coplanar points): a plate of half thickness convex_radius().
+  bool flat() const { return flat_; }
 
   /// Bounds of the vertices.
   AABox local_bounds() const override { return bounds_; }
   /// Exact: bounds of the transformed vertices.
   AABox world_bounds(const Mat44& transform) const override;
+  /// A flat hull with a convex radius needs a uniform |scale|; otherwise any valid scale.
+  bool is_valid_scale(const Vec3& scale) const override;
   /// Centroid of the solid hull (m).
   Vec3 center_of_mass() const override { return center_of_mass_; }
   /// Distance from the centre of mass to the nearest face plane (m).
@@ -67,24 +82,28 @@ class ConvexHullShape final : public ConvexShape {
   MassProperties mass_properties() const override;
   /// Volume of the solid hull (m³).
   float volume() const override { return volume_; }
-  /// Clips the ray against every face plane; the SubShapeID is `creator`'s.
+  /// Clips the ray against every face plane (a flat hull: GJK's ray cast against the plate);
+  /// the SubShapeID is `creator`'s.
   bool cast_ray(const RayCast& ray, const SubShapeIDCreator& creator,
                 RayCastResult& hit) const override;
-  /// True behind every face plane.
+  /// True behind every face plane (a flat hull: within the convex radius of the polygon).
   bool collide_point(const Vec3& point) const override;
   /// Normal of the face plane the point is least inside of (or most outside of).
   Vec3 surface_normal(const SubShapeID& id, const Vec3& local_point) const override;
 
   /// Exclude: the core vertices with the scaled convex radius under a uniform |scale|, the hull
-  /// vertices with radius 0 under a non-uniform one; Include: the hull vertices, radius 0.
+  /// vertices with radius 0 under a non-uniform one; Include: the hull vertices, radius 0 (a
+  /// flat hull: the polygon grown by the convex radius).
   const ConvexSupport* support_function(SupportMode mode, SupportBuffer& buffer,
                                         const Vec3& scale) const override;
-  /// The face polygon whose (scaled) normal is most aligned with `direction`.
+  /// The face polygon whose (scaled) normal is most aligned with `direction` (a flat hull's
+  /// moved out by the convex radius).
   void supporting_face(const Vec3& direction, const Vec3& scale, const Mat44& transform,
                        SupportingFace& out_face) const override;
 
  private:
   void compute_mass_properties();
+  void compute_flat_mass_properties();
   void compute_convex_radius(float max_convex_radius, float max_error);
 
   std::vector<Vec3> vertices_;
@@ -98,6 +117,7 @@ class ConvexHullShape final : public ConvexShape {
   float volume_ = 0.0f;
   float inner_radius_ = 0.0f;
   float convex_radius_ = 0.0f;
+  bool flat_ = false;
 };
 
 }  // namespace atl

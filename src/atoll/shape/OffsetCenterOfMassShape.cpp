@@ -16,4 +16,10 @@ OffsetCenterOfMassShape::OffsetCenterOfMassShape(Ref<Shape> inner, const Vec3& o
   ATOLL_ASSERT(offset.is_finite(), "OffsetCenterOfMassShape: offset must be finite");
 }
 
+MassProperties OffsetCenterOfMassShape::mass_properties() const {
+  MassProperties mp = inner()->mass_properties();
+  mp.translate(offset_);
+  return mp;
+}
+
 }  // namespace atl

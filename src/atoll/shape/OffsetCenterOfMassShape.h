@@ -35,9 +35,9 @@ class OffsetCenterOfMassShape final : public DecoratedShape {
   Vec3 center_of_mass() const override { return inner()->center_of_mass() + offset_; }
   /// The inner shape's (as Jolt): CCD thresholds keep the size of the geometry.
   float inner_radius() const override { return inner()->inner_radius(); }
-  /// The inner shape's, unchanged (as Jolt): the offset is a tuning knob that moves the point
-  /// the body turns about, not a claim about the mass distribution, so no parallel-axis term.
-  MassProperties mass_properties() const override { return inner()->mass_properties(); }
+  /// The inner shape's mass; its inertia moved to the new centre of mass (parallel axis term
+  /// m·(|offset|²·1 − offset·offsetᵀ), as Jolt): the body turns about the moved centre.
+  MassProperties mass_properties() const override;
   /// The inner shape's (m³).
   float volume() const override { return inner()->volume(); }
   /// The inner shape's rule.

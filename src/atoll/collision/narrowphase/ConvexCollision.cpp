@@ -1,5 +1,7 @@
 #include "atoll/collision/narrowphase/ConvexCollision.h"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "atoll/collision/narrowphase/TriangleFeature.h"
@@ -70,8 +72,27 @@ void emit_manifold(const Mat44& transform_a, const Vec3& normal, float penetrati
   collector.add(manifold);
 }
 
-void collide_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b,
+void collide_convex_vs_convex(const ShapeInstance& in_a, const ShapeInstance& in_b,
                               const CollideShapeSettings& settings, ContactCollector& collector) {
+  // A huge box (a floor of 3e5 m) is cut down to the part near the other shape first, so that
+  // GJK, EPA and the face clipping work with coordinates near the contact. The margin is far
+  // enough that leaving the cut box through a cut face always costs more than leaving the real
+  // box through a face that was kept.
+  const auto margin = [&](const AABox& other) {
+    return settings.max_separation_distance + std::max(1.0f, 2.0f * other.extent().max_component());
+  };
+  const auto cut = [&](const ShapeInstance& box, const ShapeInstance& other,
+                       std::optional<BoxShape>& out_shape, ShapeInstance& out) {
+    if (!is_large_box(box)) return false;  // the common case: no bounds needed
+    const AABox near = instance_bounds(other);
+    return cut_large_box(box, near, margin(near), out_shape, out);
+  };
+  std::optional<BoxShape> cut_a_shape, cut_b_shape;
+  ShapeInstance cut_a, cut_b;
+  const bool a_is_cut = cut(in_a, in_b, cut_a_shape, cut_a);
+  const bool b_is_cut = cut(in_b, in_a, cut_b_shape, cut_b);
+  const ShapeInstance& a = a_is_cut ? cut_a : in_a;
+  const ShapeInstance& b = b_is_cut ? cut_b : in_b;
   const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);
   const auto& shape_b = static_cast<const ConvexShape&>(*b.shape);
   const float max_separation = settings.max_separation_distance;
@@ -89,22 +110,23 @@ void collide_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b,
       shape_b.support_function(SupportMode::IncludeConvexRadius, b_full_buffer, b.scale);
   const TransformedConvex<ConvexSupport> b_core(b_to_a, *b_core_local);
   const TransformedConvex<ConvexSupport> b_full(b_to_a, *b_full_local);
-  // Speculative contacts: A grown by max_separation touches B exactly when A is within that
-  // distance of it; the growth is taken off the depth and the point afterwards.
-  const AddConvexRadius<ConvexSupport> a_grown(*a_full, max_separation);
-
+  // Speculative contacts: GJK grows A's core by max_separation on top of its convex radius, so
+  // A within that distance of B counts as touching; the growth is taken off the depth and the
+  // point afterwards. When the cores overlap, EPA measures the real shapes: growing A there
+  // would only make EPA's polytope (and its error) as large as the separation.
   Vec3 axis = b_to_a * (shape_b.local_bounds().center() * b.scale) -
               shape_a.local_bounds().center() * a.scale;
   Vec3 point_a, point_b;
   EPAPenetrationDepth epa;
-  if (epa.get_penetration_depth(*a_core, a_grown, a_core->convex_radius() + max_separation, b_core,
+  if (epa.get_penetration_depth(*a_core, *a_full, a_core->convex_radius() + max_separation, b_core,
                                 b_full, b_core_local->convex_radius(), settings.collision_tolerance,
                                 settings.penetration_tolerance, axis, point_a,
                                 point_b) != EPAPenetrationDepth::Status::Colliding)
     return;
-  const float depth = (point_a - point_b).dot(axis) - max_separation;
+  const float growth = epa.cores_overlapped() ? 0.0f : max_separation;
+  const float depth = (point_a - point_b).dot(axis) - growth;
   if (!collector.accepts(depth)) return;
-  point_a -= axis * max_separation;
+  point_a -= axis * growth;
 
   ContactPoints points;
   if (settings.collect_faces) {
@@ -136,7 +158,6 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
       convex.support_function(SupportMode::ExcludeConvexRadius, core_buffer, a.scale);
   const ConvexSupport* full =
       convex.support_function(SupportMode::IncludeConvexRadius, full_buffer, a.scale);
-  const AddConvexRadius<ConvexSupport> grown(*full, max_separation);
   const float core_radius = core->convex_radius() + max_separation;
   const Vec3 center = convex.local_bounds().center() * a.scale;
   EPAPenetrationDepth epa;
@@ -160,12 +181,14 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
     const TriangleConvex triangle{w0, w1, w2};
     Vec3 axis = -face_normal;
     Vec3 point_a, point_b;
-    if (epa.get_penetration_depth(*core, grown, core_radius, triangle, triangle, 0.0f,
+    // As in collide_convex_vs_convex: the separation grows A only on GJK's path.
+    if (epa.get_penetration_depth(*core, *full, core_radius, triangle, triangle, 0.0f,
                                   settings.collision_tolerance, settings.penetration_tolerance,
                                   axis, point_a, point_b) != EPAPenetrationDepth::Status::Colliding)
       return;
-    float depth = (point_a - point_b).dot(axis) - max_separation;
-    point_a -= axis * max_separation;
+    const float growth = epa.cores_overlapped() ? 0.0f : max_separation;
+    float depth = (point_a - point_b).dot(axis) - growth;
+    point_a -= axis * growth;
     const Vec3 fixed = active_edge_normal(w0, w1, w2, active_edges, face_normal, point_b, axis,
                                           settings.active_edge_cos);
     if (!(fixed == axis)) {

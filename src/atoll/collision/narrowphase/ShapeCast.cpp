@@ -1,5 +1,7 @@
 #include "atoll/collision/narrowphase/ShapeCast.h"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "atoll/collision/narrowphase/ShapeInstance.h"
@@ -70,7 +72,18 @@ Vec3 cast_normal(const Vec3& axis, const Vec3& direction) {
   return axis.normalized_or(direction.normalized_or(Vec3::axis_y()));
 }
 
-void cast_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b, CastContext& context) {
+void cast_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& in_b,
+                           CastContext& context) {
+  // A huge box target (a floor of 3e5 m) is cut down to the part near the sweep first (see
+  // cut_large_box), so that the cast works with coordinates near the hit.
+  std::optional<BoxShape> cut_b_shape;
+  ShapeInstance cut_b;
+  const bool b_is_cut =
+      is_large_box(in_b) &&
+      cut_large_box(in_b, swept_bounds(a, context.displacement),
+                    std::max(1.0f, 2.0f * instance_bounds(a).extent().max_component()), cut_b_shape,
+                    cut_b);
+  const ShapeInstance& b = b_is_cut ? cut_b : in_b;
   const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);
   const auto& shape_b = static_cast<const ConvexShape&>(*b.shape);
   // The cast runs in B's space, where B needs no transform.

@@ -1,5 +1,6 @@
 #include "atoll/collision/narrowphase/ShapeInstance.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "atoll/shape/RotatedTranslatedShape.h"
@@ -74,6 +75,41 @@ AABox instance_bounds(const ShapeInstance& instance) {
 AABox world_box_to_local(const ShapeInstance& instance, const AABox& world_box) {
   return world_box.transformed(instance.transform.inversed_rotation_translation())
       .scaled(instance.scale.reciprocal());
+}
+
+bool is_large_box(const ShapeInstance& instance) {
+  return instance.shape->sub_type() == ShapeSubType::Box &&
+         static_cast<const BoxShape&>(*instance.shape).half_extent().max_component() >
+             k_large_box_half_extent;
+}
+
+bool cut_large_box(const ShapeInstance& box, const AABox& near, float margin,
+                   std::optional<BoxShape>& out_shape, ShapeInstance& out) {
+  if (!is_large_box(box)) return false;
+  const auto& shape = static_cast<const BoxShape&>(*box.shape);
+  const Vec3 half = shape.half_extent();
+  const AABox local = world_box_to_local(box, near.expanded(margin));
+  Vec3 lo = -half, hi = half;
+  bool cut = false;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (half[axis] <= k_large_box_half_extent || half[axis] <= 2.0f * margin) continue;
+    // At least 2·margin long, so that the convex radius always fits.
+    const float new_lo =
+        std::max(-half[axis], std::min(local.min[axis], half[axis] - 2.0f * margin));
+    const float new_hi =
+        std::min(half[axis], std::max(local.max[axis], -half[axis] + 2.0f * margin));
+    if (!(new_lo < new_hi)) continue;
+    lo.set_component(axis, new_lo);
+    hi.set_component(axis, new_hi);
+    cut = true;
+  }
+  if (!cut) return false;
+  const Vec3 center = 0.5f * (lo + hi);
+  out_shape.emplace(0.5f * (hi - lo), shape.convex_radius(), shape.density());
+  out = box;
+  out.shape = &*out_shape;
+  out.transform = box.transform * Mat44::translation(center * box.scale);
+  return true;
 }
 
 ShapeType shape_type_of(ShapeSubType sub_type) {

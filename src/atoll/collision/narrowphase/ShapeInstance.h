@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "atoll/core/Result.h"
+#include "atoll/shape/BoxShape.h"
 #include "atoll/shape/Shape.h"
 
 namespace atl {
@@ -38,6 +39,23 @@ AABox instance_bounds(const ShapeInstance& instance);
 
 /// A world-space box in the instance's unscaled local space (the space its own queries use).
 AABox world_box_to_local(const ShapeInstance& instance, const AABox& world_box);
+
+/// Half extent (m) beyond which cut_large_box cuts a box: float support points 1e4 m from the
+/// origin are resolved to about 1 mm, the scale of the contact tolerances; at 3e5 m to 3 cm,
+/// more than a resting contact's depth.
+inline constexpr float k_large_box_half_extent = 1.0e4f;
+
+/// True when the instance is a BoxShape with a half extent above k_large_box_half_extent: a
+/// cheap test before computing what cut_large_box needs.
+bool is_large_box(const ShapeInstance& instance);
+
+/// When `box` is a BoxShape instance larger than k_large_box_half_extent along an axis (and
+/// more than 2·margin), sets `out_shape` to the part of the box within `margin` (m) of `near`
+/// (world bounds of what it may touch) — the box's own faces where they are that close, cut
+/// faces farther away — and `out` to its instance, placed so that its origin lies near `near`.
+/// GJK and EPA then work with coordinates near the contact. False when nothing is cut.
+bool cut_large_box(const ShapeInstance& box, const AABox& near, float margin,
+                   std::optional<BoxShape>& out_shape, ShapeInstance& out);
 
 /// The structural family of a sub-type (the dispatch tables are built from it).
 ShapeType shape_type_of(ShapeSubType sub_type);
