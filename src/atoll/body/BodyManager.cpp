@@ -99,9 +99,14 @@ void BodyManager::remove_body(Body& body) {
 
 void BodyManager::activate(Body& body) {
   ATOLL_ASSERT(body.is_added() && !body.is_static(), "only added, moving bodies can be active");
-  if (body.is_active() || body.is_quarantined()) return;
-  body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
-  active_.push_back(body.id_.index());
+  if (body.is_quarantined()) return;
+  // An active body only restarts its sleep test (Jolt does the same): a user who wakes a body
+  // expects it to stay awake for time_before_sleep.
+  if (!body.is_active()) {
+    body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
+    active_.push_back(body.id_.index());
+    if (record_activation_events_) activation_events_.push_back({body.id_, true});
+  }
   body.reset_sleep_test();
 }
 
@@ -132,6 +137,8 @@ void BodyManager::remove_from_active_list(Body& body) {
   bodies_[last].motion_->set_index_in_active_bodies(position);
   active_.pop_back();
   body.motion_->set_index_in_active_bodies(MotionProperties::k_inactive_index);
+  body.motion_->set_island_index(MotionProperties::k_no_island);
+  if (record_activation_events_) activation_events_.push_back({body.id_, false});
 }
 
 void BodyManager::set_motion_type(Body& body, MotionType motion_type) {
@@ -181,6 +188,16 @@ void BodyManager::sort_active_bodies() {
   quick_sort(active_.begin(), active_.end());
   for (uint32_t i = 0; i < active_.size(); ++i)
     bodies_[active_[i]].motion_->set_index_in_active_bodies(i);
+}
+
+void BodyManager::set_record_activation_events(bool record) {
+  record_activation_events_ = record;
+  if (!record) activation_events_.clear();
+}
+
+void BodyManager::take_activation_events(std::vector<BodyActivationEvent>& out) {
+  out.clear();
+  out.swap(activation_events_);
 }
 
 MotionProperties* BodyManager::allocate_motion_properties() {
