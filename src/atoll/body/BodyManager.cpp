@@ -38,6 +38,7 @@ Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
   body.override_mass_ = settings.override_mass.value_or(0.0f);
   body.user_data_ = settings.user_data;
   body.set_sensor(settings.is_sensor);
+  body.set_sensor_detects_static(settings.sensor_detects_static);
   // validate() allowed a squared-length error of 1e-3; store an exact unit quaternion so that
   // the error does not scale the shape or feed into integration.
   body.set_position_and_rotation_internal(settings.position, settings.rotation.normalized());

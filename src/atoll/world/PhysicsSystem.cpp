@@ -46,6 +46,27 @@ ContactEvent contact_event(ContactEventType type, BodyID body1, BodyID body2,
   return event;
 }
 
+// Listener order (ContactListener.h): the more dynamic body first, ties by lower ID.
+int motion_rank(const Body& body) { return body.is_dynamic() ? 2 : body.is_kinematic() ? 1 : 0; }
+// True when the listener sees `higher_id` as body1 (the pair is kept lower ID first inside).
+bool listener_swaps(const Body& lower_id, const Body& higher_id) {
+  return motion_rank(higher_id) > motion_rank(lower_id);
+}
+// The same contact seen from the other body.
+ContactManifold flipped(const ContactManifold& m) {
+  ContactManifold f = m;
+  f.normal = -m.normal;
+  f.sub_shape_id1 = m.sub_shape_id2;
+  f.sub_shape_id2 = m.sub_shape_id1;
+  f.points_on_1 = m.points_on_2;
+  f.points_on_2 = m.points_on_1;
+  return f;
+}
+void swap_bodies(InverseMassScales& s) {
+  std::swap(s.inv_mass1, s.inv_mass2);
+  std::swap(s.inv_inertia1, s.inv_inertia2);
+}
+
 // Jolt's defaults for combining two bodies' materials.
 float combine_friction(float a, float b) { return std::sqrt(a * b); }
 float combine_restitution(float a, float b) { return std::max(a, b); }
@@ -194,10 +215,17 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   contact_manager_.end_step(removed_);
   for (const RemovedContact& r : removed_) {
     ContactManifold gone;  // no geometry: only the sub-shapes are reported
+    BodyID id1(r.key1), id2(r.key2);
     gone.sub_shape_id1 = r.sub_shape_id1;
     gone.sub_shape_id2 = r.sub_shape_id2;
-    events_.push_back(contact_event(ContactEventType::Removed, BodyID(r.key1), BodyID(r.key2), gone,
-                                    collision_step));
+    // Listener order; a body destroyed since keeps the ID order.
+    const Body* b1 = body_manager_.get(id1);
+    const Body* b2 = body_manager_.get(id2);
+    if (b1 != nullptr && b2 != nullptr && listener_swaps(*b1, *b2)) {
+      std::swap(id1, id2);
+      std::swap(gone.sub_shape_id1, gone.sub_shape_id2);
+    }
+    events_.push_back(contact_event(ContactEventType::Removed, id1, id2, gone, collision_step));
   }
   if (last) {
     StageTimer t(result, Stage::update_sleep);
@@ -390,6 +418,13 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
   if (!a->is_dynamic() && !b->is_dynamic()) {
     if (!sensor || (a->is_static() && b->is_static())) return;
   }
+  // A moving sensor reports static bodies only when asked to (a static sensor reports the
+  // moving bodies that enter it).
+  if (a->is_static() != b->is_static()) {
+    const Body& fixed = a->is_static() ? *a : *b;
+    const Body& moving = a->is_static() ? *b : *a;
+    if (!fixed.is_sensor() && moving.is_sensor() && !moving.sensor_detects_static()) return;
+  }
   // Body 1 has the lower ID: the cache and the events key on IDs, which are stable.
   if (b->id().value() < a->id().value()) std::swap(a, b);
   const uint32_t i1 = a->id().index(), i2 = b->id().index();
@@ -397,20 +432,34 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
   const int collision_step = tally.collision_step;
   AllContactsCollector& collector = tally.collector;
 
+  // What the listener and the events see (ContactListener.h): the more dynamic body first.
+  const bool swapped = listener_swaps(*a, *b);
+  const Body& l1 = swapped ? *b : *a;
+  const Body& l2 = swapped ? *a : *b;
+
   manifolds_.clear();
-  bool reused = false;
   bool solid = false;  // a manifold takes impulses (wakes a sleeping body)
-  if (!sensor)
-    reused = contact_manager_.try_reuse_body_pair(pair, solver_bodies_, settings_, &manifolds_);
+  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
+  // phase or the listener (as in Jolt).
+  const bool reused =
+      contact_manager_.try_reuse_body_pair(pair, solver_bodies_, settings_, &manifolds_);
   if (!reused) {
-    if (contact_listener_ != nullptr &&
-        contact_listener_->on_contact_validate(*a, *b) == ValidateResult::Reject)
-      return;
     collector.manifolds.clear();
+    // A sensor reports overlap only: no speculative contacts.
+    CollideShapeSettings collide_settings = tally.collide_settings;
+    if (sensor) collide_settings.max_separation_distance = 0.0f;
     const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
-                                           b->world_transform(), tally.collide_settings, collector);
+                                           b->world_transform(), collide_settings, collector);
     ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
     (void)collided;
+    if (sensor)
+      std::erase_if(collector.manifolds,
+                    [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
+    // Validation only for pairs that touch (within the speculative distance), as in Jolt.
+    if (collector.manifolds.empty()) return;
+    if (contact_listener_ != nullptr &&
+        contact_listener_->on_contact_validate(l1, l2) == ValidateResult::Reject)
+      return;
     for (const ContactManifold& manifold : collector.manifolds) {
       if (system_settings_.max_contact_manifolds != 0 &&
           tally.num_manifolds >= system_settings_.max_contact_manifolds) {
@@ -426,10 +475,12 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
           contact_manager_.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
       if (contact_listener_ != nullptr) {
         const ContactSettings defaults = cs;
+        if (swapped) swap_bodies(cs.mass_scales);
+        const ContactManifold seen = swapped ? flipped(manifold) : manifold;
         if (existed)
-          contact_listener_->on_contact_persisted(*a, *b, manifold, cs);
+          contact_listener_->on_contact_persisted(l1, l2, seen, cs);
         else
-          contact_listener_->on_contact_added(*a, *b, manifold, cs);
+          contact_listener_->on_contact_added(l1, l2, seen, cs);
         // A NaN friction or a negative mass scale would poison the solve (and through a
         // static body's shared solver entry, every island on it): keep the defaults and say so.
         if (std::string problem = cs.problem(); !problem.empty()) {
@@ -438,23 +489,25 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
                 "ContactListener::" +
                 std::string(existed ? "on_contact_persisted" : "on_contact_added") +
                 " set ContactSettings." + problem + " for bodies " +
-                std::to_string(a->id().value()) + " and " + std::to_string(b->id().value());
+                std::to_string(l1.id().value()) + " and " + std::to_string(l2.id().value());
           cs = defaults;
+        } else if (swapped) {
+          swap_bodies(cs.mass_scales);  // back to the cache's order (lower ID first)
         }
       }
       solid |= !cs.is_sensor;
       contact_manager_.add_manifold(pair, manifold, cs, solver_bodies_, settings_);
       manifolds_.push_back(manifold);
       events_.push_back(
-          contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, a->id(),
-                        b->id(), manifold, collision_step));
+          contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, l1.id(),
+                        l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
     }
   } else {
-    solid = !manifolds_.empty();
+    solid = !manifolds_.empty() && !sensor;
     tally.num_manifolds += static_cast<uint32_t>(manifolds_.size());
     for (const ContactManifold& manifold : manifolds_)
-      events_.push_back(
-          contact_event(ContactEventType::Persisted, a->id(), b->id(), manifold, collision_step));
+      events_.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
+                                      swapped ? flipped(manifold) : manifold, collision_step));
   }
   // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
   // step's narrow phase); sensors wake nothing.
@@ -563,16 +616,27 @@ class CcdHitCollector final : public ShapeCastCollector {
     if (!(fraction_plus_slop < best_)) return;
     best_ = fraction_plus_slop;
     fraction = hit.fraction;
+    hit_result = hit;
     found = true;
     // A later hit cannot stop the body earlier than where it stops now.
     update_early_out_fraction(fraction_plus_slop);
   }
   float fraction_plus_slop() const { return best_; }
+  /// Forgets the last target's hits: back to `best_fraction_plus_slop` and `best_fraction`
+  /// (what fraction_plus_slop() and fraction read before begin_target).
+  void discard_target(float best_fraction_plus_slop, float best_fraction) {
+    best_ = best_fraction_plus_slop;
+    fraction = best_fraction;
+    found = false;
+    reset_early_out_fraction(best_fraction_plus_slop);
+  }
 
   /// True when the last target gave the best hit so far.
   bool found = false;
   /// Fraction of the best hit.
   float fraction = 1.0f;
+  /// The best hit.
+  ShapeCastResult hit_result;
 
  private:
   float max_penetration_;
@@ -630,23 +694,49 @@ void PhysicsSystem::find_ccd_hit(uint32_t ccd_index, float dt) {
     const Vec3 displacement = c.delta_position - velocity2 * dt;
     // Moving this little relative to body 2, the discrete contacts handle the pair.
     if (displacement.length_sq() <= c.threshold_sq) continue;
-    if (contact_listener_ != nullptr) {
-      const bool first = body1.id().value() < body2.id().value();
-      if (contact_listener_->on_contact_validate(first ? body1 : body2, first ? body2 : body1) ==
-          ValidateResult::Reject)
-        continue;
-    }
+    const float best_fraction_plus_slop = collector.fraction_plus_slop();
+    const float best_fraction = collector.fraction;
     collector.begin_target(displacement);
     const Status cast = cast_shape(*body1.shape(), start, displacement, *body2.shape(),
                                    body2.world_transform(), cast_settings, collector);
     ATOLL_ASSERT(cast.ok(), "rigid body transforms and default cast settings are valid");
     (void)cast;
-    if (collector.found) c.hit_body = candidate.body_index;
+    if (!collector.found) continue;
+    // The hit goes through the listener like a new contact (in its body order): a rejected
+    // pair, or a contact it makes a sensor, does not stop the body.
+    if (contact_listener_ != nullptr && !ccd_hit_accepted(body1, body2, collector.hit_result)) {
+      collector.discard_target(best_fraction_plus_slop, best_fraction);
+      continue;
+    }
+    c.hit_body = candidate.body_index;
   }
   if (c.hit_body != CcdBody::k_no_hit) {
     c.fraction = collector.fraction;
     c.fraction_plus_slop = collector.fraction_plus_slop();
   }
+}
+
+bool PhysicsSystem::ccd_hit_accepted(const Body& body1, const Body& body2,
+                                     const ShapeCastResult& hit) {
+  // Body 1 is the swept (dynamic) body; the listener sees the more dynamic body first.
+  ContactManifold manifold;
+  manifold.normal = hit.normal;
+  manifold.penetration_depth = hit.penetration_depth;
+  manifold.sub_shape_id1 = hit.sub_shape_id1;
+  manifold.sub_shape_id2 = hit.sub_shape_id2;
+  manifold.points_on_1.push_back(hit.point_on_shape);
+  manifold.points_on_2.push_back(hit.point_on_target);
+  const bool first =
+      motion_rank(body1) > motion_rank(body2) ||
+      (motion_rank(body1) == motion_rank(body2) && body1.id().value() < body2.id().value());
+  const Body& l1 = first ? body1 : body2;
+  const Body& l2 = first ? body2 : body1;
+  if (contact_listener_->on_contact_validate(l1, l2) == ValidateResult::Reject) return false;
+  ContactSettings cs;
+  cs.combined_friction = combine_friction(body1.friction(), body2.friction());
+  cs.combined_restitution = combine_restitution(body1.restitution(), body2.restitution());
+  contact_listener_->on_contact_added(l1, l2, first ? manifold : flipped(manifold), cs);
+  return !cs.is_sensor;
 }
 
 void PhysicsSystem::resolve_ccd(UpdateResult& result) {

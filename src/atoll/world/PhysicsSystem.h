@@ -14,6 +14,7 @@
 #include "atoll/body/BodyInterface.h"
 #include "atoll/collision/broadphase/BroadPhase.h"
 #include "atoll/collision/broadphase/DefaultLayers.h"
+#include "atoll/collision/narrowphase/ShapeCast.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -160,6 +161,10 @@ class PhysicsSystem final : private BodyListener {
   // Stage 10 for one CCD body: its earliest hit. Writes only that CcdBody (and the candidate
   // scratch), so bodies can be cast in any order, or in batches once the step is parallel.
   void find_ccd_hit(uint32_t ccd_index, float dt);
+  // Whether the contact listener lets a CCD hit of body1 (the swept body) on body2 stop it:
+  // on_contact_validate, then on_contact_added with the hit as a one-point manifold; a
+  // rejected pair or a contact made a sensor does not stop it.
+  bool ccd_hit_accepted(const Body& body1, const Body& body2, const ShapeCastResult& hit);
   // Stage 10 for all CCD bodies, sequential: earliest hits first, then the moves.
   void resolve_ccd(UpdateResult& result);
 
