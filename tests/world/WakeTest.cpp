@@ -6,9 +6,10 @@
 //  - A body woken during a step took no part in it and acted as immovable: a 2 m/s sphere
 //    hitting an equal sleeping sphere (restitution 0) left both at 0 m/s instead of 1 and 1; a
 //    60 m/s LinearCast box hitting a sleeping box stopped dead (0 and 0 m/s instead of 30 and
-//    30); a 500 m/s LinearCast box fired into a row of ten sleeping boxes woke 2 of them in
-//    the step of the hit, where all ten should wake and every neighbour pair get its `added`
-//    event; a poked sleeping 8-box tower needed 6 steps to wake.
+//    30); a 500 m/s LinearCast box fired into a row of ten sleeping boxes woke 1 of them in
+//    the step of the hit (the run: 2) with 0 of the 9 neighbour `added` events, where
+//    all ten should wake and every neighbour pair get its event; a sleeping 8-box tower whose
+//    top box was activated needed 7 steps here (the run: 6) to be awake whole.
 // Cause: the narrow phase only noted the sleeping bodies it touched and activated them after
 // the step (write_back), so during the step they kept a zero-mass solver body and their own
 // pairs were never collided; a kinematic–sleeping contact then had no movable body at all.
