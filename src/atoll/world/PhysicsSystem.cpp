@@ -425,7 +425,8 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
     const Body& moving = a->is_static() ? *b : *a;
     if (!fixed.is_sensor() && moving.is_sensor() && !moving.sensor_detects_static()) return;
   }
-  // Body 1 has the lower ID: the cache and the events key on IDs, which are stable.
+  // Body 1 has the lower ID: the cache keys on IDs, which are stable (the listener and the
+  // events see the listener order below).
   if (b->id().value() < a->id().value()) std::swap(a, b);
   const uint32_t i1 = a->id().index(), i2 = b->id().index();
   const ContactBodyPair pair{a->id().value(), b->id().value(), solver_index(i1), solver_index(i2)};
