@@ -59,6 +59,7 @@ TEST(SceneReader, ReadsEveryBodyField) {
        "motion": "kinematic", "mass": 2.5, "friction": 0.5, "restitution": 0.25,
        "linear_velocity": [1, 0, 0], "angular_velocity": [0, 2, 0],
        "motion_quality": "linear_cast", "allow_sleeping": false, "sensor": true,
+       "sensor_detects_static": true,
        "gravity_factor": -0.5, "linear_damping": 0.1, "angular_damping": 0.2,
        "max_linear_velocity": 100, "max_angular_velocity": 10, "object_layer": 3,
        "allowed_dofs": ["tx", "ty", "rz"]},
@@ -84,6 +85,7 @@ TEST(SceneReader, ReadsEveryBodyField) {
   EXPECT_EQ(b.motion_quality, MotionQuality::LinearCast);
   EXPECT_EQ(b.allow_sleeping, false);
   EXPECT_EQ(b.sensor, true);
+  EXPECT_EQ(b.sensor_detects_static, true);
   EXPECT_EQ(b.gravity_factor, -0.5f);
   EXPECT_EQ(b.linear_damping, 0.1f);
   EXPECT_EQ(b.angular_damping, 0.2f);

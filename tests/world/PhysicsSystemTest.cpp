@@ -104,7 +104,7 @@ TEST(PhysicsSystem, InvalidListenerContactSettingsAreReportedAndNotUsed) {
   EXPECT_EQ(first->error,
             "ContactListener::on_contact_added set ContactSettings.combined_friction "
             "= nan for bodies " +
-                std::to_string(poisoned.floor.value()) + " and " + std::to_string(box.value()) +
+                std::to_string(box.value()) + " and " + std::to_string(poisoned.floor.value()) +
                 " (must be finite and >= 0; 1 contact(s) this step kept their "
                 "default settings)");
   for (int i = 0; i < 30; ++i) {

@@ -76,6 +76,9 @@ class Body {
   /// Whether the body only reports overlaps (no collision response).
   bool is_sensor() const { return (flags_ & k_flag_sensor) != 0; }
   void set_sensor(bool sensor) { set_flag(k_flag_sensor, sensor); }
+  /// Whether this sensor (when not static) also reports static bodies; default false.
+  bool sensor_detects_static() const { return (flags_ & k_flag_sensor_detects_static) != 0; }
+  void set_sensor_detects_static(bool detects) { set_flag(k_flag_sensor_detects_static, detects); }
   /// Free for the user.
   uint64_t user_data() const { return user_data_; }
   void set_user_data(uint64_t data) { user_data_ = data; }
@@ -176,6 +179,7 @@ class Body {
   static constexpr uint8_t k_flag_sensor = 1 << 0;
   static constexpr uint8_t k_flag_added = 1 << 1;
   static constexpr uint8_t k_flag_quarantined = 1 << 2;
+  static constexpr uint8_t k_flag_sensor_detects_static = 1 << 3;
 
   Body() = default;
   void set_flag(uint8_t flag, bool on) {

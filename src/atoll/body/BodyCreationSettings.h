@@ -53,6 +53,9 @@ struct BodyCreationSettings {
   bool allow_sleeping = true;
   /// A sensor reports overlaps but has no collision response.
   bool is_sensor = false;
+  /// Whether a moving (kinematic or dynamic) sensor also reports static bodies (as Jolt's
+  /// mSensorDetectsStatic); by default it reports moving bodies only.
+  bool sensor_detects_static = false;
   /// Friction coefficient (≥ 0), combined per contact pair.
   float friction = 0.2f;
   /// Restitution (bounciness) in [0, 1], combined per contact pair.

@@ -130,7 +130,8 @@ class BodyInterface {
 
   // --- Sleep --------------------------------------------------------------------------------
 
-  /// Wakes an added, non-static body.
+  /// Wakes an added, non-static body; an active one restarts its sleep test (stays awake for
+  /// time_before_sleep more).
   Status activate(BodyID id);
   /// Puts a body to sleep now: velocities and accumulated forces become zero.
   Status deactivate(BodyID id);

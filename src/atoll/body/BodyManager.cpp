@@ -40,6 +40,7 @@ Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
   body.user_data_ = settings.user_data;
   body.set_sensor(settings.is_sensor);
   collision_groups_[index] = settings.collision_group;
+  body.set_sensor_detects_static(settings.sensor_detects_static);
   // validate() allowed a squared-length error of 1e-3; store an exact unit quaternion so that
   // the error does not scale the shape or feed into integration.
   body.set_position_and_rotation_internal(settings.position, settings.rotation.normalized());
@@ -102,9 +103,14 @@ void BodyManager::remove_body(Body& body) {
 
 void BodyManager::activate(Body& body) {
   ATOLL_ASSERT(body.is_added() && !body.is_static(), "only added, moving bodies can be active");
-  if (body.is_active() || body.is_quarantined()) return;
-  body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
-  active_.push_back(body.id_.index());
+  if (body.is_quarantined()) return;
+  // An active body only restarts its sleep test (Jolt does the same): a user who wakes a body
+  // expects it to stay awake for time_before_sleep.
+  if (!body.is_active()) {
+    body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
+    active_.push_back(body.id_.index());
+    if (record_activation_events_) activation_events_.push_back({body.id_, true});
+  }
   body.reset_sleep_test();
 }
 
@@ -135,6 +141,8 @@ void BodyManager::remove_from_active_list(Body& body) {
   bodies_[last].motion_->set_index_in_active_bodies(position);
   active_.pop_back();
   body.motion_->set_index_in_active_bodies(MotionProperties::k_inactive_index);
+  body.motion_->set_island_index(MotionProperties::k_no_island);
+  if (record_activation_events_) activation_events_.push_back({body.id_, false});
 }
 
 void BodyManager::set_motion_type(Body& body, MotionType motion_type) {
@@ -184,6 +192,16 @@ void BodyManager::sort_active_bodies() {
   quick_sort(active_.begin(), active_.end());
   for (uint32_t i = 0; i < active_.size(); ++i)
     bodies_[active_[i]].motion_->set_index_in_active_bodies(i);
+}
+
+void BodyManager::set_record_activation_events(bool record) {
+  record_activation_events_ = record;
+  if (!record) activation_events_.clear();
+}
+
+void BodyManager::take_activation_events(std::vector<BodyActivationEvent>& out) {
+  out.clear();
+  out.swap(activation_events_);
 }
 
 MotionProperties* BodyManager::allocate_motion_properties() {

@@ -21,6 +21,7 @@
 
 #include "atoll/body/Activation.h"
 #include "atoll/body/Body.h"
+#include "atoll/body/BodyActivationListener.h"
 #include "atoll/body/BodyCreationSettings.h"
 #include "atoll/body/ChunkedArray.h"
 
@@ -60,11 +61,12 @@ class BodyManager {
   void add_body(Body& body, Activation activation);
   /// Takes the body out of the simulation (deactivating it, velocities kept).
   void remove_body(Body& body);
-  /// Puts an added, non-static body in the active list and restarts its sleep test. No-op when
-  /// already active or quarantined.
+  /// Puts an added, non-static body in the active list and restarts its sleep test (also when
+  /// it is already active, so that it stays awake for time_before_sleep). No-op when
+  /// quarantined.
   void activate(Body& body);
-  /// Takes a body out of the active list and zeroes its velocities and accumulated forces
-  /// (a sleeping body is at rest). No-op when inactive.
+  /// Takes a body out of the active list, zeroes its velocities and accumulated forces (a
+  /// sleeping body is at rest) and clears its island index. No-op when inactive.
   void deactivate(Body& body);
   /// Quarantines a body whose state went non-finite (DESIGN.md §7): restores the centre of
   /// mass `com_position` (m) and `rotation` it had before, bit for bit, deactivates it and
@@ -123,6 +125,15 @@ class BodyManager {
   /// Sorts the active list by body index (deterministic, independent of activation order).
   void sort_active_bodies();
 
+  // --- Activation events (BodyActivationListener.h) -----------------------------------------
+
+  /// Whether changes of the active state are buffered (off by default: nobody listens).
+  void set_record_activation_events(bool record);
+  /// The changes buffered since the last take_activation_events, in the order they happened.
+  std::span<const BodyActivationEvent> activation_events() const { return activation_events_; }
+  /// Moves the buffered changes into `out` (replacing its contents) and empties the buffer.
+  void take_activation_events(std::vector<BodyActivationEvent>& out);
+
  private:
   MotionProperties* allocate_motion_properties();
   void release_motion_properties(MotionProperties* motion);
@@ -141,6 +152,8 @@ class BodyManager {
   // Addresses are stable, so the free list can hold them directly.
   std::vector<MotionProperties*> free_motion_properties_;
   std::vector<uint32_t> active_;
+  std::vector<BodyActivationEvent> activation_events_;
+  bool record_activation_events_ = false;
   uint32_t num_bodies_ = 0;
   uint32_t max_bodies_ = k_no_limit;
 };

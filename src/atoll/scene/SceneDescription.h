@@ -211,6 +211,8 @@ struct BodyDesc {
   std::optional<bool> allow_sleeping;
   /// Sensors detect overlaps but do not collide.
   std::optional<bool> sensor;
+  /// Whether a moving sensor also reports static bodies.
+  std::optional<bool> sensor_detects_static;
   /// Multiplier of gravity for this body.
   std::optional<float> gravity_factor;
   /// Linear damping (1/s); ≥ 0.

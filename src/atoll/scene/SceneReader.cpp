@@ -501,6 +501,8 @@ bool SceneParser::parse_body_field(BodyDesc& body, std::string_view key, const J
     body.allow_sleeping = read_bool(value, path);
   else if (key == "sensor")
     body.sensor = read_bool(value, path);
+  else if (key == "sensor_detects_static")
+    body.sensor_detects_static = read_bool(value, path);
   else if (key == "gravity_factor")
     body.gravity_factor = read_float(value, path);
   else if (key == "linear_damping")

@@ -29,6 +29,7 @@ BodyCreationSettings body_settings(const BodyDesc& body, Ref<Shape> shape) {
   if (body.motion_quality) s.motion_quality = *body.motion_quality;
   if (body.allow_sleeping) s.allow_sleeping = *body.allow_sleeping;
   if (body.sensor) s.is_sensor = *body.sensor;
+  if (body.sensor_detects_static) s.sensor_detects_static = *body.sensor_detects_static;
   if (body.gravity_factor) s.gravity_factor = *body.gravity_factor;
   if (body.linear_damping) s.linear_damping = *body.linear_damping;
   if (body.angular_damping) s.angular_damping = *body.angular_damping;

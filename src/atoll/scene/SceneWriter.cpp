@@ -125,6 +125,7 @@ Json body_json(const BodyDesc& body) {
   if (body.motion_quality) out["motion_quality"] = motion_quality_name(*body.motion_quality);
   if (body.allow_sleeping) out["allow_sleeping"] = *body.allow_sleeping;
   if (body.sensor) out["sensor"] = *body.sensor;
+  if (body.sensor_detects_static) out["sensor_detects_static"] = *body.sensor_detects_static;
   put_optional(out, "gravity_factor", body.gravity_factor);
   put_optional(out, "linear_damping", body.linear_damping);
   put_optional(out, "angular_damping", body.angular_damping);

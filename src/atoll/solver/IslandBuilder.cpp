@@ -54,7 +54,8 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   std::vector<uint32_t> item_island(item_body1.size(), k_no_island);
   for (size_t k = 0; k < item_body1.size(); ++k) {
     const uint32_t b = movable_[item_body1[k]] ? item_body1[k] : item_body2[k];
-    ATOLL_ASSERT(movable_[b], "an island item needs at least one movable body");
+    // Nothing to move (say a kinematic body against a static one): no island solves it.
+    if (!movable_[b]) continue;
     item_island[k] = body_island_[b];
     ++item_count[item_island[k]];
   }
@@ -91,6 +92,7 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   // E1), whatever order the bodies were created in.
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t k = 0; k < item_island.size(); ++k) {
+      if (item_island[k] == k_no_island) continue;
       const bool both_movable = movable_[item_body1[k]] && movable_[item_body2[k]];
       if (both_movable != (pass == 0)) continue;
       const uint32_t r = rank[item_island[k]];

@@ -19,7 +19,8 @@ class IslandBuilder {
   /// Links two solver bodies (no-op unless both are movable).
   void link(uint32_t body_a, uint32_t body_b);
   /// Builds the islands. `item_body1/2[k]` are the bodies of item k (contact constraints);
-  /// each item goes to the island of its movable body. Islands are ordered by number of
+  /// each item goes to the island of its movable body (an item with none is in no island and
+  /// is not solved). Islands are ordered by number of
   /// items, largest first (ties: lowest first body); inside, bodies ascend, and items ascend
   /// with those against an immovable body after those between two movable ones.
   void finish(std::span<const uint32_t> item_body1, std::span<const uint32_t> item_body2);

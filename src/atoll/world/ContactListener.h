@@ -9,6 +9,14 @@
 //     the step, buffered, in a deterministic order, on the thread that called update(). Here
 //     the listener may freely change the world (create, move, remove bodies).
 //
+// Body order, in every callback and event: body1 is the more dynamic body (dynamic before
+// kinematic before static), and of two bodies of the same motion type the one with the lower
+// ID (as Jolt guarantees). Manifolds, normals, sub-shape IDs and ContactSettings::mass_scales
+// follow that order: the normal points from body1 to body2, inv_mass1 scales body1.
+//
+// Sensors report overlap only (no speculative contacts) and, when they move, static bodies
+// only if BodyCreationSettings::sensor_detects_static is set.
+//
 // It lives in world/ rather than collision/ because it speaks in bodies, which the collision
 // area below body/ cannot know.
 
@@ -34,7 +42,7 @@ enum class ContactEventType : uint8_t { Added, Persisted, Removed };
 /// One contact (a manifold between two sub-shapes of two bodies) as reported after the step.
 struct ContactEvent {
   ContactEventType type = ContactEventType::Added;
-  /// body1.value() < body2.value().
+  /// The more dynamic body (dynamic > kinematic > static; ties: lower ID), see above.
   BodyID body1;
   BodyID body2;
   SubShapeID sub_shape_id1;
@@ -53,13 +61,16 @@ class ContactListener {
  public:
   virtual ~ContactListener() = default;
 
-  /// Step-time, thread-safe: may the two bodies collide this step? Called before the narrow
-  /// phase of each pair (not when the body-pair cache reuses last step's contacts), and before
-  /// a LinearCast body is swept against the other (a rejected pair does not stop it).
+  /// Step-time, thread-safe: may the two bodies collide this step? Called once per pair when
+  /// the narrow phase found a contact (within the speculative distance; not when the body-pair
+  /// cache reuses last step's contacts), and when a LinearCast body's sweep hits the other (a
+  /// rejected pair does not stop it).
   virtual ValidateResult on_contact_validate(const Body& /*body1*/, const Body& /*body2*/) {
     return ValidateResult::Accept;
   }
-  /// Step-time, thread-safe: a manifold that did not exist last step; `settings` may be changed.
+  /// Step-time, thread-safe: a manifold that did not exist last step; `settings` may be
+  /// changed. Also called for a LinearCast body's sweep hit: making it a sensor lets the body
+  /// pass.
   virtual void on_contact_added(const Body& /*body1*/, const Body& /*body2*/,
                                 const ContactManifold& /*manifold*/,
                                 ContactSettings& /*settings*/) {}

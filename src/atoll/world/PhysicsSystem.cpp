@@ -46,6 +46,27 @@ ContactEvent contact_event(ContactEventType type, BodyID body1, BodyID body2,
   return event;
 }
 
+// Listener order (ContactListener.h): the more dynamic body first, ties by lower ID.
+int motion_rank(const Body& body) { return body.is_dynamic() ? 2 : body.is_kinematic() ? 1 : 0; }
+// True when the listener sees `higher_id` as body1 (the pair is kept lower ID first inside).
+bool listener_swaps(const Body& lower_id, const Body& higher_id) {
+  return motion_rank(higher_id) > motion_rank(lower_id);
+}
+// The same contact seen from the other body.
+ContactManifold flipped(const ContactManifold& m) {
+  ContactManifold f = m;
+  f.normal = -m.normal;
+  f.sub_shape_id1 = m.sub_shape_id2;
+  f.sub_shape_id2 = m.sub_shape_id1;
+  f.points_on_1 = m.points_on_2;
+  f.points_on_2 = m.points_on_1;
+  return f;
+}
+void swap_bodies(InverseMassScales& s) {
+  std::swap(s.inv_mass1, s.inv_mass2);
+  std::swap(s.inv_inertia1, s.inv_inertia2);
+}
+
 // Jolt's defaults for combining two bodies' materials.
 float combine_friction(float a, float b) { return std::sqrt(a * b); }
 float combine_restitution(float a, float b) { return std::max(a, b); }
@@ -203,10 +224,17 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   contact_manager_.end_step(removed_);
   for (const RemovedContact& r : removed_) {
     ContactManifold gone;  // no geometry: only the sub-shapes are reported
+    BodyID id1(r.key1), id2(r.key2);
     gone.sub_shape_id1 = r.sub_shape_id1;
     gone.sub_shape_id2 = r.sub_shape_id2;
-    events_.push_back(contact_event(ContactEventType::Removed, BodyID(r.key1), BodyID(r.key2), gone,
-                                    collision_step));
+    // Listener order; a body destroyed since keeps the ID order.
+    const Body* b1 = body_manager_.get(id1);
+    const Body* b2 = body_manager_.get(id2);
+    if (b1 != nullptr && b2 != nullptr && listener_swaps(*b1, *b2)) {
+      std::swap(id1, id2);
+      std::swap(gone.sub_shape_id1, gone.sub_shape_id2);
+    }
+    events_.push_back(contact_event(ContactEventType::Removed, id1, id2, gone, collision_step));
   }
   if (last) {
     StageTimer t(result, Stage::update_sleep);
@@ -243,7 +271,8 @@ void PhysicsSystem::find_pairs(UpdateResult& result) {
 
 uint32_t PhysicsSystem::solver_index(uint32_t body_index) {
   if (solver_index_of_[body_index] != k_none) return solver_index_of_[body_index];
-  // A body that impulses cannot move this step (static, sleeping or inactive kinematic):
+  // A body that impulses cannot move this step (static, sleeping or inactive kinematic; a
+  // sleeping body that wakes is made movable by wake_body):
   // zero inverse mass, its real pose so that contact points are in the right place.
   const Body& body = *body_manager_.body_at_slot(body_index);
   SolverBody& sb = solver_bodies_.emplace_back();
@@ -264,6 +293,7 @@ void PhysicsSystem::gather_solver_bodies() {
   solver_body_source_.clear();
   solver_movable_.clear();
   linear_cast_candidates_.clear();
+  moving_solver_bodies_.clear();
   // Active bodies first, in index order.
   for (uint32_t index : body_manager_.active_bodies()) {
     const Body& body = *body_manager_.body_at_slot(index);
@@ -278,6 +308,7 @@ void PhysicsSystem::gather_solver_bodies() {
       sb.inv_inertia = mp.inverse_inertia_world(Mat44::rotation(body.rotation()));
     }
     solver_index_of_[index] = static_cast<uint32_t>(solver_bodies_.size() - 1);
+    moving_solver_bodies_.push_back(solver_index_of_[index]);
     solver_body_source_.push_back(index);
     solver_movable_.push_back(body.is_dynamic() ? 1 : 0);
     // Read here, at the start of every collision step, so that a changed motion quality counts
@@ -288,112 +319,220 @@ void PhysicsSystem::gather_solver_bodies() {
   }
 }
 
-void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
-  contact_manager_.begin_step(current_dt_, settings_);
-  wake_.clear();
+// What the narrow phase tallies over all the pairs of a step (its rounds included).
+struct PhysicsSystem::NarrowPhaseTally {
   CollideShapeSettings collide_settings;
-  collide_settings.max_separation_distance = settings_.speculative_contact_distance;
-  collide_settings.manifold_tolerance = settings_.manifold_tolerance;
   AllContactsCollector collector;
+  int collision_step = 0;
   uint32_t num_manifolds = 0;
   uint32_t skipped_manifolds = 0;
   uint32_t rejected_settings = 0;  // contacts whose listener-set settings were invalid
   std::string first_rejected;
+};
 
-  for (const BodyPair& bp : pairs_) {
-    const Body* a = body_manager_.body_at_slot(bp.a);
-    const Body* b = body_manager_.body_at_slot(bp.b);
-    const bool sensor = a->is_sensor() || b->is_sensor();
-    // Only pairs in which something can respond: a dynamic body, or a sensor that reports.
-    if (!a->is_dynamic() && !b->is_dynamic()) {
-      if (!sensor || (a->is_static() && b->is_static())) continue;
-    }
-    // Collision groups (a ragdoll's own limbs): after the layers, before any contact work.
-    if (!body_manager_.groups_collide(*a, *b)) continue;
-    // Body 1 has the lower ID: the cache and the events key on IDs, which are stable.
-    if (b->id().value() < a->id().value()) std::swap(a, b);
-    const uint32_t i1 = a->id().index(), i2 = b->id().index();
-    const ContactBodyPair pair{a->id().value(), b->id().value(), solver_index(i1),
-                               solver_index(i2)};
+void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
+  contact_manager_.begin_step(current_dt_, settings_);
+  NarrowPhaseTally tally;
+  tally.collide_settings.max_separation_distance = settings_.speculative_contact_distance;
+  tally.collide_settings.manifold_tolerance = settings_.manifold_tolerance;
+  tally.collision_step = collision_step;
 
-    manifolds_.clear();
-    bool reused = false;
-    if (!sensor)
-      reused = contact_manager_.try_reuse_body_pair(pair, solver_bodies_, settings_, &manifolds_);
-    if (!reused) {
-      if (contact_listener_ != nullptr &&
-          contact_listener_->on_contact_validate(*a, *b) == ValidateResult::Reject)
-        continue;
-      collector.manifolds.clear();
-      const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
-                                             b->world_transform(), collide_settings, collector);
-      ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
-      (void)collided;
-      for (const ContactManifold& manifold : collector.manifolds) {
-        if (system_settings_.max_contact_manifolds != 0 &&
-            num_manifolds >= system_settings_.max_contact_manifolds) {
-          ++skipped_manifolds;
-          continue;
-        }
-        ++num_manifolds;
-        ContactSettings cs;
-        cs.combined_friction = combine_friction(a->friction(), b->friction());
-        cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
-        cs.is_sensor = sensor;
-        const bool existed =
-            contact_manager_.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
-        if (contact_listener_ != nullptr) {
-          const ContactSettings defaults = cs;
-          if (existed)
-            contact_listener_->on_contact_persisted(*a, *b, manifold, cs);
-          else
-            contact_listener_->on_contact_added(*a, *b, manifold, cs);
-          // A NaN friction or a negative mass scale would poison the solve (and through a
-          // static body's shared solver entry, every island on it): keep the defaults and say so.
-          if (std::string problem = cs.problem(); !problem.empty()) {
-            if (rejected_settings++ == 0)
-              first_rejected = "ContactListener::" +
-                               std::string(existed ? "on_contact_persisted" : "on_contact_added") +
-                               " set ContactSettings." + problem + " for bodies " +
-                               std::to_string(a->id().value()) + " and " +
-                               std::to_string(b->id().value());
-            cs = defaults;
-          }
-        }
-        contact_manager_.add_manifold(pair, manifold, cs, solver_bodies_, settings_);
-        manifolds_.push_back(manifold);
-        events_.push_back(
-            contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, a->id(),
-                          b->id(), manifold, collision_step));
+  // Which bodies' pairs were found this step (k_pairs_found), or are queued to wake
+  // (k_wake_queued): the bodies active at the start of the step were found by find_pairs.
+  wake_state_.resize(body_manager_.num_slots(), k_not_woken);
+  for (uint32_t index : body_manager_.active_bodies()) wake_state_[index] = k_pairs_found;
+  wake_.clear();
+  for (const BodyPair& bp : pairs_) collide_pair(bp, tally);
+
+  // A sleeping dynamic body that a contact reached wakes now and takes full part in this step
+  // (as in Jolt): it gets a movable solver body, and its own pairs are found and collided, which
+  // may wake more. Rounds in body-index order until none is added keep this deterministic.
+  while (!wake_.empty()) {
+    quick_sort(wake_.begin(), wake_.end());
+    wake_batch_.swap(wake_);
+    wake_.clear();
+    for (uint32_t index : wake_batch_) wake_body(index, current_dt_);
+    const Status found = broadphase_.find_pairs(wake_batch_, wake_pairs_);
+    ATOLL_ASSERT(found.ok(), "a sleeping body is in the broadphase, and is queued once");
+    (void)found;
+    // A pair with a body whose pairs were already found has been collided (from that side).
+    uint32_t kept = 0;
+    for (const BodyPair& bp : wake_pairs_)
+      if (wake_state_[bp.a] != k_pairs_found && wake_state_[bp.b] != k_pairs_found)
+        wake_pairs_[kept++] = bp;
+    wake_pairs_.resize(kept);
+    for (uint32_t index : wake_batch_) wake_state_[index] = k_pairs_found;
+    if (system_settings_.max_body_pairs != 0) {
+      const uint32_t room = system_settings_.max_body_pairs > result.num_body_pairs
+                                ? system_settings_.max_body_pairs - result.num_body_pairs
+                                : 0;
+      if (wake_pairs_.size() > room) {
+        if (!result.error.empty()) result.error += "; ";
+        result.error += "PhysicsSystemSettings.max_body_pairs (" +
+                        std::to_string(system_settings_.max_body_pairs) +
+                        ") reached: " + std::to_string(wake_pairs_.size() - room) +
+                        " body pairs of bodies woken this step were not collided";
+        wake_pairs_.resize(room);
       }
-    } else {
-      num_manifolds += static_cast<uint32_t>(manifolds_.size());
-      for (const ContactManifold& manifold : manifolds_)
-        events_.push_back(
-            contact_event(ContactEventType::Persisted, a->id(), b->id(), manifold, collision_step));
     }
-    // A sleeping dynamic body touched by an active one wakes up; it moves from next step on.
-    if (!manifolds_.empty() && !sensor) {
-      if (a->is_dynamic() && !a->is_active()) wake_.push_back(i1);
-      if (b->is_dynamic() && !b->is_active()) wake_.push_back(i2);
-    }
+    result.num_body_pairs += static_cast<uint32_t>(wake_pairs_.size());
+    for (const BodyPair& bp : wake_pairs_) collide_pair(bp, tally);
   }
-  if (skipped_manifolds > 0) {
+  // Every body marked k_pairs_found is active now (those that were and those woken).
+  for (uint32_t index : body_manager_.active_bodies()) wake_state_[index] = k_not_woken;
+
+  if (tally.skipped_manifolds > 0) {
     if (!result.error.empty()) result.error += "; ";
     result.error += "PhysicsSystemSettings.max_contact_manifolds (" +
                     std::to_string(system_settings_.max_contact_manifolds) +
-                    ") reached: " + std::to_string(skipped_manifolds) +
+                    ") reached: " + std::to_string(tally.skipped_manifolds) +
                     " contact manifolds were not solved";
   }
-  if (rejected_settings > 0) {
+  if (tally.rejected_settings > 0) {
     if (!result.error.empty()) result.error += "; ";
-    result.error += first_rejected + " (must be finite and >= 0; " +
-                    std::to_string(rejected_settings) +
+    result.error += tally.first_rejected + " (must be finite and >= 0; " +
+                    std::to_string(tally.rejected_settings) +
                     " contact(s) this step kept their default settings)";
   }
-  result.num_manifolds = num_manifolds;
+  result.num_manifolds = tally.num_manifolds;
   result.num_contact_points = contact_manager_.num_contact_points();
   result.max_penetration = std::max(result.max_penetration, contact_manager_.max_penetration());
+}
+
+void PhysicsSystem::wake_body(uint32_t body_index, float dt) {
+  Body& body = *body_manager_.body_at_slot(body_index);
+  body_manager_.activate(body);
+  MotionProperties& mp = *body.motion_properties();
+  // Stage 1 for it, which it missed while asleep.
+  mp.apply_force_torque_and_gravity(body.rotation(), dt, settings_.gravity);
+  // It may already have an immovable entry (from the pair that woke it): that entry becomes
+  // movable, before any constraint is set up, so every contact on it sees its mass.
+  const uint32_t s = solver_index(body_index);
+  SolverBody& sb = solver_bodies_[s];
+  sb.linear_velocity = mp.linear_velocity();
+  sb.angular_velocity = mp.angular_velocity();
+  sb.inv_mass = mp.lock_translation(Vec3::replicate(mp.inverse_mass()));
+  sb.inv_inertia = mp.inverse_inertia_world(Mat44::rotation(body.rotation()));
+  solver_movable_[s] = 1;
+  moving_solver_bodies_.push_back(s);
+  if (!body.is_sensor() && mp.motion_quality() == MotionQuality::LinearCast)
+    linear_cast_candidates_.push_back(s);
+}
+
+void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
+  const Body* a = body_manager_.body_at_slot(bp.a);
+  const Body* b = body_manager_.body_at_slot(bp.b);
+  const bool sensor = a->is_sensor() || b->is_sensor();
+  // Only pairs in which something can respond: a dynamic body, or a sensor that reports.
+  if (!a->is_dynamic() && !b->is_dynamic()) {
+    if (!sensor || (a->is_static() && b->is_static())) return;
+  }
+  // A moving sensor reports static bodies only when asked to (a static sensor reports the
+  // moving bodies that enter it).
+  if (a->is_static() != b->is_static()) {
+    const Body& fixed = a->is_static() ? *a : *b;
+    const Body& moving = a->is_static() ? *b : *a;
+    if (!fixed.is_sensor() && moving.is_sensor() && !moving.sensor_detects_static()) return;
+  }
+  // Collision groups (a ragdoll's own limbs): after the layers, before any contact work.
+  if (!body_manager_.groups_collide(*a, *b)) return;
+  // Body 1 has the lower ID: the cache keys on IDs, which are stable (the listener and the
+  // events see the listener order below).
+  if (b->id().value() < a->id().value()) std::swap(a, b);
+  const uint32_t i1 = a->id().index(), i2 = b->id().index();
+  const ContactBodyPair pair{a->id().value(), b->id().value(), solver_index(i1), solver_index(i2)};
+  const int collision_step = tally.collision_step;
+  AllContactsCollector& collector = tally.collector;
+
+  // What the listener and the events see (ContactListener.h): the more dynamic body first.
+  const bool swapped = listener_swaps(*a, *b);
+  const Body& l1 = swapped ? *b : *a;
+  const Body& l2 = swapped ? *a : *b;
+
+  manifolds_.clear();
+  bool solid = false;  // a manifold takes impulses (wakes a sleeping body)
+  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
+  // phase or the listener (as in Jolt).
+  const bool reused =
+      contact_manager_.try_reuse_body_pair(pair, solver_bodies_, settings_, &manifolds_);
+  if (!reused) {
+    collector.manifolds.clear();
+    // A sensor reports overlap only: no speculative contacts.
+    CollideShapeSettings collide_settings = tally.collide_settings;
+    if (sensor) collide_settings.max_separation_distance = 0.0f;
+    const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
+                                           b->world_transform(), collide_settings, collector);
+    ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
+    (void)collided;
+    if (sensor)
+      std::erase_if(collector.manifolds,
+                    [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
+    // Validation only for pairs that touch (within the speculative distance), as in Jolt.
+    if (collector.manifolds.empty()) return;
+    if (contact_listener_ != nullptr &&
+        contact_listener_->on_contact_validate(l1, l2) == ValidateResult::Reject)
+      return;
+    for (const ContactManifold& manifold : collector.manifolds) {
+      if (system_settings_.max_contact_manifolds != 0 &&
+          tally.num_manifolds >= system_settings_.max_contact_manifolds) {
+        ++tally.skipped_manifolds;
+        continue;
+      }
+      ++tally.num_manifolds;
+      ContactSettings cs;
+      cs.combined_friction = combine_friction(a->friction(), b->friction());
+      cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
+      cs.is_sensor = sensor;
+      const bool existed =
+          contact_manager_.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
+      if (contact_listener_ != nullptr) {
+        const ContactSettings defaults = cs;
+        if (swapped) swap_bodies(cs.mass_scales);
+        const ContactManifold seen = swapped ? flipped(manifold) : manifold;
+        if (existed)
+          contact_listener_->on_contact_persisted(l1, l2, seen, cs);
+        else
+          contact_listener_->on_contact_added(l1, l2, seen, cs);
+        // A NaN friction or a negative mass scale would poison the solve (and through a
+        // static body's shared solver entry, every island on it): keep the defaults and say so.
+        if (std::string problem = cs.problem(); !problem.empty()) {
+          if (tally.rejected_settings++ == 0)
+            tally.first_rejected =
+                "ContactListener::" +
+                std::string(existed ? "on_contact_persisted" : "on_contact_added") +
+                " set ContactSettings." + problem + " for bodies " +
+                std::to_string(l1.id().value()) + " and " + std::to_string(l2.id().value());
+          cs = defaults;
+        } else if (swapped) {
+          swap_bodies(cs.mass_scales);  // back to the cache's order (lower ID first)
+        }
+      }
+      solid |= !cs.is_sensor;
+      contact_manager_.add_manifold(pair, manifold, cs, solver_bodies_, settings_);
+      manifolds_.push_back(manifold);
+      events_.push_back(
+          contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, l1.id(),
+                        l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
+    }
+  } else {
+    solid = !manifolds_.empty() && !sensor;
+    tally.num_manifolds += static_cast<uint32_t>(manifolds_.size());
+    for (const ContactManifold& manifold : manifolds_)
+      events_.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
+                                      swapped ? flipped(manifold) : manifold, collision_step));
+  }
+  // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
+  // step's narrow phase); sensors wake nothing.
+  if (solid) {
+    if (a->is_dynamic() && !a->is_active() && wake_state_[i1] == k_not_woken) {
+      wake_state_[i1] = k_wake_queued;
+      wake_.push_back(i1);
+    }
+    if (b->is_dynamic() && !b->is_active() && wake_state_[i2] == k_not_woken) {
+      wake_state_[i2] = k_wake_queued;
+      wake_.push_back(i2);
+    }
+  }
 }
 
 void PhysicsSystem::build_islands() {
@@ -407,6 +546,12 @@ void PhysicsSystem::build_islands() {
     island_builder_.link(constraint_body1_[i], constraint_body2_[i]);
   }
   island_builder_.finish(constraint_body1_, constraint_body2_);
+  // MotionProperties::island_index: this step's island of each moving body (kinematic: none).
+  for (uint32_t s : moving_solver_bodies_)
+    body_manager_.body_at_slot(solver_body_source_[s])
+        ->motion_properties()
+        ->set_island_index(solver_movable_[s] ? island_builder_.island_of_body(s)
+                                              : MotionProperties::k_no_island);
 }
 
 void PhysicsSystem::warm_start() {
@@ -434,9 +579,7 @@ void PhysicsSystem::integrate_positions(float dt) {
   // discrete one would (and the compiler contracts it the same way for both).
   ccd_bodies_.clear();
   for (uint32_t i : linear_cast_candidates_) register_ccd(i, dt);
-  // Active bodies (dynamic and kinematic) are the first entries of the solver array.
-  const uint32_t n = body_manager_.num_active_bodies();
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i : moving_solver_bodies_) {
     SolverBody& sb = solver_bodies_[i];
     sb.com_position += sb.linear_velocity * dt;
     sb.apply_position_step(Vec3(), sb.angular_velocity * dt);
@@ -485,16 +628,27 @@ class CcdHitCollector final : public ShapeCastCollector {
     if (!(fraction_plus_slop < best_)) return;
     best_ = fraction_plus_slop;
     fraction = hit.fraction;
+    hit_result = hit;
     found = true;
     // A later hit cannot stop the body earlier than where it stops now.
     update_early_out_fraction(fraction_plus_slop);
   }
   float fraction_plus_slop() const { return best_; }
+  /// Forgets the last target's hits: back to `best_fraction_plus_slop` and `best_fraction`
+  /// (what fraction_plus_slop() and fraction read before begin_target).
+  void discard_target(float best_fraction_plus_slop, float best_fraction) {
+    best_ = best_fraction_plus_slop;
+    fraction = best_fraction;
+    found = false;
+    reset_early_out_fraction(best_fraction_plus_slop);
+  }
 
   /// True when the last target gave the best hit so far.
   bool found = false;
   /// Fraction of the best hit.
   float fraction = 1.0f;
+  /// The best hit.
+  ShapeCastResult hit_result;
 
  private:
   float max_penetration_;
@@ -507,7 +661,7 @@ class CcdHitCollector final : public ShapeCastCollector {
 void PhysicsSystem::ccd(float dt, UpdateResult& result) {
   if (ccd_bodies_.empty()) return;
   result.num_ccd_bodies += static_cast<uint32_t>(ccd_bodies_.size());
-  ccd_index_of_.assign(body_manager_.num_active_bodies(), k_none);
+  ccd_index_of_.assign(solver_bodies_.size(), k_none);
   for (uint32_t k = 0; k < ccd_bodies_.size(); ++k) ccd_index_of_[ccd_bodies_[k].solver_index] = k;
   for (uint32_t k = 0; k < ccd_bodies_.size(); ++k) find_ccd_hit(k, dt);
   resolve_ccd(result);
@@ -552,23 +706,49 @@ void PhysicsSystem::find_ccd_hit(uint32_t ccd_index, float dt) {
     const Vec3 displacement = c.delta_position - velocity2 * dt;
     // Moving this little relative to body 2, the discrete contacts handle the pair.
     if (displacement.length_sq() <= c.threshold_sq) continue;
-    if (contact_listener_ != nullptr) {
-      const bool first = body1.id().value() < body2.id().value();
-      if (contact_listener_->on_contact_validate(first ? body1 : body2, first ? body2 : body1) ==
-          ValidateResult::Reject)
-        continue;
-    }
+    const float best_fraction_plus_slop = collector.fraction_plus_slop();
+    const float best_fraction = collector.fraction;
     collector.begin_target(displacement);
     const Status cast = cast_shape(*body1.shape(), start, displacement, *body2.shape(),
                                    body2.world_transform(), cast_settings, collector);
     ATOLL_ASSERT(cast.ok(), "rigid body transforms and default cast settings are valid");
     (void)cast;
-    if (collector.found) c.hit_body = candidate.body_index;
+    if (!collector.found) continue;
+    // The hit goes through the listener like a new contact (in its body order): a rejected
+    // pair, or a contact it makes a sensor, does not stop the body.
+    if (contact_listener_ != nullptr && !ccd_hit_accepted(body1, body2, collector.hit_result)) {
+      collector.discard_target(best_fraction_plus_slop, best_fraction);
+      continue;
+    }
+    c.hit_body = candidate.body_index;
   }
   if (c.hit_body != CcdBody::k_no_hit) {
     c.fraction = collector.fraction;
     c.fraction_plus_slop = collector.fraction_plus_slop();
   }
+}
+
+bool PhysicsSystem::ccd_hit_accepted(const Body& body1, const Body& body2,
+                                     const ShapeCastResult& hit) {
+  // Body 1 is the swept (dynamic) body; the listener sees the more dynamic body first.
+  ContactManifold manifold;
+  manifold.normal = hit.normal;
+  manifold.penetration_depth = hit.penetration_depth;
+  manifold.sub_shape_id1 = hit.sub_shape_id1;
+  manifold.sub_shape_id2 = hit.sub_shape_id2;
+  manifold.points_on_1.push_back(hit.point_on_shape);
+  manifold.points_on_2.push_back(hit.point_on_target);
+  const bool first =
+      motion_rank(body1) > motion_rank(body2) ||
+      (motion_rank(body1) == motion_rank(body2) && body1.id().value() < body2.id().value());
+  const Body& l1 = first ? body1 : body2;
+  const Body& l2 = first ? body2 : body1;
+  if (contact_listener_->on_contact_validate(l1, l2) == ValidateResult::Reject) return false;
+  ContactSettings cs;
+  cs.combined_friction = combine_friction(body1.friction(), body2.friction());
+  cs.combined_restitution = combine_restitution(body1.restitution(), body2.restitution());
+  contact_listener_->on_contact_added(l1, l2, first ? manifold : flipped(manifold), cs);
+  return !cs.is_sensor;
 }
 
 void PhysicsSystem::resolve_ccd(UpdateResult& result) {
@@ -620,8 +800,7 @@ void PhysicsSystem::solve_position() {
 }
 
 void PhysicsSystem::write_back() {
-  const uint32_t n = body_manager_.num_active_bodies();
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i : moving_solver_bodies_) {
     const SolverBody& sb = solver_bodies_[i];
     Body& body = *body_manager_.body_at_slot(solver_body_source_[i]);
     MotionProperties& mp = *body.motion_properties();
@@ -633,7 +812,6 @@ void PhysicsSystem::write_back() {
     body.set_position_and_rotation_internal(
         sb.com_position - rotation * body.shape_center_of_mass(), rotation);
   }
-  for (uint32_t index : wake_) body_manager_.activate(*body_manager_.body_at_slot(index));
 }
 
 void PhysicsSystem::find_non_finite() {
@@ -641,8 +819,7 @@ void PhysicsSystem::find_non_finite() {
   // a NaN or an infinity anywhere (a force that overflowed, a listener's absurd mass scale)
   // shows in the final pose or velocity.
   non_finite_.clear();
-  const uint32_t n = body_manager_.num_active_bodies();
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i : moving_solver_bodies_) {
     SolverBody& sb = solver_bodies_[i];
     if (sb.com_position.is_finite() && sb.rotation.is_finite() && sb.linear_velocity.is_finite() &&
         sb.angular_velocity.is_finite())
@@ -683,7 +860,6 @@ void PhysicsSystem::update_sleep(float dt) {
     bool all = true;
     for (uint32_t s : island_builder_.island_bodies(i)) {
       Body& body = *body_manager_.body_at_slot(solver_body_source_[s]);
-      if (!body.is_active()) continue;  // woken this step: not part of the island yet
       all &= body.update_sleep_test(dt, max_movement, settings_.time_before_sleep);
     }
     if (!all) continue;
@@ -709,8 +885,47 @@ void PhysicsSystem::update_bounds(float dt) {
 }
 
 void PhysicsSystem::deliver_events() {
+  if (activation_listener_ != nullptr) {
+    // Taken out first: what the listener changes now is buffered for the next update.
+    body_manager_.take_activation_events(activation_events_);
+    for (const BodyActivationEvent& e : activation_events_) {
+      if (e.activated)
+        activation_listener_->on_body_activated(e.body);
+      else
+        activation_listener_->on_body_deactivated(e.body);
+    }
+  }
   if (contact_listener_ != nullptr && !events_.empty())
     contact_listener_->on_contact_events(events_);
+}
+
+void PhysicsSystem::set_body_activation_listener(BodyActivationListener* listener) {
+  activation_listener_ = listener;
+  body_manager_.set_record_activation_events(listener != nullptr);
+}
+
+Result<uint32_t> PhysicsSystem::activate_bodies_in_aabox(const AABox& box,
+                                                         const ObjectLayerFilter& filter) {
+  if (!box.min.is_finite() || !box.max.is_finite() || box.min.x() > box.max.x() ||
+      box.min.y() > box.max.y() || box.min.z() > box.max.z())
+    return Error("PhysicsSystem::activate_bodies_in_aabox: box: must be finite with min <= max");
+  AllHitsBroadPhaseCollector found;
+  const Status queried = broadphase_.collide_aabox(box, filter, found);
+  ATOLL_ASSERT(queried.ok(), "the box was checked");
+  (void)queried;
+  // The broadphase holds fattened boxes: keep the bodies whose own bounds overlap, in index
+  // order, so that the activation order (and its events) does not depend on the tree.
+  quick_sort(
+      found.hits.begin(), found.hits.end(),
+      [](const BroadPhaseHit& x, const BroadPhaseHit& y) { return x.body_index < y.body_index; });
+  uint32_t count = 0;
+  for (const BroadPhaseHit& hit : found.hits) {
+    Body& body = *body_manager_.body_at_slot(hit.body_index);
+    if (body.is_static() || !body.world_bounds().overlaps(box)) continue;
+    body_manager_.activate(body);
+    ++count;
+  }
+  return count;
 }
 
 }  // namespace atl

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "atoll/body/BodyActivationListener.h"
 #include "atoll/body/BodyInterface.h"
 #include "atoll/collision/broadphase/BroadPhase.h"
 #include "atoll/collision/broadphase/DefaultLayers.h"
+#include "atoll/collision/narrowphase/ShapeCast.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -95,6 +97,17 @@ class PhysicsSystem final : private BodyListener {
 
   /// The listener of contact events (null: none). Not owned.
   void set_contact_listener(ContactListener* listener) { contact_listener_ = listener; }
+  /// The listener of bodies waking and falling asleep (null: none). Not owned. Changes are
+  /// buffered from the moment it is set and delivered by update(), after its step and before
+  /// the contact events, in the order they happened (BodyActivationListener.h).
+  void set_body_activation_listener(BodyActivationListener* listener);
+
+  /// Wakes (or keeps awake, restarting their sleep test) every added non-static body whose
+  /// bounds overlap `box` (m) and whose layer passes `filter`, in body-index order. Returns how
+  /// many it activated or kept awake; error (nothing changed) when the box is not finite or is
+  /// inverted.
+  Result<uint32_t> activate_bodies_in_aabox(const AABox& box,
+                                            const ObjectLayerFilter& filter = ObjectLayerFilter());
 
   /// Advances the world by `dt` s (> 0, finite) in `collision_steps` (≥ 1) sub-steps. Invalid
   /// arguments return an error result and change nothing.
@@ -127,6 +140,12 @@ class PhysicsSystem final : private BodyListener {
   void find_pairs(UpdateResult& result);
   void gather_solver_bodies();
   void narrow_phase(int collision_step, UpdateResult& result);
+  struct NarrowPhaseTally;
+  // Stage 3 for one broadphase pair: contacts, listener calls, events; queues the sleeping
+  // dynamic bodies it touches for waking.
+  void collide_pair(const BodyPair& pair, NarrowPhaseTally& tally);
+  // Activates a sleeping body during stage 3 and lets it take full part in this step.
+  void wake_body(uint32_t body_index, float dt);
   void build_islands();
   void warm_start();
   void solve_velocity(UpdateResult& result);
@@ -149,6 +168,10 @@ class PhysicsSystem final : private BodyListener {
   // Stage 10 for one CCD body: its earliest hit. Writes only that CcdBody (and the candidate
   // scratch), so bodies can be cast in any order, or in batches once the step is parallel.
   void find_ccd_hit(uint32_t ccd_index, float dt);
+  // Whether the contact listener lets a CCD hit of body1 (the swept body) on body2 stop it:
+  // on_contact_validate, then on_contact_added with the hit as a one-point manifold; a
+  // rejected pair or a contact made a sensor does not stop it.
+  bool ccd_hit_accepted(const Body& body1, const Body& body2, const ShapeCastResult& hit);
   // Stage 10 for all CCD bodies, sequential: earliest hits first, then the moves.
   void resolve_ccd(UpdateResult& result);
 
@@ -186,6 +209,8 @@ class PhysicsSystem final : private BodyListener {
   PhysicsSettings settings_;
   PhysicsSystemSettings system_settings_;
   ContactListener* contact_listener_ = nullptr;
+  BodyActivationListener* activation_listener_ = nullptr;
+  std::vector<BodyActivationEvent> activation_events_;
   // The layer filters the broadphase was built with (CCD queries it with the same rules).
   const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter_ = nullptr;
   const ObjectLayerPairFilter* object_layer_pair_filter_ = nullptr;
@@ -208,7 +233,18 @@ class PhysicsSystem final : private BodyListener {
   std::vector<ContactManifold> manifolds_;
   std::vector<ContactEvent> events_;
   std::vector<RemovedContact> removed_;
+  // Stage 3's waking: bodies queued to wake (next round), the round being woken, their pairs,
+  // and per body slot whether its pairs were found this step.
+  static constexpr uint8_t k_not_woken = 0;
+  static constexpr uint8_t k_wake_queued = 1;
+  static constexpr uint8_t k_pairs_found = 2;
   std::vector<uint32_t> wake_;
+  std::vector<uint32_t> wake_batch_;
+  std::vector<BodyPair> wake_pairs_;
+  std::vector<uint8_t> wake_state_;
+  // Solver indices of the bodies that move this step: the active bodies (the first entries of
+  // the solver array), then the bodies woken during stage 3.
+  std::vector<uint32_t> moving_solver_bodies_;
   // An active body whose state went non-finite this step, and the pose it started it with.
   struct NonFiniteBody {
     uint32_t body_index;
