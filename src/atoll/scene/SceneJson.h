@@ -32,10 +32,14 @@ struct PathError {
 /// Throws PathError{path, message}.
 [[noreturn]] void fail(const std::string& path, std::string message);
 
-/// Path of an object member ("settings" + "dt" → "settings.dt"; "" + "dt" → "dt").
+/// Path of an object member ("settings" + "dt" → "settings.dt"; "" + "dt" → "dt"); a key of
+/// more than 64 characters is cut to 61 and "...".
 std::string member_path(const std::string& path, std::string_view key);
 /// Path of an array element ("bodies" + 3 → "bodies[3]").
 std::string element_path(const std::string& path, size_t index);
+
+/// Deepest nesting of arrays and objects a document may have (the deepest scene needs about 12).
+inline constexpr size_t k_max_json_depth = 64;
 
 /// Parses a JSON document (// and /* */ comments allowed). Syntax errors throw a PathError with
 /// path "line L, column C"; duplicate keys and numbers beyond double range throw at their path.

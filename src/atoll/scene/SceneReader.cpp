@@ -75,11 +75,26 @@ MotionQuality read_motion_quality(const Json& value, const std::string& path) {
       {{"discrete", MotionQuality::Discrete}, {"linear_cast", MotionQuality::LinearCast}});
 }
 
+// The path keeps its end (the part that names the field) and the message its start, each cut
+// to a length that keeps the line readable whatever the file holds (a syntax error quotes the
+// last token read, which can be megabytes long).
 std::string error_line(std::string_view source, const PathError& error) {
+  constexpr size_t k_max_path = 160, k_max_message = 240;
   std::string line(source);
   line += ": ";
-  if (!error.path.empty()) line += error.path + ": ";
-  line += error.message;
+  if (error.path.size() > k_max_path) {
+    line += "...";
+    line += error.path.substr(error.path.size() - (k_max_path - 3));
+    line += ": ";
+  } else if (!error.path.empty()) {
+    line += error.path + ": ";
+  }
+  if (error.message.size() > k_max_message) {
+    line += error.message.substr(0, k_max_message - 3);
+    line += "...";
+  } else {
+    line += error.message;
+  }
   return line;
 }
 
