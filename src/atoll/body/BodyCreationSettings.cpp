@@ -96,7 +96,10 @@ Status BodyCreationSettings::validate() const {
       return field_error(field("allowed_dofs"),
                          "a dynamic body must be free along at least one axis, got None");
     if (auto problem = dynamic_shape_problem(*shape, override_mass))
-      return field_error(field(override_mass ? "override_mass" : "shape"), *problem);
+      // The mass is to blame only when it was given for a shape that has one of its own.
+      return field_error(
+          field(override_mass && shape->mass_properties().mass > 0.0f ? "override_mass" : "shape"),
+          *problem);
   }
   return Ok{};
 }

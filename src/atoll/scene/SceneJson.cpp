@@ -30,6 +30,32 @@ std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
 
+std::string engine_error_at(const std::string& path, std::string_view message) {
+  // "TypeSettings.field[.x|.y|.z]: problem"
+  const size_t colon = message.find(": ");
+  const std::string_view head = message.substr(0, colon);
+  const size_t dot = head.find('.');
+  if (colon == std::string_view::npos || dot == std::string_view::npos ||
+      head.substr(0, dot).find("Settings") == std::string_view::npos)
+    return path + ": " + std::string(message);
+  std::string_view field = head.substr(dot + 1);
+  std::string component;
+  if (const size_t last = field.rfind('.'); last != std::string_view::npos) {
+    const std::string_view axis = field.substr(last + 1);
+    component = axis == "x" ? "[0]" : axis == "y" ? "[1]" : axis == "z" ? "[2]" : "";
+    if (!component.empty()) field = field.substr(0, last);
+  }
+  // C++ field → scene key, where they differ.
+  static constexpr std::pair<std::string_view, std::string_view> k_renamed[] = {
+      {"override_mass", "mass"}, {"is_sensor", "sensor"},
+      {"motion_type", "motion"}, {"max_convex_radius", "convex_radius"},
+      {"inner", "shape"},        {"inner_shape", "shape"},
+      {"vertices", "vertices"},  {"triangles", "triangles"}};
+  for (const auto& [cpp, key] : k_renamed)
+    if (field == cpp) field = key;
+  return member_path(path, field) + component + std::string(message.substr(colon));
+}
+
 namespace {
 
 // Builds the document through nlohmann's SAX interface instead of json::parse, because only

@@ -62,6 +62,12 @@ std::string compact_text(const Json& value);
 /// A value for "got …" in messages: its JSON text, shortened when long.
 std::string describe(const Json& value);
 
+/// An engine error about a value the scene gave, as "PATH.KEY...: problem": a leading C++
+/// field ("BoxShapeSettings.half_extent.y: ", "BodyCreationSettings.override_mass: ") becomes
+/// the scene key at `path` ("shapes.crate.half_extent[1]", "bodies.b.mass"); any other
+/// message is kept after "PATH: ".
+std::string engine_error_at(const std::string& path, std::string_view message);
+
 /// Fails unless `value` is an object.
 void expect_object(const Json& value, const std::string& path);
 /// Fails unless `value` is an array.
