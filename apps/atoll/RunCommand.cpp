@@ -52,12 +52,26 @@ int bad_input(const std::string& message) {
   return k_exit_bad_input;
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "atoll: %s: cannot write file\n", path.c_str());
+namespace fs = std::filesystem;
+
+// Writes `text` to `path` through a temporary file renamed over it, so that a full disk or any
+// other write error leaves neither a partial file nor a damaged old one. `path` is the resolved
+// target (a symlink's target, see resolve_output).
+bool write_file(const fs::path& path, const std::string& shown, const std::string& text) {
+  fs::path temp = path;
+  temp += ".partial";
+  std::FILE* file = std::fopen(temp.c_str(), "wb");
+  bool ok = file != nullptr;
+  if (ok) {
+    ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    ok = std::fclose(file) == 0 && ok;
+  }
+  std::error_code ec;
+  if (ok) fs::rename(temp, path, ec);
+  if (!ok || ec) {
+    const std::string reason = !ok ? std::strerror(errno) : ec.message();
+    fs::remove(temp, ec);
+    std::fprintf(stderr, "atoll: %s: cannot write: %s\n", shown.c_str(), reason.c_str());
     return false;
   }
   return true;
@@ -66,18 +80,43 @@ bool write_file(const std::string& path, const std::string& text) {
 // Whether `path` can be written without creating anything now: an existing file must be
 // writable, a new one needs a writable directory. Checked before the run, so that a typo in
 // an output path costs no simulation time and, like any bad input, exits 2 writing nothing.
-std::optional<std::string> unwritable(const std::string& path) {
-  const std::filesystem::path file(path);
+std::optional<std::string> unwritable(const fs::path& file, const std::string& shown) {
   std::error_code error;
-  if (std::filesystem::exists(file, error)) {
-    if (std::filesystem::is_directory(file, error)) return path + ": cannot write: is a directory";
-    if (access(path.c_str(), W_OK) != 0) return path + ": cannot write: " + std::strerror(errno);
+  if (fs::exists(file, error)) {
+    if (fs::is_directory(file, error)) return shown + ": cannot write: is a directory";
+    // A device node, a FIFO or a socket is refused: outputs are replaced by renaming, which
+    // would put a regular file where /dev/full was (it did, run as root).
+    if (!fs::is_regular_file(file, error)) return shown + ": cannot write: not a regular file";
+    if (access(file.c_str(), W_OK) != 0) return shown + ": cannot write: " + std::strerror(errno);
     return std::nullopt;
   }
-  const std::filesystem::path directory =
-      file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
-  if (access(directory.c_str(), W_OK) != 0) return path + ": cannot write: " + std::strerror(errno);
+  const fs::path directory = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  if (access(directory.c_str(), W_OK) != 0)
+    return shown + ": cannot write: " + std::strerror(errno);
   return std::nullopt;
+}
+
+// The file an output path names: a symlink is followed (the link stays, its target is
+// written, as a shell redirection would do), a relative path made absolute so that two
+// spellings of one file compare equal.
+fs::path resolve_output(const std::string& path) {
+  std::error_code ec;
+  fs::path file = fs::absolute(path, ec);
+  if (ec) return fs::path(path);
+  // Followed by hand: weakly_canonical leaves a link to a file not yet made unresolved.
+  for (int hops = 0; hops < 40 && fs::is_symlink(file, ec); ++hops) {
+    const fs::path target = fs::read_symlink(file, ec);
+    if (ec) break;
+    file = target.is_absolute() ? target : file.parent_path() / target;
+  }
+  fs::path resolved = fs::weakly_canonical(file, ec);
+  return ec ? file : resolved;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  if (a == b) return true;
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;  // hard links
 }
 
 }  // namespace
@@ -96,10 +135,35 @@ int run_command(const RunArgs& args) {
 
   Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
   if (!world) return bad_input(world.error().message());
-  for (const std::string* output : {&args.summary, &args.trace})
-    if (!output->empty())
-      if (const std::optional<std::string> problem = unwritable(*output))
-        return bad_input(*problem);
+  // Outputs: each must be writable, none may be the scene file or another output (writing
+  // the summary over the scene, or the trace and the summary into one file, used to succeed).
+  struct Output {
+    const char* option;
+    const std::string* given;
+    fs::path target;
+  };
+  std::vector<Output> outputs;
+  for (Output output : {Output{"--summary", &args.summary, {}}, Output{"--trace", &args.trace, {}},
+                        Output{"--record", &args.record, {}}}) {
+    if (output.given->empty()) continue;
+    output.target = resolve_output(*output.given);
+    if (const std::optional<std::string> problem = unwritable(output.target, *output.given))
+      return bad_input(*problem);
+    std::error_code ec;
+    if (fs::is_regular_file(args.scene, ec) && same_file(output.target, resolve_output(args.scene)))
+      return bad_input(std::string(output.option) + " " + *output.given +
+                       ": is the scene file; choose another output path");
+    for (const Output& other : outputs)
+      if (same_file(output.target, other.target))
+        return bad_input(std::string(other.option) + " and " + output.option + " name one file, " +
+                         *output.given + "; give each its own");
+    outputs.push_back(output);
+  }
+  const auto target_of = [&outputs](const std::string& given) {
+    for (const Output& output : outputs)
+      if (output.given == &given) return output.target;
+    return fs::path(given);
+  };
 
   // Outputs are built in memory and written only when the whole run succeeded, so that bad
   // input never leaves a partial file behind. The recording, which can be large, streams into
@@ -107,9 +171,9 @@ int run_command(const RunArgs& args) {
   std::unique_ptr<RecordingWriter> recording;
   if (!args.record.empty()) {
     const SceneWorld& w = **world;
-    Result<std::unique_ptr<RecordingWriter>> writer =
-        RecordingWriter::create(args.record, w.system().bodies(), w.body_ids(), w.body_names(),
-                                scene->dt, args.steps > 0 ? args.steps : scene->steps, source);
+    Result<std::unique_ptr<RecordingWriter>> writer = RecordingWriter::create(
+        target_of(args.record), w.system().bodies(), w.body_ids(), w.body_names(), scene->dt,
+        args.steps > 0 ? args.steps : scene->steps, source);
     if (!writer) return bad_input(writer.error().message());
     recording = std::move(*writer);
   }
@@ -124,13 +188,23 @@ int run_command(const RunArgs& args) {
   Result<RunSummary> summary = run_scene(**world, options, source);
   if (!summary) return bad_input(summary.error().message());
 
-  if (!args.trace.empty() && !write_file(args.trace, trace.str())) return k_exit_failure;
-  if (!args.summary.empty() && !write_file(args.summary, summary_to_json(*summary)))
-    return k_exit_failure;
+  // A write that fails (a full disk) exits 2 like any output that cannot be written, and
+  // leaves none of the outputs behind.
+  if (!args.trace.empty() && !write_file(target_of(args.trace), args.trace, trace.str()))
+    return k_exit_bad_input;
+  if (!args.summary.empty() &&
+      !write_file(target_of(args.summary), args.summary, summary_to_json(*summary))) {
+    std::error_code ec;
+    if (!args.trace.empty()) fs::remove(target_of(args.trace), ec);
+    return k_exit_bad_input;
+  }
   if (recording != nullptr) {
     if (Status finished = recording->finish(); !finished) {
       std::fprintf(stderr, "atoll: %s\n", finished.error().message());
-      return k_exit_failure;
+      std::error_code ec;
+      if (!args.trace.empty()) fs::remove(target_of(args.trace), ec);
+      if (!args.summary.empty()) fs::remove(target_of(args.summary), ec);
+      return k_exit_bad_input;
     }
   }
   for (const RunSummary::QuarantinedBody& q : summary->quarantined)

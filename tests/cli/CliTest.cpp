@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "atoll/scene/Recording.h"
@@ -313,6 +314,67 @@ TEST_F(CliTest, InfoAndBenchRun) {
   out = run_atoll("bench --scene highspeed --steps 2");
   EXPECT_EQ(out.status, 0) << out.output;
   EXPECT_NE(out.output.find("5006 bodies"), std::string::npos) << out.output;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 7 item 21. Before: `--summary` naming the scene overwrote it; `--summary` and `--trace`
+// naming one file both wrote it and exited 0; `--record` renamed over a symlink or a device node
+// (/dev/full, as root); a full disk exited 1 leaving partial files. Now each is refused before
+// the run (exit 2, one line, nothing written), a symlink is written through, and a failed write
+// exits 2 and leaves nothing.
+TEST_F(CliTest, OutputPathsThatAliasTheSceneOrEachOtherAreRefused) {
+  const std::string scene = write("scene.json", R"({"bodies": []})");
+  Outcome out = run_atoll("run " + scene + " --quiet --summary " + scene);
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output,
+            "atoll: --summary " + scene + ": is the scene file; choose another output path\n");
+  EXPECT_EQ(std::ifstream(scene).rdbuf() != nullptr, true);
+  std::stringstream text;
+  text << std::ifstream(scene).rdbuf();
+  EXPECT_EQ(text.str(), R"({"bodies": []})");
+  // The same file spelt two ways.
+  out = run_atoll("run tower10 --quiet --steps 2 --summary " + path("o.txt") + " --trace " +
+                  dir_.string() + "/./o.txt");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "atoll: --summary and --trace name one file, " + dir_.string() +
+                            "/./o.txt; give each its own\n");
+  EXPECT_FALSE(fs::exists(path("o.txt")));
+}
+
+TEST_F(CliTest, ASymlinkOutputIsWrittenThroughAndADeviceIsRefused) {
+  fs::create_symlink("real.rec", path("link.rec"));
+  Outcome out = run_atoll("run tower10 --quiet --steps 2 --record " + path("link.rec"));
+  ASSERT_EQ(out.status, 0) << out.output;
+  EXPECT_TRUE(fs::is_symlink(path("link.rec")));
+  EXPECT_TRUE(fs::is_regular_file(path("real.rec")));
+  EXPECT_TRUE(atl::read_recording(path("link.rec")).ok());
+  out = run_atoll("run tower10 --quiet --steps 2 --record /dev/null");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output, "atoll: /dev/null: cannot write: not a regular file\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+TEST_F(CliTest, AFullDiskExitsTwoAndLeavesNoFile) {
+  // A file size limit of one 512-byte block stands in for a full disk (EFBIG instead of ENOSPC;
+  // the same write path fails). SIGXFSZ is ignored so that write() returns the error.
+  const std::string command = "sh -c \"trap '' XFSZ; ulimit -f 1; " + std::string(ATOLL_CLI_PATH) +
+                              " run tower10 --quiet --steps 50 --summary " + path("s.json") +
+                              " --trace " + path("t.csv") + "\" 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[256];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, n);
+  const int raw = pclose(pipe);
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2) << output;
+  EXPECT_EQ(output, "atoll: " + path("t.csv") + ": cannot write: File too large\n");
+  EXPECT_FALSE(fs::exists(path("t.csv")));
+  EXPECT_FALSE(fs::exists(path("t.csv.partial")));
+  EXPECT_FALSE(fs::exists(path("s.json")));
 }
 
 }  // namespace

@@ -290,14 +290,20 @@ std::string summary_to_json(const RunSummary& summary) {
   j["state_hash"] = hash_to_hex(summary.state_hash);
   j["max_penetration_m"] = summary.max_penetration_m;
   j["first_all_asleep_step"] = summary.first_all_asleep_step;
+  // Appended to the member vector directly: `bodies[name] = …` searches the ordered map
+  // linearly, which made the summary quadratic (50 000 bodies took 10 s). Names are unique.
   ordered_json bodies = ordered_json::object();
+  std::vector<std::pair<const std::string, ordered_json>>& members =
+      bodies.get_ref<ordered_json::object_t&>();
+  members.reserve(summary.bodies.size());
   for (const auto& [name, s] : summary.bodies) {
-    bodies[name] = {{"position", vec(s.position)},
-                    {"rotation", ordered_json::array({s.rotation.x(), s.rotation.y(),
-                                                      s.rotation.z(), s.rotation.w()})},
-                    {"linear_velocity", vec(s.linear_velocity)},
-                    {"angular_velocity", vec(s.angular_velocity)},
-                    {"active", s.active}};
+    members.emplace_back(
+        name, ordered_json{{"position", vec(s.position)},
+                           {"rotation", ordered_json::array({s.rotation.x(), s.rotation.y(),
+                                                             s.rotation.z(), s.rotation.w()})},
+                           {"linear_velocity", vec(s.linear_velocity)},
+                           {"angular_velocity", vec(s.angular_velocity)},
+                           {"active", s.active}});
   }
   j["bodies"] = std::move(bodies);
   j["active_bodies"] = summary.active_bodies;
