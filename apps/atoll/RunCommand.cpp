@@ -23,8 +23,14 @@ namespace {
 class ProgressBar {
  public:
   explicit ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) != 0) {}
-  ~ProgressBar() {
-    if (shown_) std::fprintf(stderr, "\n");
+  ~ProgressBar() { clear(); }
+  // Erases the bar, so that what is printed next starts at the beginning of a clean line (the
+  // report used to follow "100/100 steps" on the same line).
+  void clear() {
+    if (!shown_) return;
+    std::fprintf(stderr, "\r%*s\r", k_line_width, "");
+    std::fflush(stderr);
+    shown_ = false;
   }
   void update(int done, int total) {
     if (!enabled_) return;
@@ -41,6 +47,7 @@ class ProgressBar {
   }
 
  private:
+  static constexpr int k_line_width = 72;
   bool enabled_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -125,6 +132,8 @@ int run_command(const RunArgs& args) {
   if (args.threads != 1)
     return bad_input("--threads: must be 1 (the step is single-threaded in this version), got " +
                      std::to_string(args.threads));
+  if (!args.trace_bodies.empty() && args.trace.empty())
+    return bad_input("--trace-bodies: needs --trace FILE (it chooses the bodies of the trace)");
   std::string source;
   Result<SceneDescription> scene = load_scene(args.scene, source);
   if (!scene) return bad_input(scene.error().message());
@@ -186,6 +195,7 @@ int run_command(const RunArgs& args) {
   ProgressBar progress(!args.quiet);
   options.progress = [&progress](int done, int total) { progress.update(done, total); };
   Result<RunSummary> summary = run_scene(**world, options, source);
+  progress.clear();
   if (!summary) return bad_input(summary.error().message());
 
   // A write that fails (a full disk) exits 2 like any output that cannot be written, and
@@ -217,10 +227,18 @@ int run_command(const RunArgs& args) {
     std::printf("%s: %d bodies, %d steps of %.6g s, %.3f ms/step, state hash %s\n", source.c_str(),
                 static_cast<int>(summary->bodies.size()), summary->steps, summary->dt,
                 summary->wall_ms_per_step, hash_to_hex(summary->state_hash).c_str());
-    std::printf("max penetration %.2f mm, active bodies at the end %u, all asleep at step %d\n",
-                summary->max_penetration_m * 1000.0f,
-                summary->active_bodies.empty() ? 0u : summary->active_bodies.back(),
-                summary->first_all_asleep_step);
+    if (summary->max_penetration_step >= 0)
+      std::printf("max penetration %.2f mm (step %d, \"%s\" and \"%s\")",
+                  double(summary->max_penetration_m) * 1000.0, summary->max_penetration_step,
+                  summary->max_penetration_body1.c_str(), summary->max_penetration_body2.c_str());
+    else
+      std::printf("max penetration 0 mm (no contacts)");
+    std::printf(", active bodies at the end %u, all asleep: ",
+                summary->active_bodies.empty() ? 0u : summary->active_bodies.back());
+    if (summary->first_all_asleep_step >= 0)
+      std::printf("at step %d\n", summary->first_all_asleep_step);
+    else
+      std::printf("never\n");
     if (!summary->update_error.empty()) std::printf("warning: %s\n", summary->update_error.c_str());
   }
   return k_exit_ok;

@@ -709,11 +709,19 @@ Status apply_override(SceneDescription& scene, std::string_view assignment) {
         fail(key, "expected bodies.NAME.FIELD");
       const std::string name = rest.substr(0, dot);
       const std::string field = rest.substr(dot + 1);
-      BodyDesc* body = changed.find_body(name);
-      if (body == nullptr) fail(key, "unknown body " + quote_name(name));
       if (field == "name") fail(key, "a body's name cannot be changed");
-      if (!parser.parse_body_field(*body, field, value, key)) fail(key, "unknown key");
-      parser.check_body(*body, "bodies." + name);
+      if (name == "*") {
+        // Every body (a scene with 100 spheres needed 100 flags to make them all discrete).
+        for (BodyDesc& body : changed.bodies) {
+          if (!parser.parse_body_field(body, field, value, key)) fail(key, "unknown key");
+          parser.check_body(body, "bodies." + body.name);
+        }
+      } else {
+        BodyDesc* body = changed.find_body(name);
+        if (body == nullptr) fail(key, "unknown body " + quote_name(name));
+        if (!parser.parse_body_field(*body, field, value, key)) fail(key, "unknown key");
+        parser.check_body(*body, "bodies." + name);
+      }
     } else {
       const std::string setting =
           key.rfind(k_settings, 0) == 0 ? key.substr(k_settings.size()) : key;

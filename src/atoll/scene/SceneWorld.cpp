@@ -218,7 +218,12 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     wall_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!result) return Error(std::string(source) + ": " + result.error().message());
-    summary.max_penetration_m = std::max(summary.max_penetration_m, result->max_penetration);
+    if (result->max_penetration > summary.max_penetration_m) {
+      summary.max_penetration_m = result->max_penetration;
+      summary.max_penetration_step = step;
+      summary.max_penetration_body1 = world.body_name(result->max_penetration_body1);
+      summary.max_penetration_body2 = world.body_name(result->max_penetration_body2);
+    }
     for (int s = 0; s < k_num_stages; ++s) summary.stage_ms[s] += result->stage_ms[s];
     if (!result->ok() && summary.update_error.empty())
       summary.update_error = "step " + std::to_string(step) + ": " + result->error;
@@ -289,7 +294,16 @@ std::string summary_to_json(const RunSummary& summary) {
   j["wall_ms_per_step"] = summary.wall_ms_per_step;
   j["state_hash"] = hash_to_hex(summary.state_hash);
   j["max_penetration_m"] = summary.max_penetration_m;
-  j["first_all_asleep_step"] = summary.first_all_asleep_step;
+  if (summary.max_penetration_step >= 0)
+    j["max_penetration_at"] = {{"step", summary.max_penetration_step},
+                               {"bodies", ordered_json::array({summary.max_penetration_body1,
+                                                               summary.max_penetration_body2})}};
+  else
+    j["max_penetration_at"] = nullptr;
+  if (summary.first_all_asleep_step >= 0)
+    j["first_all_asleep_step"] = summary.first_all_asleep_step;
+  else
+    j["first_all_asleep_step"] = nullptr;
   // Appended to the member vector directly: `bodies[name] = …` searches the ordered map
   // linearly, which made the summary quadratic (50 000 bodies took 10 s). Names are unique.
   ordered_json bodies = ordered_json::object();
