@@ -61,27 +61,30 @@ int bad_input(const std::string& message) {
 
 namespace fs = std::filesystem;
 
-// Writes `text` to `path` through a temporary file renamed over it, so that a full disk or any
-// other write error leaves neither a partial file nor a damaged old one. `path` is the resolved
-// target (a symlink's target, see resolve_output).
-bool write_file(const fs::path& path, const std::string& shown, const std::string& text) {
+fs::path partial_path(const fs::path& path) {
   fs::path temp = path;
   temp += ".partial";
+  return temp;
+}
+
+// Writes `text` to `path`.partial (renamed into place once every output is written, so that a
+// full disk or any other write error leaves neither a partial file nor a damaged old one).
+// `path` is the resolved target (a symlink's target, see resolve_output).
+bool write_partial(const fs::path& path, const std::string& shown, const std::string& text) {
+  const fs::path temp = partial_path(path);
   std::FILE* file = std::fopen(temp.c_str(), "wb");
   bool ok = file != nullptr;
   if (ok) {
     ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
     ok = std::fclose(file) == 0 && ok;
   }
-  std::error_code ec;
-  if (ok) fs::rename(temp, path, ec);
-  if (!ok || ec) {
-    const std::string reason = !ok ? std::strerror(errno) : ec.message();
+  if (!ok) {
+    const std::string reason = std::strerror(errno);
+    std::error_code ec;
     fs::remove(temp, ec);
     std::fprintf(stderr, "atoll: %s: cannot write: %s\n", shown.c_str(), reason.c_str());
-    return false;
   }
-  return true;
+  return ok;
 }
 
 // Whether `path` can be written without creating anything now: an existing file must be
@@ -199,21 +202,35 @@ int run_command(const RunArgs& args) {
   if (!summary) return bad_input(summary.error().message());
 
   // A write that fails (a full disk) exits 2 like any output that cannot be written, and
-  // leaves none of the outputs behind.
-  if (!args.trace.empty() && !write_file(target_of(args.trace), args.trace, trace.str()))
-    return k_exit_bad_input;
-  if (!args.summary.empty() &&
-      !write_file(target_of(args.summary), args.summary, summary_to_json(*summary))) {
+  // leaves none of the outputs behind: all are written to .partial files first and renamed
+  // into place only when every one succeeded.
+  std::vector<fs::path> written;
+  const auto discard_written = [&written] {
     std::error_code ec;
-    if (!args.trace.empty()) fs::remove(target_of(args.trace), ec);
-    return k_exit_bad_input;
+    for (const fs::path& path : written) fs::remove(partial_path(path), ec);
+  };
+  for (const auto& [given, text] :
+       {std::pair{&args.trace, trace.str()}, std::pair{&args.summary, summary_to_json(*summary)}}) {
+    if (given->empty()) continue;
+    if (!write_partial(target_of(*given), *given, text)) {
+      discard_written();
+      return k_exit_bad_input;
+    }
+    written.push_back(target_of(*given));
   }
   if (recording != nullptr) {
     if (Status finished = recording->finish(); !finished) {
       std::fprintf(stderr, "atoll: %s\n", finished.error().message());
-      std::error_code ec;
-      if (!args.trace.empty()) fs::remove(target_of(args.trace), ec);
-      if (!args.summary.empty()) fs::remove(target_of(args.summary), ec);
+      discard_written();
+      return k_exit_bad_input;
+    }
+  }
+  for (const fs::path& path : written) {
+    std::error_code ec;
+    fs::rename(partial_path(path), path, ec);
+    if (ec) {
+      std::fprintf(stderr, "atoll: %s: cannot write: %s\n", path.c_str(), ec.message().c_str());
+      discard_written();
       return k_exit_bad_input;
     }
   }
