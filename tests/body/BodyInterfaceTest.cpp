@@ -272,6 +272,10 @@ TEST_F(BodyInterfaceTest, AVelocityWhoseSquareOverflowsIsClampedNotZeroed) {
   EXPECT_NEAR(v.length(), 500.0f, 1e-3f);
   EXPECT_EQ(v.x(), 0.0f);
   EXPECT_EQ(v.y(), -v.z());
+  // An impulse of 3e38 N·s on the 1000 kg cube: 3e35 m/s, clamped along its direction.
+  ASSERT_TRUE(bodies.set_linear_velocity(id, Vec3()).ok());
+  ASSERT_TRUE(bodies.add_impulse(id, Vec3(0, 3e38f, 0)).ok());
+  EXPECT_EQ(*bodies.linear_velocity(id), Vec3(0, 500, 0));
   ASSERT_TRUE(bodies.set_angular_velocity(id, Vec3(0, 0, 1e25f)).ok());
   expect_vec_near(*bodies.angular_velocity(id), Vec3(0, 0, 0.25f * k_pi * 60.0f));
 }
