@@ -1,7 +1,7 @@
 #pragma once
 // The atoll program's sub-commands. Each returns the process exit status: 0 success, 2 bad
-// input (one line on stderr naming the input, nothing written), 1 a failure of the machine
-// (an output file that cannot be written).
+// input or an output that cannot be written, a full disk included (one line on stderr naming
+// the input, nothing written), 1 an error the program did not foresee.
 
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@ inline constexpr int k_exit_failure = 1;
 inline constexpr int k_exit_bad_input = 2;
 
 struct RunArgs {
-  std::string scene;  // file or built-in name; empty: the demo
+  std::string scene = "demo";  // file or built-in name
   int steps = -1;
   int threads = 1;
   std::vector<std::string> sets;

@@ -23,8 +23,14 @@ namespace {
 class ProgressBar {
  public:
   explicit ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO) != 0) {}
-  ~ProgressBar() {
-    if (shown_) std::fprintf(stderr, "\n");
+  ~ProgressBar() { clear(); }
+  // Erases the bar, so that what is printed next starts at the beginning of a clean line (the
+  // report used to follow "100/100 steps" on the same line).
+  void clear() {
+    if (!shown_) return;
+    std::fprintf(stderr, "\r%*s\r", k_line_width, "");
+    std::fflush(stderr);
+    shown_ = false;
   }
   void update(int done, int total) {
     if (!enabled_) return;
@@ -41,6 +47,7 @@ class ProgressBar {
   }
 
  private:
+  static constexpr int k_line_width = 72;
   bool enabled_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -52,32 +59,74 @@ int bad_input(const std::string& message) {
   return k_exit_bad_input;
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "atoll: %s: cannot write file\n", path.c_str());
-    return false;
+namespace fs = std::filesystem;
+
+fs::path partial_path(const fs::path& path) {
+  fs::path temp = path;
+  temp += ".partial";
+  return temp;
+}
+
+// Writes `text` to `path`.partial (renamed into place once every output is written, so that a
+// full disk or any other write error leaves neither a partial file nor a damaged old one).
+// `path` is the resolved target (a symlink's target, see resolve_output).
+bool write_partial(const fs::path& path, const std::string& shown, const std::string& text) {
+  const fs::path temp = partial_path(path);
+  std::FILE* file = std::fopen(temp.c_str(), "wb");
+  bool ok = file != nullptr;
+  if (ok) {
+    ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    ok = std::fclose(file) == 0 && ok;
   }
-  return true;
+  if (!ok) {
+    const std::string reason = std::strerror(errno);
+    std::error_code ec;
+    fs::remove(temp, ec);
+    std::fprintf(stderr, "atoll: %s: cannot write: %s\n", shown.c_str(), reason.c_str());
+  }
+  return ok;
 }
 
 // Whether `path` can be written without creating anything now: an existing file must be
 // writable, a new one needs a writable directory. Checked before the run, so that a typo in
 // an output path costs no simulation time and, like any bad input, exits 2 writing nothing.
-std::optional<std::string> unwritable(const std::string& path) {
-  const std::filesystem::path file(path);
+std::optional<std::string> unwritable(const fs::path& file, const std::string& shown) {
   std::error_code error;
-  if (std::filesystem::exists(file, error)) {
-    if (std::filesystem::is_directory(file, error)) return path + ": cannot write: is a directory";
-    if (access(path.c_str(), W_OK) != 0) return path + ": cannot write: " + std::strerror(errno);
+  if (fs::exists(file, error)) {
+    if (fs::is_directory(file, error)) return shown + ": cannot write: is a directory";
+    // A device node, a FIFO or a socket is refused: outputs are replaced by renaming, which
+    // would put a regular file where /dev/full was (it did, run as root).
+    if (!fs::is_regular_file(file, error)) return shown + ": cannot write: not a regular file";
+    if (access(file.c_str(), W_OK) != 0) return shown + ": cannot write: " + std::strerror(errno);
     return std::nullopt;
   }
-  const std::filesystem::path directory =
-      file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
-  if (access(directory.c_str(), W_OK) != 0) return path + ": cannot write: " + std::strerror(errno);
+  const fs::path directory = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  if (access(directory.c_str(), W_OK) != 0)
+    return shown + ": cannot write: " + std::strerror(errno);
   return std::nullopt;
+}
+
+// The file an output path names: a symlink is followed (the link stays, its target is
+// written, as a shell redirection would do), a relative path made absolute so that two
+// spellings of one file compare equal.
+fs::path resolve_output(const std::string& path) {
+  std::error_code ec;
+  fs::path file = fs::absolute(path, ec);
+  if (ec) return fs::path(path);
+  // Followed by hand: weakly_canonical leaves a link to a file not yet made unresolved.
+  for (int hops = 0; hops < 40 && fs::is_symlink(file, ec); ++hops) {
+    const fs::path target = fs::read_symlink(file, ec);
+    if (ec) break;
+    file = target.is_absolute() ? target : file.parent_path() / target;
+  }
+  fs::path resolved = fs::weakly_canonical(file, ec);
+  return ec ? file : resolved;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  if (a == b) return true;
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;  // hard links
 }
 
 }  // namespace
@@ -86,6 +135,8 @@ int run_command(const RunArgs& args) {
   if (args.threads != 1)
     return bad_input("--threads: must be 1 (the step is single-threaded in this version), got " +
                      std::to_string(args.threads));
+  if (!args.trace_bodies.empty() && args.trace.empty())
+    return bad_input("--trace-bodies: needs --trace FILE (it chooses the bodies of the trace)");
   std::string source;
   Result<SceneDescription> scene = load_scene(args.scene, source);
   if (!scene) return bad_input(scene.error().message());
@@ -96,10 +147,35 @@ int run_command(const RunArgs& args) {
 
   Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
   if (!world) return bad_input(world.error().message());
-  for (const std::string* output : {&args.summary, &args.trace})
-    if (!output->empty())
-      if (const std::optional<std::string> problem = unwritable(*output))
-        return bad_input(*problem);
+  // Outputs: each must be writable, none may be the scene file or another output (writing
+  // the summary over the scene, or the trace and the summary into one file, used to succeed).
+  struct Output {
+    const char* option;
+    const std::string* given;
+    fs::path target;
+  };
+  std::vector<Output> outputs;
+  for (Output output : {Output{"--summary", &args.summary, {}}, Output{"--trace", &args.trace, {}},
+                        Output{"--record", &args.record, {}}}) {
+    if (output.given->empty()) continue;
+    output.target = resolve_output(*output.given);
+    if (const std::optional<std::string> problem = unwritable(output.target, *output.given))
+      return bad_input(*problem);
+    std::error_code ec;
+    if (fs::is_regular_file(args.scene, ec) && same_file(output.target, resolve_output(args.scene)))
+      return bad_input(std::string(output.option) + " " + *output.given +
+                       ": is the scene file; choose another output path");
+    for (const Output& other : outputs)
+      if (same_file(output.target, other.target))
+        return bad_input(std::string(other.option) + " and " + output.option + " name one file, " +
+                         *output.given + "; give each its own");
+    outputs.push_back(output);
+  }
+  const auto target_of = [&outputs](const std::string& given) {
+    for (const Output& output : outputs)
+      if (output.given == &given) return output.target;
+    return fs::path(given);
+  };
 
   // Outputs are built in memory and written only when the whole run succeeded, so that bad
   // input never leaves a partial file behind. The recording, which can be large, streams into
@@ -107,9 +183,9 @@ int run_command(const RunArgs& args) {
   std::unique_ptr<RecordingWriter> recording;
   if (!args.record.empty()) {
     const SceneWorld& w = **world;
-    Result<std::unique_ptr<RecordingWriter>> writer =
-        RecordingWriter::create(args.record, w.system().bodies(), w.body_ids(), w.body_names(),
-                                scene->dt, args.steps > 0 ? args.steps : scene->steps, source);
+    Result<std::unique_ptr<RecordingWriter>> writer = RecordingWriter::create(
+        target_of(args.record), w.system().bodies(), w.body_ids(), w.body_names(), scene->dt,
+        args.steps > 0 ? args.steps : scene->steps, source);
     if (!writer) return bad_input(writer.error().message());
     recording = std::move(*writer);
   }
@@ -122,15 +198,40 @@ int run_command(const RunArgs& args) {
   ProgressBar progress(!args.quiet);
   options.progress = [&progress](int done, int total) { progress.update(done, total); };
   Result<RunSummary> summary = run_scene(**world, options, source);
+  progress.clear();
   if (!summary) return bad_input(summary.error().message());
 
-  if (!args.trace.empty() && !write_file(args.trace, trace.str())) return k_exit_failure;
-  if (!args.summary.empty() && !write_file(args.summary, summary_to_json(*summary)))
-    return k_exit_failure;
+  // A write that fails (a full disk) exits 2 like any output that cannot be written, and
+  // leaves none of the outputs behind: all are written to .partial files first and renamed
+  // into place only when every one succeeded.
+  std::vector<fs::path> written;
+  const auto discard_written = [&written] {
+    std::error_code ec;
+    for (const fs::path& path : written) fs::remove(partial_path(path), ec);
+  };
+  for (const auto& [given, text] :
+       {std::pair{&args.trace, trace.str()}, std::pair{&args.summary, summary_to_json(*summary)}}) {
+    if (given->empty()) continue;
+    if (!write_partial(target_of(*given), *given, text)) {
+      discard_written();
+      return k_exit_bad_input;
+    }
+    written.push_back(target_of(*given));
+  }
   if (recording != nullptr) {
     if (Status finished = recording->finish(); !finished) {
       std::fprintf(stderr, "atoll: %s\n", finished.error().message());
-      return k_exit_failure;
+      discard_written();
+      return k_exit_bad_input;
+    }
+  }
+  for (const fs::path& path : written) {
+    std::error_code ec;
+    fs::rename(partial_path(path), path, ec);
+    if (ec) {
+      std::fprintf(stderr, "atoll: %s: cannot write: %s\n", path.c_str(), ec.message().c_str());
+      discard_written();
+      return k_exit_bad_input;
     }
   }
   for (const RunSummary::QuarantinedBody& q : summary->quarantined)
@@ -143,10 +244,18 @@ int run_command(const RunArgs& args) {
     std::printf("%s: %d bodies, %d steps of %.6g s, %.3f ms/step, state hash %s\n", source.c_str(),
                 static_cast<int>(summary->bodies.size()), summary->steps, summary->dt,
                 summary->wall_ms_per_step, hash_to_hex(summary->state_hash).c_str());
-    std::printf("max penetration %.2f mm, active bodies at the end %u, all asleep at step %d\n",
-                summary->max_penetration_m * 1000.0f,
-                summary->active_bodies.empty() ? 0u : summary->active_bodies.back(),
-                summary->first_all_asleep_step);
+    if (summary->max_penetration_step >= 0)
+      std::printf("max penetration %.2f mm (step %d, \"%s\" and \"%s\")",
+                  double(summary->max_penetration_m) * 1000.0, summary->max_penetration_step,
+                  summary->max_penetration_body1.c_str(), summary->max_penetration_body2.c_str());
+    else
+      std::printf("max penetration 0 mm (no contacts)");
+    std::printf(", active bodies at the end %u, all asleep: ",
+                summary->active_bodies.empty() ? 0u : summary->active_bodies.back());
+    if (summary->first_all_asleep_step >= 0)
+      std::printf("at step %d\n", summary->first_all_asleep_step);
+    else
+      std::printf("never\n");
     if (!summary->update_error.empty()) std::printf("warning: %s\n", summary->update_error.c_str());
   }
   return k_exit_ok;

@@ -7,8 +7,13 @@
 namespace atl::cli {
 
 Result<SceneDescription> load_scene(const std::string& scene, std::string& out_source) {
-  const std::string name = scene.empty() ? "demo" : scene;
   std::error_code ec;
+  // Only an absent SCENE means the demo: an empty one (`atoll run ""`, an unset shell variable)
+  // used to run the demo too.
+  if (scene.empty()) return Error(std::string("SCENE: empty name (leave it out to run the demo)"));
+  const std::string& name = scene;
+  if (std::filesystem::is_directory(name, ec))
+    return Error(name + ": is a directory, not a scene file");
   if (std::filesystem::is_regular_file(name, ec)) {
     out_source = name;
     return read_scene_file(name);

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scene", run.scene, "Scene JSON file or built-in scene name");
   run_cmd->add_option("--steps", run.steps, "Steps to run (default: the scene's)");
   run_cmd->add_option("--threads", run.threads, "Worker threads (only 1 for now)");
-  run_cmd->add_option("--set", run.sets, "Override key=value (settings key or bodies.NAME.field)");
+  run_cmd->add_option("--set", run.sets,
+                      "Override key=value (settings key, bodies.NAME.field or bodies.*.field)");
   run_cmd->add_option("--trace", run.trace, "Write a per-step CSV trace to this file");
   run_cmd->add_option("--trace-bodies", run.trace_bodies, "Bodies to trace (default: all)")
       ->delimiter(',');
@@ -32,12 +33,32 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--steps", bench.steps, "Steps to run (default: the scene's)");
 
   app.add_subcommand("info", "Print version, build flags and SIMD level");
+  CLI::App* help_cmd = app.add_subcommand("help", "Print this help, or a command's (help run)");
+  std::string help_topic;
+  help_cmd->add_option("command", help_topic, "run, bench or info");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? k_exit_ok : k_exit_bad_input;
+  }
+  // `atoll help` used to fail ("The following argument was not expected: help").
+  if (*help_cmd) {
+    if (help_topic.empty()) {
+      // app.help() would describe the selected sub-command, i.e. `help` itself.
+      std::printf(
+          "%s", app.get_formatter()->make_help(&app, "atoll", CLI::AppFormatMode::Normal).c_str());
+      return k_exit_ok;
+    }
+    for (CLI::App* command : {run_cmd, bench_cmd, app.get_subcommand("info")})
+      if (command->get_name() == help_topic) {
+        std::printf("%s", command->help().c_str());
+        return k_exit_ok;
+      }
+    std::fprintf(stderr, "atoll: help: unknown command \"%s\" (run, bench, info)\n",
+                 help_topic.c_str());
+    return k_exit_bad_input;
   }
   if (*run_cmd) return run_command(run);
   if (*bench_cmd) return bench_command(bench);

@@ -260,6 +260,26 @@ TEST_F(BodyInterfaceTest, MoveKinematicToTheCurrentPoseStopsAndDoesNotWake) {
   EXPECT_FALSE(*bodies.is_active(id));
 }
 
+// Symptom: a body given 1e20 m/s (or an impulse of 3e38 N·s) ended at rest: the clamp to
+// max_linear_velocity divided by the squared length, which overflows float to inf. Fix: such a
+// vector is divided by its largest component first. After: 1e20 m/s along x is 500 m/s along x.
+TEST_F(BodyInterfaceTest, AVelocityWhoseSquareOverflowsIsClampedNotZeroed) {
+  const BodyID id = make(MotionType::Dynamic);
+  ASSERT_TRUE(bodies.set_linear_velocity(id, Vec3(1e20f, 0, 0)).ok());
+  EXPECT_EQ(*bodies.linear_velocity(id), Vec3(500, 0, 0));
+  ASSERT_TRUE(bodies.set_linear_velocity(id, Vec3(0, -3e38f, 3e38f)).ok());
+  const Vec3 v = *bodies.linear_velocity(id);
+  EXPECT_NEAR(v.length(), 500.0f, 1e-3f);
+  EXPECT_EQ(v.x(), 0.0f);
+  EXPECT_EQ(v.y(), -v.z());
+  // An impulse of 3e38 N·s on the 1000 kg cube: 3e35 m/s, clamped along its direction.
+  ASSERT_TRUE(bodies.set_linear_velocity(id, Vec3()).ok());
+  ASSERT_TRUE(bodies.add_impulse(id, Vec3(0, 3e38f, 0)).ok());
+  EXPECT_EQ(*bodies.linear_velocity(id), Vec3(0, 500, 0));
+  ASSERT_TRUE(bodies.set_angular_velocity(id, Vec3(0, 0, 1e25f)).ok());
+  expect_vec_near(*bodies.angular_velocity(id), Vec3(0, 0, 0.25f * k_pi * 60.0f));
+}
+
 TEST_F(BodyInterfaceTest, MotionTypeChanges) {
   const BodyID id = make(MotionType::Static);
   ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Dynamic).ok());
@@ -305,6 +325,21 @@ TEST_F(BodyInterfaceTest, EveryErrorPathNamesCallAndArgumentAndChangesNothing) {
       {dyn, [&] { return bodies.set_position_and_rotation(dyn, Vec3(), bad_q); },
        "BodyInterface::set_position_and_rotation: rotation: must be a unit quaternion, "
        "got (0, 0, 0, 1.5) of length 1.5"},
+      // Limits at the edge (issue 7 items 18-20): before, a body at 1e38 m aborted in the
+      // broadphase and move_kinematic on a dynamic body launched it at 148 m/s.
+      {dyn, [&] { return bodies.set_position(dyn, Vec3(0, 2e7f, 0)); },
+       "BodyInterface::set_position: position: each component must be within ±1e+07 m, got "
+       "(0, 2e+07, 0)"},
+      {dyn, [&] { return bodies.add_impulse(dyn, Vec3(1, 0, 0), Vec3(0, 0, -2e7f)); },
+       "BodyInterface::add_impulse: world_point: each component must be within ±1e+07 m, got (0, "
+       "0, -2e+07)"},
+      {dyn, [&] { return bodies.move_kinematic(dyn, Vec3(1, 0, 0), Quat(), 0.1f); },
+       "BodyInterface::move_kinematic: id: " + d +
+           "is dynamic: move_kinematic moves kinematic bodies only (give a dynamic body a "
+           "velocity, a force or an impulse)"},
+      {kin, [&] { return bodies.move_kinematic(kin, Vec3(0, 0, 1e8f), Quat(), 0.1f); },
+       "BodyInterface::move_kinematic: target_position: each component must be within ±1e+07 "
+       "m, got (0, 0, 1e+08)"},
       {fixed, [&] { return bodies.move_kinematic(fixed, Vec3(), Quat(), 0.1f); },
        "BodyInterface::move_kinematic: id: " + s + "is static and cannot move"},
       {kin, [&] { return bodies.move_kinematic(kin, Vec3(k_nan, 0, 0), Quat(), 0.1f); },
@@ -358,8 +393,9 @@ TEST_F(BodyInterfaceTest, EveryErrorPathNamesCallAndArgumentAndChangesNothing) {
       {dyn, [&] { return bodies.set_motion_type(dyn, MotionType(5)); },
        "BodyInterface::set_motion_type: motion_type: invalid value 5"},
       {dyn, [&] { return bodies.set_shape(dyn, mesh); },
-       "BodyInterface::set_shape: shape: a dynamic body needs mass, but the shape has mass 0 "
-       "kg and the body has no override mass"},
+       "BodyInterface::set_shape: shape: a dynamic body needs a shape with volume; a mesh has none "
+       "(t"
+       "riangle meshes and height fields are for static and kinematic bodies)"},
       {dyn, [&] { return bodies.set_shape(dyn, nullptr); },
        "BodyInterface::set_shape: shape: must not be null"},
       {fixed, [&] { return bodies.set_motion_quality(fixed, MotionQuality::LinearCast); },
@@ -392,8 +428,9 @@ TEST_F(BodyInterfaceTest, EveryErrorPathNamesCallAndArgumentAndChangesNothing) {
   const BodyID kinematic_mesh = *bodies.create_and_add_body(settings, Activation::Activate);
   expect_rejected(
       kinematic_mesh, [&] { return bodies.set_motion_type(kinematic_mesh, MotionType::Dynamic); },
-      "BodyInterface::set_motion_type: motion_type: a dynamic body needs mass, but "
-      "the shape has mass 0 kg and the body has no override mass");
+      "BodyInterface::set_motion_type: motion_type: a dynamic body needs a shape with volume; a "
+      "mesh has none (t"
+      "riangle meshes and height fields are for static and kinematic bodies)");
   settings = test::dynamic_cube();
   settings.motion_type = MotionType::Kinematic;
   settings.allowed_dofs = AllowedDOFs::None;

@@ -348,6 +348,17 @@ const BadInput k_bad_inputs[] = {
      "x.json: probes[0].bodies[0]: unknown body \"ghost\""},
     {R"({"probes": [{"name": "p", "type": "plane", "axis": "x", "value": 0}]})",
      "x.json: probes[0].type: unknown probe type \"plane\" (expected plane_crossing)"},
+    // Limits (issue 7 items 18-19). Gravity -1e30 used to end as bodies at rest in mid-air;
+    // a document nested 100 000 deep crashed; a 10 MB unknown key gave a 10 MB line.
+    {R"({"settings": {"gravity": [0, -1e30, 0]}})",
+     "x.json: settings.gravity: each component must be within ±100000 m/s², got (0, -1e+30, "
+     "0)"},
+    {R"({"bodies": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})",
+     "x.json: ...][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+     "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: "
+     "nested deeper than 64 arrays and objects"},
+    {R"({"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz": 1})",
+     "x.json: abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghi...: unknown key"},
     // Not supported yet.
     {R"({"constraints": [{"type": "hinge", "body1": "a", "body2": "b"}]})",
      "x.json: constraints: constraints are not supported yet"},

@@ -44,7 +44,7 @@ MassProperties BodyCreationSettings::mass_properties() const {
 
 Status BodyCreationSettings::validate() const {
   if (shape == nullptr) return field_error(field("shape"), "must not be null");
-  if (auto error = check_finite(field("position"), position)) return *error;
+  if (auto error = check_bounded(field("position"), position, k_max_position, "m")) return *error;
   if (auto error = check_rotation(field("rotation"), rotation)) return *error;
   if (auto error = check_finite(field("linear_velocity"), linear_velocity)) return *error;
   if (auto error = check_finite(field("angular_velocity"), angular_velocity)) return *error;
@@ -73,6 +73,16 @@ Status BodyCreationSettings::validate() const {
   if (override_mass) {
     if (auto error = check_positive(field("override_mass"), *override_mass)) return *error;
   }
+  // The bounds are checked once the position is known to be in range: a finite shape far away
+  // (a 1e38 box at x = 3e38) used to overflow them and abort in the broadphase.
+  const AABox bounds =
+      shape->world_bounds(Mat44::rotation_translation(rotation.normalized(), position));
+  if (!(bounds.min.abs().max_component() <= k_max_position) ||
+      !(bounds.max.abs().max_component() <= k_max_position))
+    return field_error(field("shape"), "the body's bounds must lie within ±" +
+                                           format_float(k_max_position) + " m of the origin, got " +
+                                           format_vec3(bounds.min) + " to " +
+                                           format_vec3(bounds.max));
   if (!is_valid_dofs(allowed_dofs))
     return field_error(field("allowed_dofs"),
                        "invalid flags " + std::to_string(unsigned(allowed_dofs)) +
@@ -85,14 +95,11 @@ Status BodyCreationSettings::validate() const {
     if (allowed_dofs == AllowedDOFs::None)
       return field_error(field("allowed_dofs"),
                          "a dynamic body must be free along at least one axis, got None");
-    if (!override_mass) {
-      const float shape_mass = shape->mass_properties().mass;
-      if (!(shape_mass > 0.0f) || !is_finite(shape_mass))
-        return field_error(field("override_mass"),
-                           "required for a dynamic body whose shape has no usable mass (shape "
-                           "mass " +
-                               format_float(shape_mass) + " kg)");
-    }
+    if (auto problem = dynamic_shape_problem(*shape, override_mass))
+      // The mass is to blame only when it was given for a shape that has one of its own.
+      return field_error(
+          field(override_mass && shape->mass_properties().mass > 0.0f ? "override_mass" : "shape"),
+          *problem);
   }
   return Ok{};
 }

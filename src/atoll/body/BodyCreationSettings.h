@@ -30,7 +30,8 @@ struct BodyCreationSettings {
 
   /// The collision shape (required). Shared, immutable.
   Ref<const Shape> shape;
-  /// World position (m) of the shape's origin (not of its centre of mass).
+  /// World position (m) of the shape's origin (not of its centre of mass); each component, and
+  /// the body's world bounds, within ±k_max_position (body/Validation.h).
   Vec3 position;
   /// World rotation; must be normalized (to within 1e-3 in squared length).
   Quat rotation;

@@ -38,10 +38,7 @@ bool is_valid_motion_quality(MotionQuality quality) {
 
 // Problem with giving `body` the motion type Dynamic with `shape`, if any.
 std::optional<std::string> dynamic_problem(const Body& body, const Shape& shape) {
-  const float mass = body_mass_properties(shape, body.override_mass()).mass;
-  if (!(mass > 0.0f) || !is_finite(mass))
-    return "a dynamic body needs mass, but the shape has mass " + format_float(mass) +
-           " kg and the body has no override mass";
+  if (auto problem = dynamic_shape_problem(shape, body.override_mass())) return problem;
   const MotionProperties* motion = body.motion_properties();
   if (motion != nullptr && motion->allowed_dofs() == AllowedDOFs::None)
     return std::string("a dynamic body needs a free axis, but the body's allowed DOFs are None");
@@ -146,7 +143,8 @@ Status BodyInterface::set_pose(const char* call, BodyID id, const Vec3* position
   if (!found) return found.error();
   Body& body = **found;
   if (position != nullptr) {
-    if (auto error = check_finite(arg(call, "position"), *position)) return *error;
+    if (auto error = check_bounded(arg(call, "position"), *position, k_max_position, "m"))
+      return *error;
   }
   if (rotation != nullptr) {
     if (auto error = check_rotation(arg(call, "rotation"), *rotation)) return *error;
@@ -166,7 +164,15 @@ Status BodyInterface::move_kinematic(BodyID id, const Vec3& target_position,
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "cannot move");
-  if (auto error = check_finite(arg(call, "target_position"), target_position)) return *error;
+  // A dynamic body given the velocity that reaches the target in one step used to leave at any
+  // speed (148 m/s in a scene) and tunnel; velocities and forces move dynamic bodies.
+  if (body.is_dynamic())
+    return body_error(call, body,
+                      "is dynamic: move_kinematic moves kinematic bodies only (give a dynamic "
+                      "body a velocity, a force or an impulse)");
+  if (auto error =
+          check_bounded(arg(call, "target_position"), target_position, k_max_position, "m"))
+    return *error;
   if (auto error = check_rotation(arg(call, "target_rotation"), target_rotation)) return *error;
   if (auto error = check_positive(arg(call, "dt"), dt)) return *error;
 
@@ -228,8 +234,14 @@ Status BodyInterface::apply_to_dynamic(const char* call, BodyID id,
   if (!found) return found.error();
   Body& body = **found;
   if (!body.is_dynamic()) return not_dynamic_error(call, body);
-  for (const NamedVector& v : vectors)
-    if (auto error = check_finite(arg(call, v.name), v.value)) return *error;
+  // Any finite force or impulse is accepted: a velocity beyond max_linear_velocity is clamped
+  // (also when its square overflows), and forces whose sum overflows end in quarantine.
+  for (const NamedVector& v : vectors) {
+    const bool is_point = std::string_view(v.name) == "world_point";
+    if (auto error = is_point ? check_bounded(arg(call, v.name), v.value, k_max_position, "m")
+                              : check_finite(arg(call, v.name), v.value))
+      return *error;
+  }
   apply(body);
   activate_if_added(body, Activation::Activate);
   return Ok{};

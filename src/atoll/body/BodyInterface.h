@@ -55,7 +55,8 @@ class BodyInterface {
   Result<Vec3> center_of_mass_position(BodyID id) const;
   /// Shape-to-world transform.
   Result<Mat44> world_transform(BodyID id) const;
-  /// Teleports the shape origin to `position` (m); activates per `activation`.
+  /// Teleports the shape origin to `position` (m, each component within ±k_max_position);
+  /// activates per `activation`.
   Status set_position(BodyID id, const Vec3& position,
                       Activation activation = Activation::Activate);
   /// Teleports to `rotation` (normalized within 1e-3) about the shape origin.
@@ -64,8 +65,9 @@ class BodyInterface {
   /// Teleports to a pose (shape origin position in m, rotation).
   Status set_position_and_rotation(BodyID id, const Vec3& position, const Quat& rotation,
                                    Activation activation = Activation::Activate);
-  /// Sets the velocities of a kinematic or dynamic body so that its shape origin reaches
-  /// `target_position` (m) with `target_rotation` in `dt` s (> 0). Activates it if it moves.
+  /// Sets the velocities of a kinematic body so that its shape origin reaches `target_position`
+  /// (m, within ±k_max_position) with `target_rotation` in `dt` s (> 0). Activates it if it
+  /// moves. A dynamic body is refused (Jolt allows it; here it launched bodies through floors).
   Status move_kinematic(BodyID id, const Vec3& target_position, const Quat& target_rotation,
                         float dt);
 

@@ -8,10 +8,14 @@ namespace {
 
 // Scales `v` down to length `max_length` when it is longer. Comparing squared lengths keeps the
 // common (not clamped) case free of a square root.
+// A vector whose squared length overflows float (|v| > 1.8e19) is first divided by its largest
+// component: it used to become 0 (max / inf), so that a body given 1e20 m/s stopped dead.
 Vec3 clamped_length(const Vec3& v, float max_length) {
   const float length_sq = v.length_sq();
   if (length_sq <= square(max_length)) return v;
-  return v * (max_length / std::sqrt(length_sq));
+  if (std::isfinite(length_sq)) return v * (max_length / std::sqrt(length_sq));
+  const Vec3 unit_ish = v / v.abs().max_component();
+  return unit_ish * (max_length / unit_ish.length());
 }
 
 }  // namespace

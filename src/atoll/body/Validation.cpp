@@ -32,6 +32,36 @@ std::optional<Error> check_rotation(std::string_view field, const Quat& value) {
                                 format_float(value.length()));
 }
 
+std::optional<Error> check_bounded(std::string_view field, const Vec3& value, float limit,
+                                   std::string_view unit) {
+  if (auto error = check_finite(field, value)) return error;
+  if (value.abs().max_component() <= limit) return std::nullopt;
+  std::string problem = "each component must be within ±" + format_float(limit);
+  if (!unit.empty()) {
+    problem += " ";
+    problem += unit;
+  }
+  problem += ", got " + format_vec3(value);
+  return field_error(field, problem);
+}
+
+std::optional<std::string> dynamic_shape_problem(const Shape& shape,
+                                                 std::optional<float> override_mass) {
+  const float shape_mass = shape.mass_properties().mass;
+  if (!(shape_mass > 0.0f))
+    return std::string("a dynamic body needs a shape with volume; a ") +
+           shape_sub_type_name(shape.sub_type()) +
+           " has none (triangle meshes and height fields are for static and kinematic bodies)";
+  if (!is_finite(shape_mass))
+    return "the shape's mass overflows float (" + format_float(shape_mass) +
+           " kg): the shape is too large";
+  const float mass = override_mass.value_or(shape_mass);
+  if (!(mass >= k_min_mass))
+    return "a dynamic body needs a mass of at least " + format_float(k_min_mass) + " kg, got " +
+           format_float(mass) + " kg" + (override_mass ? "" : " (from the shape's density)");
+  return std::nullopt;
+}
+
 std::optional<Error> check_unit_interval(std::string_view field, float value) {
   if (value >= 0.0f && value <= 1.0f) return std::nullopt;
   return field_error(field, "must be in [0, 1], got " + format_float(value));

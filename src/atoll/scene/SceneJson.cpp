@@ -12,15 +12,48 @@ void fail(const std::string& path, std::string message) {
 }
 
 std::string member_path(const std::string& path, std::string_view key) {
-  if (path.empty()) return std::string(key);
+  // A key longer than any the format knows is cut, so that an error naming it stays one short
+  // line (a 10 MB key used to give a 10 MB message).
+  constexpr size_t k_max_key = 64;
   std::string result = path;
-  result += '.';
-  result += key;
+  if (!result.empty()) result += '.';
+  if (key.size() <= k_max_key) {
+    result += key;
+  } else {
+    result += key.substr(0, k_max_key - 3);
+    result += "...";
+  }
   return result;
 }
 
 std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
+}
+
+std::string engine_error_at(const std::string& path, std::string_view message) {
+  // "TypeSettings.field[.x|.y|.z]: problem"
+  const size_t colon = message.find(": ");
+  const std::string_view head = message.substr(0, colon);
+  const size_t dot = head.find('.');
+  if (colon == std::string_view::npos || dot == std::string_view::npos ||
+      head.substr(0, dot).find("Settings") == std::string_view::npos)
+    return path + ": " + std::string(message);
+  std::string_view field = head.substr(dot + 1);
+  std::string component;
+  if (const size_t last = field.rfind('.'); last != std::string_view::npos) {
+    const std::string_view axis = field.substr(last + 1);
+    component = axis == "x" ? "[0]" : axis == "y" ? "[1]" : axis == "z" ? "[2]" : "";
+    if (!component.empty()) field = field.substr(0, last);
+  }
+  // C++ field → scene key, where they differ.
+  static constexpr std::pair<std::string_view, std::string_view> k_renamed[] = {
+      {"override_mass", "mass"}, {"is_sensor", "sensor"},
+      {"motion_type", "motion"}, {"max_convex_radius", "convex_radius"},
+      {"inner", "shape"},        {"inner_shape", "shape"},
+      {"vertices", "vertices"},  {"triangles", "triangles"}};
+  for (const auto& [cpp, key] : k_renamed)
+    if (field == cpp) field = key;
+  return member_path(path, field) + component + std::string(message.substr(colon));
 }
 
 namespace {
@@ -45,6 +78,7 @@ class DocumentBuilder {
   bool string(std::string& value) { return add(Json(std::move(value))); }
   bool binary(Json::binary_t& /*value*/) { return add(Json(nullptr)); }  // not in text JSON
   bool start_object(size_t /*elements*/) {
+    if (too_deep()) return false;
     open_.push_back({add_container(Json::object()), {}});
     return true;
   }
@@ -62,6 +96,7 @@ class DocumentBuilder {
     return true;
   }
   bool start_array(size_t /*elements*/) {
+    if (too_deep()) return false;
     open_.push_back({add_container(Json::array()), {}});
     return true;
   }
@@ -103,6 +138,14 @@ class DocumentBuilder {
     std::string key;  // the member being read, when `container` is an object
   };
 
+  // Depth is bounded before anything deeper is built: a document nested 100 000 deep used to
+  // crash (stack overflow), and shapes nested 10 000 deep took 1.5 GB before failing.
+  bool too_deep() {
+    if (open_.size() < k_max_json_depth) return false;
+    error_ = {next_value_path(),
+              "nested deeper than " + std::to_string(k_max_json_depth) + " arrays and objects"};
+    return true;
+  }
   bool add(Json value) {
     add_container(std::move(value));
     return true;

@@ -32,10 +32,14 @@ struct PathError {
 /// Throws PathError{path, message}.
 [[noreturn]] void fail(const std::string& path, std::string message);
 
-/// Path of an object member ("settings" + "dt" → "settings.dt"; "" + "dt" → "dt").
+/// Path of an object member ("settings" + "dt" → "settings.dt"; "" + "dt" → "dt"); a key of
+/// more than 64 characters is cut to 61 and "...".
 std::string member_path(const std::string& path, std::string_view key);
 /// Path of an array element ("bodies" + 3 → "bodies[3]").
 std::string element_path(const std::string& path, size_t index);
+
+/// Deepest nesting of arrays and objects a document may have (the deepest scene needs about 12).
+inline constexpr size_t k_max_json_depth = 64;
 
 /// Parses a JSON document (// and /* */ comments allowed). Syntax errors throw a PathError with
 /// path "line L, column C"; duplicate keys and numbers beyond double range throw at their path.
@@ -57,6 +61,12 @@ inline Json quat(const Quat& q) {
 std::string compact_text(const Json& value);
 /// A value for "got …" in messages: its JSON text, shortened when long.
 std::string describe(const Json& value);
+
+/// An engine error about a value the scene gave, as "PATH.KEY...: problem": a leading C++
+/// field ("BoxShapeSettings.half_extent.y: ", "BodyCreationSettings.override_mass: ") becomes
+/// the scene key at `path` ("shapes.crate.half_extent[1]", "bodies.b.mass"); any other
+/// message is kept after "PATH: ".
+std::string engine_error_at(const std::string& path, std::string_view message);
 
 /// Fails unless `value` is an object.
 void expect_object(const Json& value, const std::string& path);

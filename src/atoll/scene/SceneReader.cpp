@@ -75,11 +75,26 @@ MotionQuality read_motion_quality(const Json& value, const std::string& path) {
       {{"discrete", MotionQuality::Discrete}, {"linear_cast", MotionQuality::LinearCast}});
 }
 
+// The path keeps its end (the part that names the field) and the message its start, each cut
+// to a length that keeps the line readable whatever the file holds (a syntax error quotes the
+// last token read, which can be megabytes long).
 std::string error_line(std::string_view source, const PathError& error) {
+  constexpr size_t k_max_path = 160, k_max_message = 240;
   std::string line(source);
   line += ": ";
-  if (!error.path.empty()) line += error.path + ": ";
-  line += error.message;
+  if (error.path.size() > k_max_path) {
+    line += "...";
+    line += error.path.substr(error.path.size() - (k_max_path - 3));
+    line += ": ";
+  } else if (!error.path.empty()) {
+    line += error.path + ": ";
+  }
+  if (error.message.size() > k_max_message) {
+    line += error.message.substr(0, k_max_message - 3);
+    line += "...";
+  } else {
+    line += error.message;
+  }
   return line;
 }
 
@@ -696,11 +711,19 @@ Status apply_override(SceneDescription& scene, std::string_view assignment) {
         fail(key, "expected bodies.NAME.FIELD");
       const std::string name = rest.substr(0, dot);
       const std::string field = rest.substr(dot + 1);
-      BodyDesc* body = changed.find_body(name);
-      if (body == nullptr) fail(key, "unknown body " + quote_name(name));
       if (field == "name") fail(key, "a body's name cannot be changed");
-      if (!parser.parse_body_field(*body, field, value, key)) fail(key, "unknown key");
-      parser.check_body(*body, "bodies." + name);
+      if (name == "*") {
+        // Every body (a scene with 100 spheres needed 100 flags to make them all discrete).
+        for (BodyDesc& body : changed.bodies) {
+          if (!parser.parse_body_field(body, field, value, key)) fail(key, "unknown key");
+          parser.check_body(body, "bodies." + body.name);
+        }
+      } else {
+        BodyDesc* body = changed.find_body(name);
+        if (body == nullptr) fail(key, "unknown body " + quote_name(name));
+        if (!parser.parse_body_field(*body, field, value, key)) fail(key, "unknown key");
+        parser.check_body(*body, "bodies." + name);
+      }
     } else {
       const std::string setting =
           key.rfind(k_settings, 0) == 0 ? key.substr(k_settings.size()) : key;

@@ -18,7 +18,8 @@ Result<SceneDescription> read_scene_file(const std::filesystem::path& path);
 Result<SceneDescription> read_scene_text(std::string_view text, std::string_view source_name);
 
 /// Applies one "KEY=VALUE" override: KEY is a settings key ("velocity_steps=4",
-/// "gravity=[0,-1,0]", also as "settings.KEY") or "bodies.NAME.FIELD" (generated names too).
+/// "gravity=[0,-1,0]", also as "settings.KEY") or "bodies.NAME.FIELD" (generated names too;
+/// NAME "*" sets the field on every body).
 /// VALUE is JSON; text that is not JSON is taken as a string ("motion=static"). Errors read
 /// "--set: KEY: problem" and leave `scene` unchanged.
 Status apply_override(SceneDescription& scene, std::string_view assignment);

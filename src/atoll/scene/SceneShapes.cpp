@@ -1,5 +1,7 @@
 #include "atoll/scene/SceneShapes.h"
 
+#include "atoll/scene/SceneJson.h"
+
 #include <type_traits>
 
 #include "atoll/shape/BoxShape.h"
@@ -47,7 +49,7 @@ class Builder {
   // Errors of a settings' create() get the path; errors of inner shapes already have theirs.
   static Result<Ref<Shape>> checked(Result<Ref<Shape>> result, const std::string& path) {
     if (result.ok()) return result;
-    return Error(path + ": " + result.error().message());
+    return Error(scene_json::engine_error_at(path, result.error().message()));
   }
 
   template <class T>

@@ -65,11 +65,14 @@ struct RunSummary {
   uint64_t state_hash = 0;
   /// Deepest contact penetration (m) over the whole run.
   float max_penetration_m = 0.0f;
+  /// Where it was: step (0-based; −1 when there was no contact) and the two body names.
+  int max_penetration_step = -1;
+  std::string max_penetration_body1, max_penetration_body2;
   /// Final state per scene body name, in creation order.
   std::vector<std::pair<std::string, BodySnapshot>> bodies;
   /// Active bodies after each step.
   std::vector<uint32_t> active_bodies;
-  /// First step (0-based) after which no body was active, or −1.
+  /// First step (0-based) after which no body was active, or −1 for never (JSON null).
   int first_all_asleep_step = -1;
   /// Crossing counts per probe name, in file order.
   std::vector<std::pair<std::string, int>> probes_crossed;

@@ -43,6 +43,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   cache_[current_].clear();
   constraints_.clear();
   max_penetration_ = 0.0f;
+  max_penetration_keys_ = {0, 0};
   // Seed 000 §5.3: impulses scale with the step length, so a changed dt rescales them.
   warm_start_ratio_ = settings.warm_start ? (previous_dt_ > 0.0f ? dt / previous_dt_ : 1.0f) : 0.0f;
   previous_dt_ = dt;
@@ -144,7 +145,7 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
       const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
       const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
       const Vec3 normal = b1.rotation * manifold.local_normal;
-      max_penetration_ = std::max(max_penetration_, (w1 - w2).dot(normal));
+      note_penetration((w1 - w2).dot(normal), pair);
     }
     cache.manifolds.push_back(manifold);
     ++new_pair.num_manifolds;
@@ -202,8 +203,8 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
     CachedPoint point;
     point.local_on_1 = inv1 * (manifold.points_on_1[i] - b1.com_position);
     point.local_on_2 = inv2 * (manifold.points_on_2[i] - b2.com_position);
-    max_penetration_ = std::max(
-        max_penetration_, (manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal));
+    note_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
+                     pair);
     if (old_manifold != nullptr) {
       // The closest old point within the preserve distance keeps its impulses. Distance is
       // measured on whichever body the point moved less on: a box sliding over the ground

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "atoll/collision/ContactManifold.h"
@@ -116,6 +117,8 @@ class ContactConstraintManager {
   }
   /// Deepest penetration (m) among this step's contact points as found by the narrow phase.
   float max_penetration() const { return max_penetration_; }
+  /// Body ID values (key1, key2) of the pair with the deepest penetration; (0, 0) when none.
+  std::pair<uint32_t, uint32_t> max_penetration_keys() const { return max_penetration_keys_; }
   /// Total normal impulse (N·s) of constraint i this step, summed over its points.
   float total_normal_lambda(uint32_t i) const;
   /// Total friction impulse magnitude (N·s) of constraint i this step.
@@ -195,6 +198,12 @@ class ContactConstraintManager {
   float warm_start_ratio_ = 1.0f;
   float previous_dt_ = 0.0f;
   float max_penetration_ = 0.0f;
+  std::pair<uint32_t, uint32_t> max_penetration_keys_{0, 0};
+  void note_penetration(float depth, const ContactBodyPair& pair) {
+    if (!(depth > max_penetration_)) return;
+    max_penetration_ = depth;
+    max_penetration_keys_ = {pair.key1, pair.key2};
+  }
 };
 
 }  // namespace atl

@@ -17,6 +17,14 @@ Error field_error(const char* field, const char* rule, float value) {
 
 Status PhysicsSettings::validate() const {
   if (!gravity.is_finite()) return Error("PhysicsSettings.gravity: must be finite");
+  // Bounded so that a step's velocity change cannot overflow (gravity -1e30 used to end as a
+  // body at rest in mid-air).
+  if (!(gravity.abs().max_component() <= k_max_gravity)) {
+    std::ostringstream os;
+    os << "PhysicsSettings.gravity: each component must be within ±" << k_max_gravity
+       << " m/s², got (" << gravity.x() << ", " << gravity.y() << ", " << gravity.z() << ")";
+    return Error(os.str());
+  }
   if (velocity_steps < 1) return field_error("velocity_steps", "must be >= 1", velocity_steps);
   if (position_steps < 0) return field_error("position_steps", "must be >= 0", position_steps);
   struct Range {

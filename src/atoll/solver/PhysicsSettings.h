@@ -9,8 +9,11 @@
 
 namespace atl {
 
+/// Largest |component| of PhysicsSettings::gravity (m/s², about 10 000 g).
+inline constexpr float k_max_gravity = 1.0e5f;
+
 struct PhysicsSettings {
-  /// Gravity (m/s²).
+  /// Gravity (m/s²); each component within ±k_max_gravity.
   Vec3 gravity{0.0f, -9.81f, 0.0f};
   /// Velocity solver iterations per step (≥ 1; islands may raise it per constraint).
   int velocity_steps = 10;

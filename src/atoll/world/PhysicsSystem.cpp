@@ -396,7 +396,11 @@ void PhysicsSystem::narrow_phase(int collision_step, UpdateResult& result) {
   }
   result.num_manifolds = tally.num_manifolds;
   result.num_contact_points = contact_manager_.num_contact_points();
-  result.max_penetration = std::max(result.max_penetration, contact_manager_.max_penetration());
+  if (contact_manager_.max_penetration() > result.max_penetration) {
+    result.max_penetration = contact_manager_.max_penetration();
+    result.max_penetration_body1 = BodyID(contact_manager_.max_penetration_keys().first);
+    result.max_penetration_body2 = BodyID(contact_manager_.max_penetration_keys().second);
+  }
 }
 
 void PhysicsSystem::wake_body(uint32_t body_index, float dt) {

@@ -63,6 +63,8 @@ struct UpdateResult {
   uint32_t num_active_bodies = 0;
   /// Deepest penetration (m) found by the narrow phase during the update.
   float max_penetration = 0.0f;
+  /// The two bodies of that deepest contact (invalid IDs when there was none).
+  BodyID max_penetration_body1, max_penetration_body2;
   /// LinearCast bodies that moved far enough to be cast (stage 10), summed over collision
   /// steps.
   uint32_t num_ccd_bodies = 0;
