@@ -164,9 +164,8 @@ void FaceContactPart::generalised_velocity(const SolverBody& body1, const Solver
 FaceContactPart::Outcome FaceContactPart::solve_velocity_constraint(SolverBody& body1,
                                                                     SolverBody& body2,
                                                                     float* lambdas) const {
-  float g[3];
-  generalised_velocity(body1, body2, g);
-  const float error[3] = {target_[0] - g[0], target_[1] - g[1], target_[2] - g[2]};
+  float error[3];
+  velocity_error(body1, body2, error);
   float impulse[3];
   for (int k = 0; k < 3; ++k)
     impulse[k] = inv_a_[k][0] * error[0] + inv_a_[k][1] * error[1] + inv_a_[k][2] * error[2];
@@ -178,31 +177,69 @@ FaceContactPart::Outcome FaceContactPart::solve_velocity_constraint(SolverBody& 
     return Outcome::Settled;
 
   float new_lambdas[k_max_points];
+  if (!push_only_lambdas(impulse, lambdas, new_lambdas)) return Outcome::NotPushOnly;
+  return apply_lambdas(body1, body2, lambdas, new_lambdas);
+}
+
+void FaceContactPart::velocity_error(const SolverBody& body1, const SolverBody& body2,
+                                     float out[3]) const {
+  float g[3];
+  generalised_velocity(body1, body2, g);
+  for (int k = 0; k < 3; ++k) out[k] = target_[k] - g[k];
+}
+
+void FaceContactPart::effective_mass(double out[3][3]) const {
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) out[k][l] = static_cast<double>(a_[k][l]);
+}
+
+void FaceContactPart::coupling(bool via_body2, const FaceContactPart& other, bool other_via_body2,
+                               double out[3][3]) const {
+  // Row k of this block's Jacobian on the shared body is ±[lin_k, ang_k] (+ on body 2); the
+  // other block's M⁻¹Jᵀ on that body is ±[M⁻¹ lin_l, I⁻¹ ang_l].
+  const Vec3* angular = via_body2 ? angular2_ : angular1_;
+  const Vec3& other_linear = other_via_body2 ? other.linear2_ : other.linear1_;
+  const Vec3* other_inv_i_angular = other_via_body2 ? other.inv_i_angular2_ : other.inv_i_angular1_;
+  const double sign = via_body2 == other_via_body2 ? 1.0 : -1.0;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      double value = static_cast<double>(angular[k].dot(other_inv_i_angular[l]));
+      if (k == 0 && l == 0) value += static_cast<double>(normal_.dot(other_linear));
+      out[k][l] = sign * value;
+    }
+}
+
+bool FaceContactPart::push_only_lambdas(const float impulse[3], const float* lambdas,
+                                        float* new_lambdas) const {
   float smallest = k_float_max;
   for (uint32_t i = 0; i < num_points_; ++i) {
     new_lambdas[i] = lambdas[i] + distribute_[i][0] * impulse[0] + distribute_[i][1] * impulse[1] +
                      distribute_[i][2] * impulse[2];
     smallest = std::min(smallest, new_lambdas[i]);
   }
-  if (smallest < 0.0f) {
-    if (num_points_ != 4) return Outcome::NotPushOnly;
-    // Move along the null vector to the nearest load split that pushes everywhere, if any.
-    float low = -k_float_max;
-    float high = k_float_max;
-    for (uint32_t i = 0; i < 4; ++i) {
-      if (null_[i] > 0.0f)
-        low = std::max(low, -new_lambdas[i] / null_[i]);
-      else if (null_[i] < 0.0f)
-        high = std::min(high, -new_lambdas[i] / null_[i]);
-      else if (new_lambdas[i] < 0.0f)
-        return Outcome::NotPushOnly;
-    }
-    if (low > high) return Outcome::NotPushOnly;
-    const float shift = std::clamp(0.0f, low, high);
-    for (uint32_t i = 0; i < 4; ++i)
-      new_lambdas[i] = std::max(0.0f, new_lambdas[i] + shift * null_[i]);
+  if (smallest >= 0.0f) return true;
+  if (num_points_ != 4) return false;
+  // Move along the null vector to the nearest load split that pushes everywhere, if any.
+  float low = -k_float_max;
+  float high = k_float_max;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (null_[i] > 0.0f)
+      low = std::max(low, -new_lambdas[i] / null_[i]);
+    else if (null_[i] < 0.0f)
+      high = std::min(high, -new_lambdas[i] / null_[i]);
+    else if (new_lambdas[i] < 0.0f)
+      return false;
   }
+  if (low > high) return false;
+  const float shift = std::clamp(0.0f, low, high);
+  for (uint32_t i = 0; i < 4; ++i)
+    new_lambdas[i] = std::max(0.0f, new_lambdas[i] + shift * null_[i]);
+  return true;
+}
 
+FaceContactPart::Outcome FaceContactPart::apply_lambdas(SolverBody& body1, SolverBody& body2,
+                                                        float* lambdas,
+                                                        const float* new_lambdas) const {
   // Apply what the point impulses actually changed (the null shift moves nothing, the clamp of
   // round-off below zero a little).
   float applied[3] = {0.0f, 0.0f, 0.0f};

@@ -57,6 +57,24 @@ class FaceContactPart {
   /// push and both tilts to their targets and applies the change to the bodies.
   Outcome solve_velocity_constraint(SolverBody& body1, SolverBody& body2, float* lambdas) const;
 
+  // The pieces of a block step, for solving several blocks at once (a stack of face contacts,
+  // solver/ContactStackChain.cpp). Only valid while is_active().
+
+  /// Generalised target minus generalised velocity (push m/s, tilt rates rad/s).
+  void velocity_error(const SolverBody& body1, const SolverBody& body2, float out[3]) const;
+  /// The block's J M⁻¹ Jᵀ (3×3).
+  void effective_mass(double out[3][3]) const;
+  /// J_this M_s⁻¹ J_otherᵀ through the body s both blocks act on: this block's body 2 when
+  /// `via_body2`, else its body 1; likewise `other_via_body2` for `other`.
+  void coupling(bool via_body2, const FaceContactPart& other, bool other_via_body2,
+                double out[3][3]) const;
+  /// Point impulses after adding the generalised `impulse` to `lambdas`; false when no split
+  /// of it pushes at every point.
+  bool push_only_lambdas(const float impulse[3], const float* lambdas, float* new_lambdas) const;
+  /// Applies the change from `lambdas` to `new_lambdas` to the bodies and stores it in `lambdas`.
+  Outcome apply_lambdas(SolverBody& body1, SolverBody& body2, float* lambdas,
+                        const float* new_lambdas) const;
+
  private:
   // Generalised velocity g = (normal velocity at the centroid, tilt rates about t1 and t2).
   void generalised_velocity(const SolverBody& body1, const SolverBody& body2, float g[3]) const;
