@@ -21,6 +21,7 @@
 #include "atoll/collision/ContactManifold.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
+#include "atoll/constraint/parts/FaceStackPart.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
@@ -196,19 +197,14 @@ class ContactConstraintManager {
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
   static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
 
-  // The prepared stack: its contacts bottom to top (or top to bottom), for each the body it
-  // shares with the next one (true: its body 2), and the block-tridiagonal factors of
-  // J M⁻¹ Jᵀ over their face blocks.
-  struct StackLink {
-    uint32_t constraint = 0;
-    bool next_via_body2 = false;  // the body shared with the next contact is body 2 of this one
-    double inv_d[3][3] = {};      // inverse of the Schur complement D_k
-    double up[3][3] = {};         // coupling C(k, k+1)
-    double down[3][3] = {};       // C(k, k−1) · D(k−1)⁻¹
-  };
-  std::vector<StackLink> stack_;
+  // The prepared stack: its contacts from one end to the other, for each whether it shares a
+  // body with the next through its body 2, and the stack's solver part.
+  std::vector<uint32_t> stack_;
+  std::vector<uint8_t> stack_next_via_body2_;
+  FaceStackPart stack_part_;
   std::vector<std::pair<uint32_t, uint32_t>> stack_scratch_;  // (body, constraint) pairs
-  std::vector<std::array<double, 3>> stack_solution_;         // per contact, per iteration
+  std::vector<std::array<float, 3>> stack_errors_;
+  std::vector<std::array<float, 3>> stack_impulses_;
   std::vector<std::array<float, 2 * FaceContactPart::k_max_points>> stack_lambdas_;  // old, new
 
   Cache cache_[2];

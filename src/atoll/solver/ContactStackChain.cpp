@@ -1,18 +1,13 @@
-// The direct solve of a stack (issue 7 item 16; tests/laws/StackingStressLawsTest.cpp).
+// Which islands are stacks, and their direct solve (issue 7 item 16;
+// tests/laws/StackingStressLawsTest.cpp; the linear algebra is constraint/parts/FaceStackPart).
 //
-// Gauss-Seidel passes a contact's load to the next contact one body per iteration and shares a
-// push between two bodies by their masses, so a tall stack needs on the order of (height)²
-// iterations to carry its weight to the floor, and a heavy box on a light one needs on the
-// order of the mass ratio: at 10 iterations per step a 50-box tower keeps sinking into the
-// slop until it sways over, and 1000 kg on 1 kg drives the light box 0.3 m into the floor.
-//
-// A stack whose contacts are faces is a chain: each moving body touches the contact below and
-// the one above. The face blocks' non-penetration (push and two tilts per contact) then couple
-// only through the body two neighbouring contacts share, so J M⁻¹ Jᵀ over the whole stack is
-// block tridiagonal with 3×3 blocks, factorised once per step and solved in linear time per
-// iteration. The solution is accepted only when every contact point still pushes (then it is
-// the exact solution of the stack's complementarity problem for the current friction);
-// otherwise the iteration proceeds contact by contact as before.
+// A stack is an island whose contacts are all face blocks (FaceContactPart) and form one
+// chain: each moving body touches at most two contacts, and no loop. It is solved directly when
+// it has at least `stack_solve_min_bodies` moving bodies or two stacked bodies whose masses
+// differ by at least `stack_solve_min_mass_ratio` — where Gauss-Seidel at a few iterations
+// cannot carry the weight to the floor. The solution is accepted only when every contact point
+// still pushes (then it is the exact solution of the stack's complementarity problem for the
+// current friction); otherwise the iteration proceeds contact by contact as before.
 
 #include <algorithm>
 #include <array>
@@ -23,33 +18,6 @@
 namespace atl {
 
 namespace {
-
-using Mat3d = double[3][3];
-
-bool invert(const Mat3d m, Mat3d out) {
-  const double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-                     m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                     m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-  if (!(std::fabs(det) > 1.0e-12 * std::fabs(m[0][0] * m[1][1] * m[2][2])) || !std::isfinite(det))
-    return false;
-  const double inv = 1.0 / det;
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) {
-      const int r0 = (l + 1) % 3, r1 = (l + 2) % 3, c0 = (k + 1) % 3, c1 = (k + 2) % 3;
-      out[k][l] = (m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]) * inv;
-    }
-  return true;
-}
-
-void multiply(const Mat3d a, const Mat3d b, Mat3d out) {
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l)
-      out[k][l] = a[k][0] * b[0][l] + a[k][1] * b[1][l] + a[k][2] * b[2][l];
-}
-
-void multiply(const Mat3d a, const double v[3], double out[3]) {
-  for (int k = 0; k < 3; ++k) out[k] = a[k][0] * v[0] + a[k][1] * v[1] + a[k][2] * v[2];
-}
 
 // Largest inverse mass of the body along any axis (its mass where it is lightest).
 float inverse_mass(const SolverBody& body) {
@@ -119,56 +87,39 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
     }
   }
   if (start < 0) return false;  // a loop
+  // Walk the chain from that end; each contact reaches the next through one of its bodies.
+  std::vector<uint8_t>& next_via_body2 = stack_next_via_body2_;
+  next_via_body2.clear();
   int64_t previous = -1;
   int64_t current = start;
-  while (current >= 0) {
+  while (current >= 0 && stack_.size() <= constraints.size()) {
     const Constraint& c = constraints_[static_cast<uint32_t>(current)];
     const int64_t via1 = neighbour(static_cast<uint32_t>(current), c.body1);
     const int64_t via2 = neighbour(static_cast<uint32_t>(current), c.body2);
     // Two manifolds between the same bodies would make both neighbours the same contact.
-    if (via1 >= 0 && via1 == via2) return false;
+    if (via1 >= 0 && via1 == via2) break;
     const int64_t next = via1 != previous ? via1 : via2;
-    StackLink& link = stack_.emplace_back();
-    link.constraint = static_cast<uint32_t>(current);
-    link.next_via_body2 = next >= 0 && next == via2;
-    if (stack_.size() > constraints.size()) return false;
+    stack_.push_back(static_cast<uint32_t>(current));
+    next_via_body2.push_back(next >= 0 && next == via2 ? 1 : 0);
     previous = current;
     current = next;
-    if (current == start) return false;
   }
-  if (stack_.size() != constraints.size()) {
+  if (current >= 0 || stack_.size() != constraints.size()) {
     stack_.clear();
     return false;
   }
 
-  // Block Thomas factorisation: D_0 = A_0, D_k = A_k − C(k,k−1) D(k−1)⁻¹ C(k−1,k).
+  stack_part_.clear();
   for (size_t k = 0; k < stack_.size(); ++k) {
-    StackLink& link = stack_[k];
-    const Constraint& c = constraints_[link.constraint];
-    Mat3d d;
-    c.face.effective_mass(d);
+    const Constraint& c = constraints_[stack_[k]];
+    bool previous_via_body2 = false;
     if (k > 0) {
-      const StackLink& below = stack_[k - 1];
-      const Constraint& b = constraints_[below.constraint];
-      // This contact reaches the shared body through whichever of its bodies the one before
-      // does.
-      const uint32_t shared = below.next_via_body2 ? b.body2 : b.body1;
-      Mat3d c_down;  // C(k, k−1)
-      c.face.coupling(c.body2 == shared, b.face, below.next_via_body2, c_down);
-      multiply(c_down, below.inv_d, link.down);
-      Mat3d correction;
-      multiply(link.down, below.up, correction);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) d[i][j] -= correction[i][j];
+      const Constraint& below = constraints_[stack_[k - 1]];
+      previous_via_body2 = c.body2 == (next_via_body2[k - 1] != 0 ? below.body2 : below.body1);
     }
-    if (!invert(d, link.inv_d)) {
+    if (!stack_part_.push_back(c.face, previous_via_body2, next_via_body2[k] != 0)) {
       stack_.clear();
       return false;
-    }
-    if (k + 1 < stack_.size()) {
-      const Constraint& n = constraints_[stack_[k + 1].constraint];
-      const uint32_t shared = link.next_via_body2 ? c.body2 : c.body1;
-      c.face.coupling(link.next_via_body2, n.face, n.body2 == shared, link.up);
     }
   }
   return true;
@@ -177,49 +128,31 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
 bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies) {
   const size_t n = stack_.size();
   if (n == 0) return false;
-  // Forward: y_k = e_k − C(k,k−1) D(k−1)⁻¹ y(k−1), with e the velocity errors of the blocks.
-  std::vector<std::array<double, 3>>& y = stack_solution_;
-  y.resize(n);
+  stack_errors_.resize(n);
+  stack_impulses_.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    const Constraint& c = constraints_[stack_[k].constraint];
-    float error[3];
-    c.face.velocity_error(bodies[c.body1], bodies[c.body2], error);
-    for (int i = 0; i < 3; ++i) y[k][i] = static_cast<double>(error[i]);
-    if (k > 0) {
-      double carried[3];
-      multiply(stack_[k].down, y[k - 1].data(), carried);
-      for (int i = 0; i < 3; ++i) y[k][i] -= carried[i];
-    }
+    const Constraint& c = constraints_[stack_[k]];
+    c.face.velocity_error(bodies[c.body1], bodies[c.body2], stack_errors_[k].data());
   }
-  // Backward: x_k = D_k⁻¹ (y_k − C(k,k+1) x(k+1)); x is the generalised impulse of each block.
-  std::vector<std::array<double, 3>>& x = y;
-  for (size_t k = n; k-- > 0;) {
-    double rhs[3] = {y[k][0], y[k][1], y[k][2]};
-    if (k + 1 < n) {
-      double carried[3];
-      multiply(stack_[k].up, x[k + 1].data(), carried);
-      for (int i = 0; i < 3; ++i) rhs[i] -= carried[i];
-    }
-    multiply(stack_[k].inv_d, rhs, x[k].data());
-  }
+  stack_part_.solve(stack_errors_, stack_impulses_);
 
-  // Accept only a solution that pushes at every point of every contact.
+  // Accept only a solution that pushes at every point of every contact. (A body whose state is
+  // non-finite gives non-finite impulses: nothing is applied, the world quarantines it.)
   std::vector<std::array<float, 2 * FaceContactPart::k_max_points>>& lambdas = stack_lambdas_;
   lambdas.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    const Constraint& c = constraints_[stack_[k].constraint];
-    const float impulse[3] = {static_cast<float>(x[k][0]), static_cast<float>(x[k][1]),
-                              static_cast<float>(x[k][2])};
+    const Constraint& c = constraints_[stack_[k]];
+    const std::array<float, 3>& impulse = stack_impulses_[k];
     if (!is_finite(impulse[0]) || !is_finite(impulse[1]) || !is_finite(impulse[2])) return false;
     float* old_lambdas = lambdas[k].data();
     for (uint32_t i = 0; i < c.num_points; ++i) old_lambdas[i] = c.points[i].normal.total_lambda();
-    if (!c.face.push_only_lambdas(impulse, old_lambdas,
+    if (!c.face.push_only_lambdas(impulse.data(), old_lambdas,
                                   old_lambdas + FaceContactPart::k_max_points))
       return false;
   }
   bool applied = false;
   for (size_t k = 0; k < n; ++k) {
-    Constraint& c = constraints_[stack_[k].constraint];
+    Constraint& c = constraints_[stack_[k]];
     float* old_lambdas = lambdas[k].data();
     applied |= c.face.apply_lambdas(bodies[c.body1], bodies[c.body2], old_lambdas,
                                     old_lambdas + FaceContactPart::k_max_points) ==
