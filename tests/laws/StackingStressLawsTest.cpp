@@ -15,7 +15,8 @@
 // Fix: an island that is one chain of face contacts (each moving body on at most two others)
 // with >= stack_solve_min_bodies (12) moving bodies, or two stacked bodies whose masses differ
 // by >= stack_solve_min_mass_ratio (50), gets the non-penetration of all its face blocks solved
-// at once (block tridiagonal, solver/ContactStackChain.cpp) after every contact-wise pass.
+// at once (block tridiagonal: constraint/parts/FaceStackPart; the chain is found in
+// solver/ContactStackChain.cpp) after every contact-wise pass.
 // Readings after: in each test.
 
 #include "laws/LawFixture.h"
