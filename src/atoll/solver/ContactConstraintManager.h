@@ -12,6 +12,7 @@
 // Every list here is filled in the order the caller adds pairs and read back in that order, so
 // the result is deterministic when the caller's order is.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -21,6 +22,7 @@
 #include "atoll/collision/ContactManifold.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
+#include "atoll/constraint/parts/FaceStackPart.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
@@ -97,6 +99,15 @@ class ContactConstraintManager {
   /// any impulse was applied (the caller stops iterating when none was).
   bool solve_velocity_constraints(std::span<SolverBody> bodies,
                                   std::span<const uint32_t> constraints, int iteration);
+  /// Stage 8, before the iterations of an island: when the island is a stack that the
+  /// settings' stack_solve_* thresholds select, prepares its direct solve and returns true
+  /// (solver/ContactStackChain.cpp).
+  bool prepare_stack(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
+                     const PhysicsSettings& settings);
+  /// Stage 8, each iteration of that island, before solve_velocity_constraints: solves the
+  /// non-penetration of every contact of the prepared stack at once (friction as it stands).
+  /// Does nothing when the solution would pull at some point. Returns true when applied.
+  bool solve_stack(std::span<SolverBody> bodies);
   /// Copies the accumulated impulses into the cache for next step's warm start.
   void store_applied_impulses(std::span<const uint32_t> constraints);
   /// Stage 11, one position iteration. Returns true when any body was moved.
@@ -191,6 +202,16 @@ class ContactConstraintManager {
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
   static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
+
+  // The prepared stack: its contacts from one end to the other, for each whether it shares a
+  // body with the next through its body 2, and the stack's solver part.
+  std::vector<uint32_t> stack_;
+  std::vector<uint8_t> stack_next_via_body2_;
+  FaceStackPart stack_part_;
+  std::vector<std::pair<uint32_t, uint32_t>> stack_scratch_;  // (body, constraint) pairs
+  std::vector<std::array<float, 3>> stack_errors_;
+  std::vector<std::array<float, 3>> stack_impulses_;
+  std::vector<std::array<float, 2 * FaceContactPart::k_max_points>> stack_lambdas_;  // old, new
 
   Cache cache_[2];
   int current_ = 0;

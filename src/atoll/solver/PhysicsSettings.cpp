@@ -27,6 +27,9 @@ Status PhysicsSettings::validate() const {
   }
   if (velocity_steps < 1) return field_error("velocity_steps", "must be >= 1", velocity_steps);
   if (position_steps < 0) return field_error("position_steps", "must be >= 0", position_steps);
+  if (stack_solve_min_bodies < 0)
+    return field_error("stack_solve_min_bodies", "must be >= 0",
+                       static_cast<float>(stack_solve_min_bodies));
   struct Range {
     const char* name;
     float value;
@@ -51,6 +54,7 @@ Status PhysicsSettings::validate() const {
       {"time_before_sleep", time_before_sleep, 0.0f, k_float_max},
       {"point_velocity_sleep_threshold", point_velocity_sleep_threshold, 0.0f, k_float_max},
       {"min_velocity_for_restitution", min_velocity_for_restitution, 0.0f, k_float_max},
+      {"stack_solve_min_mass_ratio", stack_solve_min_mass_ratio, 0.0f, k_float_max},
   };
   for (const Range& r : ranges) {
     if (!std::isfinite(r.value)) return field_error(r.name, "must be finite", r.value);

@@ -59,6 +59,13 @@ struct PhysicsSettings {
   bool use_friction = true;
   /// Run the position (Baumgarte) solver on contacts.
   bool use_position_solver_for_contacts = true;
+  /// An island that is a single stack of face contacts (each moving body touches at most two
+  /// others, no loops) with at least this many moving bodies has its non-penetration solved
+  /// directly, all contacts at once, in every velocity iteration (0: never). Not in Jolt.
+  int stack_solve_min_bodies = 12;
+  /// Such a stack is also solved directly when two stacked bodies' masses differ by at least
+  /// this factor (0: never). Not in Jolt.
+  float stack_solve_min_mass_ratio = 50.0f;
 
   /// Checks every field (finite, in range); the error names the first bad field, e.g.
   /// "PhysicsSettings.velocity_steps: must be >= 1, got 0".

@@ -569,9 +569,15 @@ void PhysicsSystem::solve_velocity(UpdateResult& result) {
   for (uint32_t i = 0; i < island_builder_.num_islands(); ++i) {
     const std::span<const uint32_t> items = island_builder_.island_items(i);
     if (items.empty()) continue;
+    // A tall or lopsided stack also gets its non-penetration solved directly after every
+    // contact-wise pass (ContactStackChain.cpp), so that the velocities the bodies move with
+    // leave no contact of the stack tilting or sinking; the early exit follows the pass.
+    const bool stack = contact_manager_.prepare_stack(solver_bodies_, items, settings_);
     for (int step = 0; step < settings_.velocity_steps; ++step) {
       ++result.num_velocity_iterations;
-      if (!contact_manager_.solve_velocity_constraints(solver_bodies_, items, step)) break;
+      const bool applied = contact_manager_.solve_velocity_constraints(solver_bodies_, items, step);
+      if (stack) contact_manager_.solve_stack(solver_bodies_);
+      if (!applied) break;
     }
     contact_manager_.store_applied_impulses(items);
   }

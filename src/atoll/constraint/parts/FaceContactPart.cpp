@@ -14,9 +14,6 @@ constexpr float k_min_face_spread_sq = 1.0e-6f;
 // have target 0 and a slightly tilted face has targets affine in position; a mix of resting and
 // speculative points is not, and is solved point by point.
 constexpr float k_max_target_misfit = 1.0e-4f;
-// Changes of the point impulses below this fraction of the largest one are round-off (float has
-// 24 bits, ≈ 6e-8; a few operations lose a few more).
-constexpr float k_min_relative_change = 1.0e-5f;
 
 double det3(const double m[3][3]) {
   return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
@@ -178,71 +175,36 @@ FaceContactPart::Outcome FaceContactPart::solve_velocity_constraint(SolverBody& 
     return Outcome::Settled;
 
   float new_lambdas[k_max_points];
-  float smallest = k_float_max;
-  for (uint32_t i = 0; i < num_points_; ++i) {
-    new_lambdas[i] = lambdas[i] + distribute_[i][0] * impulse[0] + distribute_[i][1] * impulse[1] +
-                     distribute_[i][2] * impulse[2];
-    smallest = std::min(smallest, new_lambdas[i]);
-  }
-  if (smallest < 0.0f) {
-    if (num_points_ != 4) return Outcome::NotPushOnly;
-    // Move along the null vector to the nearest load split that pushes everywhere, if any.
-    float low = -k_float_max;
-    float high = k_float_max;
-    for (uint32_t i = 0; i < 4; ++i) {
-      if (null_[i] > 0.0f)
-        low = std::max(low, -new_lambdas[i] / null_[i]);
-      else if (null_[i] < 0.0f)
-        high = std::min(high, -new_lambdas[i] / null_[i]);
-      else if (new_lambdas[i] < 0.0f)
-        return Outcome::NotPushOnly;
-    }
-    if (low > high) return Outcome::NotPushOnly;
-    const float shift = std::clamp(0.0f, low, high);
-    for (uint32_t i = 0; i < 4; ++i)
-      new_lambdas[i] = std::max(0.0f, new_lambdas[i] + shift * null_[i]);
-  }
+  if (!push_only_lambdas(impulse, lambdas, new_lambdas)) return Outcome::NotPushOnly;
+  return apply_lambdas(body1, body2, lambdas, new_lambdas);
+}
 
-  // Apply what the point impulses actually changed (the null shift moves nothing, the clamp of
-  // round-off below zero a little).
-  float applied[3] = {0.0f, 0.0f, 0.0f};
-  float old_lambdas[k_max_points];
-  for (uint32_t i = 0; i < num_points_; ++i) {
-    old_lambdas[i] = lambdas[i];
-    const float delta = new_lambdas[i] - lambdas[i];
-    applied[0] += delta;
-    applied[1] += delta * offset_[i][0];
-    applied[2] += delta * offset_[i][1];
-    lambdas[i] = new_lambdas[i];
-  }
-  body1.linear_velocity -= linear1_ * applied[0];
-  body2.linear_velocity += linear2_ * applied[0];
-  body1.angular_velocity -= inv_i_angular1_[0] * applied[0] + inv_i_angular1_[1] * applied[1] +
-                            inv_i_angular1_[2] * applied[2];
-  body2.angular_velocity += inv_i_angular2_[0] * applied[0] + inv_i_angular2_[1] * applied[1] +
-                            inv_i_angular2_[2] * applied[2];
+void FaceContactPart::velocity_error(const SolverBody& body1, const SolverBody& body2,
+                                     float out[3]) const {
+  float g[3];
+  generalised_velocity(body1, body2, g);
+  for (int k = 0; k < 3; ++k) out[k] = target_[k] - g[k];
+}
 
-  // The early exit's rule (AxisConstraintPart::is_significant): did any point's normal velocity
-  // change by more than k_min_velocity_change? In a settled stack the block also sees round-off:
-  // the point impulses of a small box cancel in its angular velocity to a few ulps, which its
-  // large inverse inertia turns into corner velocities above that threshold, and neighbouring
-  // blocks trade these ulps back and forth for ever. A change below k_min_relative_change of
-  // the accumulated impulse is such round-off and does not count.
-  float change[3];
+void FaceContactPart::effective_mass(double out[3][3]) const {
   for (int k = 0; k < 3; ++k)
-    change[k] = a_[k][0] * applied[0] + a_[k][1] * applied[1] + a_[k][2] * applied[2];
-  float largest_change = 0.0f;
-  float largest_lambda = 0.0f;
-  for (uint32_t i = 0; i < num_points_; ++i) {
-    largest_change = std::max(largest_change, std::fabs(new_lambdas[i] - old_lambdas[i]));
-    largest_lambda = std::max(largest_lambda, new_lambdas[i]);
-  }
-  if (largest_change <= k_min_relative_change * largest_lambda) return Outcome::Settled;
-  for (uint32_t i = 0; i < num_points_; ++i)
-    if (std::fabs(change[0] + offset_[i][0] * change[1] + offset_[i][1] * change[2]) >
-        AxisConstraintPart::k_min_velocity_change)
-      return Outcome::Applied;
-  return Outcome::Settled;
+    for (int l = 0; l < 3; ++l) out[k][l] = static_cast<double>(a_[k][l]);
+}
+
+void FaceContactPart::coupling(bool via_body2, const FaceContactPart& other, bool other_via_body2,
+                               double out[3][3]) const {
+  // Row k of this block's Jacobian on the shared body is ±[lin_k, ang_k] (+ on body 2); the
+  // other block's M⁻¹Jᵀ on that body is ±[M⁻¹ lin_l, I⁻¹ ang_l].
+  const Vec3* angular = via_body2 ? angular2_ : angular1_;
+  const Vec3& other_linear = other_via_body2 ? other.linear2_ : other.linear1_;
+  const Vec3* other_inv_i_angular = other_via_body2 ? other.inv_i_angular2_ : other.inv_i_angular1_;
+  const double sign = via_body2 == other_via_body2 ? 1.0 : -1.0;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      double value = static_cast<double>(angular[k].dot(other_inv_i_angular[l]));
+      if (k == 0 && l == 0) value += static_cast<double>(normal_.dot(other_linear));
+      out[k][l] = sign * value;
+    }
 }
 
 }  // namespace atl

@@ -57,7 +57,29 @@ class FaceContactPart {
   /// push and both tilts to their targets and applies the change to the bodies.
   Outcome solve_velocity_constraint(SolverBody& body1, SolverBody& body2, float* lambdas) const;
 
+  // The pieces of a block step, for solving several blocks at once (a stack of face contacts,
+  // solver/ContactStackChain.cpp). Only valid while is_active().
+
+  /// Generalised target minus generalised velocity (push m/s, tilt rates rad/s).
+  void velocity_error(const SolverBody& body1, const SolverBody& body2, float out[3]) const;
+  /// The block's J M⁻¹ Jᵀ (3×3).
+  void effective_mass(double out[3][3]) const;
+  /// J_this M_s⁻¹ J_otherᵀ through the body s both blocks act on: this block's body 2 when
+  /// `via_body2`, else its body 1; likewise `other_via_body2` for `other`.
+  void coupling(bool via_body2, const FaceContactPart& other, bool other_via_body2,
+                double out[3][3]) const;
+  /// Point impulses after adding the generalised `impulse` to `lambdas`; false when no split
+  /// of it pushes at every point.
+  bool push_only_lambdas(const float impulse[3], const float* lambdas, float* new_lambdas) const;
+  /// Applies the change from `lambdas` to `new_lambdas` to the bodies and stores it in `lambdas`.
+  Outcome apply_lambdas(SolverBody& body1, SolverBody& body2, float* lambdas,
+                        const float* new_lambdas) const;
+
  private:
+  // Changes of the point impulses below this fraction of the largest one are round-off (float has
+  // 24 bits, ≈ 6e-8; a few operations lose a few more).
+  static constexpr float k_min_relative_change = 1.0e-5f;
+
   // Generalised velocity g = (normal velocity at the centroid, tilt rates about t1 and t2).
   void generalised_velocity(const SolverBody& body1, const SolverBody& body2, float g[3]) const;
 
@@ -78,5 +100,82 @@ class FaceContactPart {
   float null_[k_max_points] = {};           // D·z = 0 (4 points): redistributes, moves nothing
   uint32_t num_points_ = 0;
 };
+
+// Inline: the block step of solve_velocity_constraint and the stack solve share them, and
+// compiled into the step as one piece they round exactly as the step did before they were split
+// out (with -mfma, contraction depends on what is inlined).
+
+inline bool FaceContactPart::push_only_lambdas(const float impulse[3], const float* lambdas,
+                                               float* new_lambdas) const {
+  float smallest = k_float_max;
+  for (uint32_t i = 0; i < num_points_; ++i) {
+    new_lambdas[i] = lambdas[i] + distribute_[i][0] * impulse[0] + distribute_[i][1] * impulse[1] +
+                     distribute_[i][2] * impulse[2];
+    smallest = std::min(smallest, new_lambdas[i]);
+  }
+  if (smallest >= 0.0f) return true;
+  if (num_points_ != 4) return false;
+  // Move along the null vector to the nearest load split that pushes everywhere, if any.
+  float low = -k_float_max;
+  float high = k_float_max;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (null_[i] > 0.0f)
+      low = std::max(low, -new_lambdas[i] / null_[i]);
+    else if (null_[i] < 0.0f)
+      high = std::min(high, -new_lambdas[i] / null_[i]);
+    else if (new_lambdas[i] < 0.0f)
+      return false;
+  }
+  if (low > high) return false;
+  const float shift = std::clamp(0.0f, low, high);
+  for (uint32_t i = 0; i < 4; ++i)
+    new_lambdas[i] = std::max(0.0f, new_lambdas[i] + shift * null_[i]);
+  return true;
+}
+
+inline FaceContactPart::Outcome FaceContactPart::apply_lambdas(SolverBody& body1, SolverBody& body2,
+                                                               float* lambdas,
+                                                               const float* new_lambdas) const {
+  // Apply what the point impulses actually changed (the null shift moves nothing, the clamp of
+  // round-off below zero a little).
+  float applied[3] = {0.0f, 0.0f, 0.0f};
+  float old_lambdas[k_max_points];
+  for (uint32_t i = 0; i < num_points_; ++i) {
+    old_lambdas[i] = lambdas[i];
+    const float delta = new_lambdas[i] - lambdas[i];
+    applied[0] += delta;
+    applied[1] += delta * offset_[i][0];
+    applied[2] += delta * offset_[i][1];
+    lambdas[i] = new_lambdas[i];
+  }
+  body1.linear_velocity -= linear1_ * applied[0];
+  body2.linear_velocity += linear2_ * applied[0];
+  body1.angular_velocity -= inv_i_angular1_[0] * applied[0] + inv_i_angular1_[1] * applied[1] +
+                            inv_i_angular1_[2] * applied[2];
+  body2.angular_velocity += inv_i_angular2_[0] * applied[0] + inv_i_angular2_[1] * applied[1] +
+                            inv_i_angular2_[2] * applied[2];
+
+  // The early exit's rule (AxisConstraintPart::is_significant): did any point's normal velocity
+  // change by more than k_min_velocity_change? In a settled stack the block also sees round-off:
+  // the point impulses of a small box cancel in its angular velocity to a few ulps, which its
+  // large inverse inertia turns into corner velocities above that threshold, and neighbouring
+  // blocks trade these ulps back and forth for ever. A change below k_min_relative_change of
+  // the accumulated impulse is such round-off and does not count.
+  float change[3];
+  for (int k = 0; k < 3; ++k)
+    change[k] = a_[k][0] * applied[0] + a_[k][1] * applied[1] + a_[k][2] * applied[2];
+  float largest_change = 0.0f;
+  float largest_lambda = 0.0f;
+  for (uint32_t i = 0; i < num_points_; ++i) {
+    largest_change = std::max(largest_change, std::fabs(new_lambdas[i] - old_lambdas[i]));
+    largest_lambda = std::max(largest_lambda, new_lambdas[i]);
+  }
+  if (largest_change <= k_min_relative_change * largest_lambda) return Outcome::Settled;
+  for (uint32_t i = 0; i < num_points_; ++i)
+    if (std::fabs(change[0] + offset_[i][0] * change[1] + offset_[i][1] * change[2]) >
+        AxisConstraintPart::k_min_velocity_change)
+      return Outcome::Applied;
+  return Outcome::Settled;
+}
 
 }  // namespace atl
