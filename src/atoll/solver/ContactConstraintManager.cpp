@@ -231,11 +231,18 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   return old_manifold != nullptr ? ContactState::Persisted : ContactState::Added;
 }
 
-void ContactConstraintManager::setup_velocity_constraints(std::span<const SolverBody> bodies,
-                                                          float dt,
-                                                          const PhysicsSettings& settings) {
+void ContactConstraintManager::setup_velocity_constraints(
+    std::span<const SolverBody> bodies, std::span<const BodyVelocity> before_forces, float dt,
+    const PhysicsSettings& settings) {
   const Cache& cache = cache_[current_];
   const float inv_dt = 1.0f / dt;
+  auto point_velocity_before_forces = [&](uint32_t body, const Vec3& r) {
+    const SolverBody& b = bodies[body];
+    const BodyVelocity v = body < before_forces.size()
+                               ? before_forces[body]
+                               : BodyVelocity{b.linear_velocity, b.angular_velocity};
+    return v.linear + v.angular.cross(r);
+  };
   for (Constraint& c : constraints_) {
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
@@ -264,11 +271,18 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
       // Speculative contact (seed 000 §7): a separated pair may still close the gap this step.
       const float speculative = std::max(0.0f, separation) * inv_dt;
       float target = -speculative;
-      if (c.restitution > 0.0f && normal_velocity < -settings.min_velocity_for_restitution &&
-          normal_velocity < -speculative) {
+      if (c.restitution > 0.0f && normal_velocity < -speculative) {
         // It will hit during this step: bounce with e × the approach speed. Like Jolt, the
         // bounce starts from the current position rather than from the moment of touching.
-        target = -c.restitution * normal_velocity;
+        // The approach speed is that before this step's gravity and forces: they act from the
+        // start of the step, so the hit came first, and bouncing them back as well returns
+        // more than arrived (an elastic ball rose 0.163 m higher after every bounce). Forces
+        // that pushed the bodies apart are kept: the slower approach of the two is used.
+        const Vec3 pre1 = point_velocity_before_forces(c.body1, r1);
+        const Vec3 pre2 = point_velocity_before_forces(c.body2, r2);
+        const float approach = std::max(normal_velocity, (pre2 - pre1).dot(c.normal));
+        if (approach < -settings.min_velocity_for_restitution)
+          target = -c.restitution * approach;
       }
       targets[p] = target;
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);

@@ -34,10 +34,22 @@ struct ContactSettings {
   bool is_sensor = false;
   /// Per-contact scaling of the bodies' inverse mass and inertia.
   InverseMassScales mass_scales;
+  /// Velocity (m/s, world) of body 2's surface relative to body 1's at the contact, on top of
+  /// the bodies' own motion (a conveyor belt); friction drives the bodies to it. Default zero.
+  Vec3 relative_linear_surface_velocity;
+  /// Angular velocity (rad/s, world) of body 2's surface relative to body 1's about the body 1
+  /// centre of mass (a turntable); friction drives the bodies to it. Default zero.
+  Vec3 relative_angular_surface_velocity;
 
   /// The first field that is non-finite or negative, as "name = value"; empty when all are
   /// valid. A contact listener may set these fields, so the world checks them after it.
   std::string problem() const;
+};
+
+/// Linear (m/s) and angular (rad/s) velocity of a body, world space.
+struct BodyVelocity {
+  Vec3 linear;
+  Vec3 angular;
 };
 
 /// A body pair as the contact manager sees it this step.
@@ -87,8 +99,11 @@ class ContactConstraintManager {
                             const PhysicsSettings& settings_for_matching);
 
   /// Stage 6: Jacobians, effective masses and velocity targets (restitution, speculative).
-  /// Call after all manifolds are added and before warm_start.
-  void setup_velocity_constraints(std::span<const SolverBody> bodies, float dt,
+  /// `before_forces[i]` is solver body i's velocity before this step's gravity and forces
+  /// (bodies past its end had none applied); restitution bounces with it. Call after all
+  /// manifolds are added and before warm_start.
+  void setup_velocity_constraints(std::span<const SolverBody> bodies,
+                                  std::span<const BodyVelocity> before_forces, float dt,
                                   const PhysicsSettings& settings);
   /// Stage 7: applies last step's impulses × the warm-start ratio to the given constraints.
   void warm_start(std::span<SolverBody> bodies, std::span<const uint32_t> constraints);

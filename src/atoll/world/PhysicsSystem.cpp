@@ -165,7 +165,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   result.num_islands = island_builder_.num_islands();
   {
     StageTimer t(result, Stage::setup_velocity);
-    contact_manager_.setup_velocity_constraints(solver_bodies_, dt, settings_);
+    contact_manager_.setup_velocity_constraints(solver_bodies_, velocities_before_forces_, dt,
+                                                settings_);
   }
   {
     StageTimer t(result, Stage::warm_start);
@@ -210,8 +211,11 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
 }
 
 void PhysicsSystem::apply_forces(float dt) {
+  velocities_before_forces_.clear();
   for (uint32_t index : body_manager_.active_bodies()) {
     Body& body = *body_manager_.body_at_slot(index);
+    const MotionProperties& mp = *body.motion_properties();
+    velocities_before_forces_.push_back({mp.linear_velocity(), mp.angular_velocity()});
     if (body.is_dynamic())
       body.motion_properties()->apply_force_torque_and_gravity(body.rotation(), dt,
                                                                settings_.gravity);
