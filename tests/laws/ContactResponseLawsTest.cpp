@@ -159,12 +159,12 @@ class ConveyorListener : public ContactListener {
 
  private:
   void set(const Body& body1, const Body& body2, const ContactManifold&, ContactSettings& s) {
-    // Body 2 relative to body 1: the box moves +x over the belt when body 1 is the belt.
+    // Surface velocity of body 2 minus that of body 1 (Jolt's convention); the box's is 0.
     const Vec3 belt_velocity(2.0f, 0.0f, 0.0f);
     if (body1.id() == belt_)
-      s.relative_linear_surface_velocity = belt_velocity;
-    else if (body2.id() == belt_)
       s.relative_linear_surface_velocity = -belt_velocity;
+    else if (body2.id() == belt_)
+      s.relative_linear_surface_velocity = belt_velocity;
   }
   BodyID belt_;
 };
@@ -190,20 +190,21 @@ TEST_F(LawFixture, SurfaceVelocity_BoxOnConveyorBeltMovesAtTheBeltSpeed) {
 class TurntableListener : public ContactListener {
  public:
   explicit TurntableListener(BodyID table) : table_(table) {}
-  void on_contact_added(const Body& b1, const Body& b2, const ContactManifold&,
+  void on_contact_added(const Body& b1, const Body&, const ContactManifold&,
                         ContactSettings& s) override {
-    set(b1, b2, s);
+    set(b1, s);
   }
-  void on_contact_persisted(const Body& b1, const Body& b2, const ContactManifold&,
+  void on_contact_persisted(const Body& b1, const Body&, const ContactManifold&,
                             ContactSettings& s) override {
-    set(b1, b2, s);
+    set(b1, s);
   }
 
  private:
-  void set(const Body& b1, const Body& b2, ContactSettings& s) {
+  void set(const Body& b1, ContactSettings& s) {
     const Vec3 spin(0.0f, 1.0f, 0.0f);
-    if (b1.id() == table_) s.relative_angular_surface_velocity = spin;
-    if (b2.id() == table_) s.relative_angular_surface_velocity = -spin;
+    // About body 1's centre of mass: exact when the table is body 1 (its axis passes through
+    // the box); as body 2 it would need a linear term as well (Jolt's convention).
+    if (b1.id() == table_) s.relative_angular_surface_velocity = -spin;
   }
   BodyID table_;
 };
@@ -216,10 +217,20 @@ TEST_F(LawFixture, SurfaceVelocity_BoxOnTurntableTurnsWithIt) {
   BodyOptions o;
   o.friction = 1.0f;
   const BodyID box = world.add_box(Vec3(0.5f, 0.5f, 0.5f), Vec3(0.0f, 0.5f, 0.0f), o);
-  world.run(120);
-  report("SurfaceVelocity.turntable_box_wy_rad_s", world.angular_velocity(box).y());
-  EXPECT_NEAR(world.angular_velocity(box).y(), 1.0f, 1.0e-3f);
-  EXPECT_NEAR(world.velocity(box).length(), 0.0f, 1.0e-3f);
+  Series spin;
+  Series speed;
+  world.run(180, [&](int) {
+    spin.add(world.angular_velocity(box).y());
+    speed.add(world.velocity(box).length());
+  });
+  report("SurfaceVelocity.turntable_box_wy_mean_rad_s", spin.mean_last(60));
+  report("SurfaceVelocity.turntable_box_wy_range_rad_s", spin.range_last(60));
+  report("SurfaceVelocity.turntable_box_max_speed_m_s", speed.max());
+  // The box turns with the table; its corners, re-found every step as it turns, leave a
+  // jitter of well under 1 % (measured: mean 0.999, range 0.015 rad/s).
+  EXPECT_NEAR(spin.mean_last(60), 1.0f, 2.0e-3f);
+  EXPECT_LT(spin.range_last(60), 0.02f);
+  EXPECT_LT(speed.max(), 3.0e-3f);  // measured 1.1e-3 m/s
   world.system().set_contact_listener(nullptr);
 }
 

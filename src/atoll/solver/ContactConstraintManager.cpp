@@ -34,6 +34,14 @@ std::string ContactSettings::problem() const {
   for (const auto& [name, value] : fields)
     if (!std::isfinite(value) || value < 0.0f)
       return std::string(name) + " = " + std::to_string(value);
+  // Surface velocities may be negative, not non-finite.
+  const std::pair<const char*, Vec3> vectors[] = {
+      {"relative_linear_surface_velocity", relative_linear_surface_velocity},
+      {"relative_angular_surface_velocity", relative_angular_surface_velocity}};
+  for (const auto& [name, value] : vectors)
+    if (!value.is_finite())
+      return std::string(name) + " = (" + std::to_string(value.x()) + ", " +
+             std::to_string(value.y()) + ", " + std::to_string(value.z()) + ")";
   return {};
 }
 
@@ -102,6 +110,8 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   c.friction = manifold.settings.combined_friction;
   c.restitution = manifold.settings.combined_restitution;
   c.mass_scales = manifold.settings.mass_scales;
+  c.surface_linear = manifold.settings.relative_linear_surface_velocity;
+  c.surface_angular = manifold.settings.relative_angular_surface_velocity;
   c.cache_manifold = manifold_index;
   c.cache_point = manifold.first_point;
   c.num_points = manifold.num_points;
@@ -286,8 +296,13 @@ void ContactConstraintManager::setup_velocity_constraints(
       }
       targets[p] = target;
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
-      cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1, 0.0f, c.mass_scales);
-      cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2, 0.0f, c.mass_scales);
+      // Friction makes the surfaces stick: v2 − v1 = −(relative surface velocity) along the
+      // tangents (a conveyor belt, Jolt's ContactSettings::mRelative*SurfaceVelocity).
+      const Vec3 surface = c.surface_linear + c.surface_angular.cross(r1);
+      cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1,
+                                                   -surface.dot(c.tangent1), c.mass_scales);
+      cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2,
+                                                   -surface.dot(c.tangent2), c.mass_scales);
       cp.normal.set_total_lambda(point.normal_lambda);
       cp.friction1.set_total_lambda(point.friction_lambda1);
       cp.friction2.set_total_lambda(point.friction_lambda2);

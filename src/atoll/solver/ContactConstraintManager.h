@@ -186,6 +186,8 @@ class ContactConstraintManager {
     float friction = 0.0f;
     float restitution = 0.0f;
     InverseMassScales mass_scales;
+    Vec3 surface_linear;   // ContactSettings::relative_linear_surface_velocity
+    Vec3 surface_angular;  // ContactSettings::relative_angular_surface_velocity
     uint32_t cache_manifold = 0;  // index in cache_[current_].manifolds
     uint32_t cache_point = 0;     // first point in cache_[current_].points
     uint32_t num_points = 0;
