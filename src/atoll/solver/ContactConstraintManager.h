@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "atoll/collision/ContactManifold.h"
+#include "atoll/constraint/parts/AngularFrictionPart.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -153,6 +154,10 @@ class ContactConstraintManager {
     ContactSettings settings;
     uint32_t first_point = 0;
     uint32_t num_points = 0;
+    // Manifold friction (PhysicsSettings::manifold_friction): impulses at the mean point.
+    float friction_lambda1 = 0.0f;
+    float friction_lambda2 = 0.0f;
+    float twist_lambda = 0.0f;
   };
   struct CachedPair {
     uint32_t key1 = 0;
@@ -186,12 +191,19 @@ class ContactConstraintManager {
     float friction = 0.0f;
     float restitution = 0.0f;
     InverseMassScales mass_scales;
-    Vec3 surface_linear;   // ContactSettings::relative_linear_surface_velocity
-    Vec3 surface_angular;  // ContactSettings::relative_angular_surface_velocity
+    Vec3 surface_linear;          // ContactSettings::relative_linear_surface_velocity
+    Vec3 surface_angular;         // ContactSettings::relative_angular_surface_velocity
     uint32_t cache_manifold = 0;  // index in cache_[current_].manifolds
     uint32_t cache_point = 0;     // first point in cache_[current_].points
     uint32_t num_points = 0;
     ConstraintPoint points[k_max_manifold_points];
+    // Manifold friction: linear rows at the mean contact point, twist about the normal, and
+    // each point's distance (m) from the mean point in the contact plane (its twist lever).
+    bool manifold_friction = false;
+    AxisConstraintPart friction1;
+    AxisConstraintPart friction2;
+    AngularFrictionPart twist;
+    float twist_lever[k_max_manifold_points] = {};
     // The points' non-penetration as one block when they form a face (inactive otherwise).
     FaceContactPart face;
   };
@@ -202,6 +214,8 @@ class ContactConstraintManager {
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
   static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
+  static bool solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
+  static bool solve_manifold_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
 
   Cache cache_[2];
   int current_ = 0;

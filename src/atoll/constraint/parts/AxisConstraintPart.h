@@ -38,9 +38,8 @@ class AxisConstraintPart {
     // K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis].
     const float k = axis.dot(linear1_) + axis.dot(linear2_) + r1_cross_axis_.dot(angular1_) +
                     r2_cross_axis_.dot(angular2_);
-    effective_mass_ = is_solvable(k, body1, r1_cross_axis_, body2, r2_cross_axis_, scales)
-                          ? 1.0f / k
-                          : 0.0f;
+    effective_mass_ =
+        is_solvable(k, body1, r1_cross_axis_, body2, r2_cross_axis_, scales) ? 1.0f / k : 0.0f;
     target_velocity_ = target_velocity;
   }
 
