@@ -84,14 +84,14 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
   // between the points on body 1 and body 2 drops out of the cross product.
   normal_ = normal;
   angular1_[0] = centroid1.cross(normal);
-  angular2_[0] = centroid2.cross(normal);
-  angular1_[1] = angular2_[1] = t1.cross(normal);
-  angular1_[2] = angular2_[2] = t2.cross(normal);
+  angular2_ = centroid2.cross(normal);
+  angular1_[1] = t1.cross(normal);
+  angular1_[2] = t2.cross(normal);
   linear1_ = body1.inv_mass * normal * scales.inv_mass1;
   linear2_ = body2.inv_mass * normal * scales.inv_mass2;
   for (int k = 0; k < 3; ++k) {
     inv_i_angular1_[k] = body1.inv_inertia.multiply3x3(angular1_[k]) * scales.inv_inertia1;
-    inv_i_angular2_[k] = body2.inv_inertia.multiply3x3(angular2_[k]) * scales.inv_inertia2;
+    inv_i_angular2_[k] = body2.inv_inertia.multiply3x3(angular2(k)) * scales.inv_inertia2;
   }
 
   // A = J M⁻¹ Jᵀ over the three rows, inverted in double: tall boxes on light ones make it
@@ -100,7 +100,7 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < 3; ++l) {
       double value = static_cast<double>(angular1_[k].dot(inv_i_angular1_[l])) +
-                     static_cast<double>(angular2_[k].dot(inv_i_angular2_[l]));
+                     static_cast<double>(angular2(k).dot(inv_i_angular2_[l]));
       if (k == 0 && l == 0) value += static_cast<double>(normal.dot(linear1_ + linear2_));
       a[k][l] = value;
     }
@@ -154,7 +154,7 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
 void FaceContactPart::generalised_velocity(const SolverBody& body1, const SolverBody& body2,
                                            float g[3]) const {
   const Vec3 dv = body2.linear_velocity - body1.linear_velocity;
-  g[0] = normal_.dot(dv) + angular2_[0].dot(body2.angular_velocity) -
+  g[0] = normal_.dot(dv) + angular2_.dot(body2.angular_velocity) -
          angular1_[0].dot(body1.angular_velocity);
   const Vec3 dw = body2.angular_velocity - body1.angular_velocity;
   g[1] = angular1_[1].dot(dw);
