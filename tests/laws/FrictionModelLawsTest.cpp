@@ -14,7 +14,8 @@
 // The manifold model solves the twist as its own row, bounded by μ·Σ(r·λ): 20.81 rad/s² at every
 // iteration count. Same session: A3 2.5068 / 2.5068 m (per point / manifold), B1 2.4810 /
 // 2.5046 m (v²/2μg = 2.548 m), pyramid largest layer drift 96.1 / 80.7 mm, `atoll bench --scene
-// pyramid` 13.2–17.2 / 15.1–18.3 steps/s. Manifold friction is the default.
+// pyramid` 28.9–32.4 / 37.5–41.6 steps/s (three alternating runs, one thread). Manifold friction is
+// the default.
 
 #include "laws/LawFixture.h"
 
