@@ -99,6 +99,11 @@ TEST_F(LawFixture, AllowedDOFs_SpinAboutYSurvivesAFrictionlessRestingContact) {
 // impact's impulse (approach > min_velocity_for_restitution) for the warm start — this test
 // then reads 0 and 0, but world/CcdTest's ManyBulletsAreHeld loses bullet 12 through the plate
 // (x = +0.018 m): a column of bullets needs the warm-started push of the impact before it.
+// Tried too: warm-starting face contacts through FaceContactPart's rows, so that the block takes
+// the impulse back with the same arithmetic — spin 0, drift 1.5e-6 m/s, but the pyramid's
+// largest layer drift rose from 80.7 to 140.5 mm. Jolt applies the collision impulse at the CCD
+// hit itself, so its next step has nothing to take back; Atoll's CCD changes positions only
+// (README, Differences from Jolt).
 TEST_F(LawFixture, DISABLED_LinearCast_BoxesMeetingInelasticallyComeToRest) {
   PhysicsSettings settings = law_settings();
   settings.gravity = Vec3();
