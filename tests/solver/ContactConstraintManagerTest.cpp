@@ -55,7 +55,7 @@ struct CubeOnGround {
       (void)manager.add_manifold(pair, manifold(), cs, bodies, settings);
     all.clear();
     for (uint32_t i = 0; i < manager.num_constraints(); ++i) all.push_back(i);
-    manager.setup_velocity_constraints(bodies, k_dt, settings);
+    manager.setup_velocity_constraints(bodies, {}, k_dt, settings);
     manager.warm_start(bodies, all);
     for (int i = 0; i < settings.velocity_steps; ++i)
       if (!manager.solve_velocity_constraints(bodies, all, i)) break;

@@ -34,6 +34,14 @@ std::string ContactSettings::problem() const {
   for (const auto& [name, value] : fields)
     if (!std::isfinite(value) || value < 0.0f)
       return std::string(name) + " = " + std::to_string(value);
+  // Surface velocities may be negative, not non-finite.
+  const std::pair<const char*, Vec3> vectors[] = {
+      {"relative_linear_surface_velocity", relative_linear_surface_velocity},
+      {"relative_angular_surface_velocity", relative_angular_surface_velocity}};
+  for (const auto& [name, value] : vectors)
+    if (!value.is_finite())
+      return std::string(name) + " = (" + std::to_string(value.x()) + ", " +
+             std::to_string(value.y()) + ", " + std::to_string(value.z()) + ")";
   return {};
 }
 
@@ -103,6 +111,8 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   c.friction = manifold.settings.combined_friction;
   c.restitution = manifold.settings.combined_restitution;
   c.mass_scales = manifold.settings.mass_scales;
+  c.surface_linear = manifold.settings.relative_linear_surface_velocity;
+  c.surface_angular = manifold.settings.relative_angular_surface_velocity;
   c.cache_manifold = manifold_index;
   c.cache_point = manifold.first_point;
   c.num_points = manifold.num_points;
@@ -198,6 +208,11 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   entry.settings = contact_settings;
   entry.first_point = static_cast<uint32_t>(cache.points.size());
   entry.num_points = static_cast<uint32_t>(manifold.points_on_1.size());
+  if (old_manifold != nullptr) {
+    entry.friction_lambda1 = old_manifold->friction_lambda1;
+    entry.friction_lambda2 = old_manifold->friction_lambda2;
+    entry.twist_lambda = old_manifold->twist_lambda;
+  }
   const float preserve_sq = square(settings.contact_point_preserve_lambda_max_dist);
   for (size_t i = 0; i < manifold.points_on_1.size(); ++i) {
     CachedPoint point;
@@ -232,11 +247,18 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   return old_manifold != nullptr ? ContactState::Persisted : ContactState::Added;
 }
 
-void ContactConstraintManager::setup_velocity_constraints(std::span<const SolverBody> bodies,
-                                                          float dt,
-                                                          const PhysicsSettings& settings) {
+void ContactConstraintManager::setup_velocity_constraints(
+    std::span<const SolverBody> bodies, std::span<const BodyVelocity> before_forces, float dt,
+    const PhysicsSettings& settings) {
   const Cache& cache = cache_[current_];
   const float inv_dt = 1.0f / dt;
+  auto point_velocity_before_forces = [&](uint32_t body, const Vec3& r) {
+    const SolverBody& b = bodies[body];
+    const BodyVelocity v = body < before_forces.size()
+                               ? before_forces[body]
+                               : BodyVelocity{b.linear_velocity, b.angular_velocity};
+    return v.linear + v.angular.cross(r);
+  };
   for (Constraint& c : constraints_) {
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
@@ -265,22 +287,64 @@ void ContactConstraintManager::setup_velocity_constraints(std::span<const Solver
       // Speculative contact (seed 000 §7): a separated pair may still close the gap this step.
       const float speculative = std::max(0.0f, separation) * inv_dt;
       float target = -speculative;
-      if (c.restitution > 0.0f && normal_velocity < -settings.min_velocity_for_restitution &&
-          normal_velocity < -speculative) {
+      if (c.restitution > 0.0f && normal_velocity < -speculative) {
         // It will hit during this step: bounce with e × the approach speed. Like Jolt, the
         // bounce starts from the current position rather than from the moment of touching.
-        target = -c.restitution * normal_velocity;
+        // The approach speed is that before this step's gravity and forces: they act from the
+        // start of the step, so the hit came first, and bouncing them back as well returns
+        // more than arrived (an elastic ball rose 0.163 m higher after every bounce). Forces
+        // that pushed the bodies apart are kept: the slower approach of the two is used.
+        const Vec3 pre1 = point_velocity_before_forces(c.body1, r1);
+        const Vec3 pre2 = point_velocity_before_forces(c.body2, r2);
+        const float approach = std::max(normal_velocity, (pre2 - pre1).dot(c.normal));
+        if (approach < -settings.min_velocity_for_restitution) target = -c.restitution * approach;
       }
       targets[p] = target;
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
-      cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1, 0.0f, c.mass_scales);
-      cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2, 0.0f, c.mass_scales);
+      // Friction makes the surfaces stick: v2 − v1 = −(relative surface velocity) along the
+      // tangents (a conveyor belt, Jolt's ContactSettings::mRelative*SurfaceVelocity).
+      if (!settings.manifold_friction) {
+        const Vec3 surface = c.surface_linear + c.surface_angular.cross(r1);
+        cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1,
+                                                     -surface.dot(c.tangent1), c.mass_scales);
+        cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2,
+                                                     -surface.dot(c.tangent2), c.mass_scales);
+      }
       cp.normal.set_total_lambda(point.normal_lambda);
       cp.friction1.set_total_lambda(point.friction_lambda1);
       cp.friction2.set_total_lambda(point.friction_lambda2);
     }
     c.face.calculate_constraint_properties(b1, b2, lever1, lever2, targets, c.num_points, c.normal,
                                            c.tangent1, c.tangent2, c.mass_scales);
+
+    c.manifold_friction = settings.manifold_friction;
+    if (c.manifold_friction && c.friction > 0.0f) {
+      // Seed 000 §4.1: friction at the mean contact point, 2 linear rows + 1 twist row.
+      Vec3 mean1;
+      Vec3 mean2;
+      for (uint32_t p = 0; p < c.num_points; ++p) {
+        mean1 += lever1[p];
+        mean2 += lever2[p];
+      }
+      const float inv_n = 1.0f / static_cast<float>(c.num_points);
+      mean1 *= inv_n;
+      mean2 *= inv_n;
+      for (uint32_t p = 0; p < c.num_points; ++p) {
+        const Vec3 d = lever1[p] - mean1;
+        c.twist_lever[p] = (d - c.normal * d.dot(c.normal)).length();
+      }
+      const Vec3 surface = c.surface_linear + c.surface_angular.cross(mean1);
+      c.friction1.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent1,
+                                                  -surface.dot(c.tangent1), c.mass_scales);
+      c.friction2.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent2,
+                                                  -surface.dot(c.tangent2), c.mass_scales);
+      c.twist.calculate_constraint_properties(b1, b2, c.normal, -c.surface_angular.dot(c.normal),
+                                              c.mass_scales);
+      const CachedManifold& m = cache.manifolds[c.cache_manifold];
+      c.friction1.set_total_lambda(m.friction_lambda1);
+      c.friction2.set_total_lambda(m.friction_lambda2);
+      c.twist.set_total_lambda(m.twist_lambda);
+    }
   }
 }
 
@@ -290,10 +354,17 @@ void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
     Constraint& c = constraints_[index];
     SolverBody& b1 = bodies[c.body1];
     SolverBody& b2 = bodies[c.body2];
+    if (c.manifold_friction) {
+      c.friction1.warm_start(b1, b2, warm_start_ratio_);
+      c.friction2.warm_start(b1, b2, warm_start_ratio_);
+      c.twist.warm_start(b1, b2, warm_start_ratio_);
+    }
     for (uint32_t p = 0; p < c.num_points; ++p) {
       ConstraintPoint& cp = c.points[p];
-      cp.friction1.warm_start(b1, b2, warm_start_ratio_);
-      cp.friction2.warm_start(b1, b2, warm_start_ratio_);
+      if (!c.manifold_friction) {
+        cp.friction1.warm_start(b1, b2, warm_start_ratio_);
+        cp.friction2.warm_start(b1, b2, warm_start_ratio_);
+      }
       cp.normal.warm_start(b1, b2, warm_start_ratio_);
     }
   }
@@ -321,36 +392,81 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
         normal_first &= c.points[p].normal.total_lambda() == 0.0f;
     }
     if (normal_first) applied |= solve_normals(c, b1, b2);
-    if (c.friction > 0.0f) {
-      for (uint32_t i = 0; i < c.num_points; ++i) {
-        ConstraintPoint& cp = c.points[i];
-        const float upcoming =
-            cp.normal.total_lambda() + cp.normal.lambda_for_target(b1, b2, c.normal);
-        const float max_lambda = c.friction * std::max(cp.normal.total_lambda(), upcoming);
-        const float old1 = cp.friction1.total_lambda();
-        const float old2 = cp.friction2.total_lambda();
-        float new1 = old1 + cp.friction1.lambda_for_target(b1, b2, c.tangent1);
-        float new2 = old2 + cp.friction2.lambda_for_target(b1, b2, c.tangent2);
-        // Coulomb cone: |λ_t| ≤ μ λ_n, clamping the 2D friction impulse as a whole.
-        const float len_sq = new1 * new1 + new2 * new2;
-        if (len_sq > square(max_lambda)) {
-          const float scale = max_lambda / std::sqrt(len_sq);
-          new1 *= scale;
-          new2 *= scale;
-        }
-        const float d1 = new1 - old1;
-        const float d2 = new2 - old2;
-        if (d1 != 0.0f || d2 != 0.0f) {
-          cp.friction1.set_total_lambda(new1);
-          cp.friction2.set_total_lambda(new2);
-          cp.friction1.apply(b1, b2, d1);
-          cp.friction2.apply(b1, b2, d2);
-          applied |= cp.friction1.is_significant(d1) || cp.friction2.is_significant(d2);
-        }
-      }
-    }
+    if (c.friction > 0.0f)
+      applied |= c.manifold_friction ? solve_manifold_friction(c, b1, b2)
+                                     : solve_point_friction(c, b1, b2);
     applied |= solve_normals(c, b1, b2);
   }
+  return applied;
+}
+
+bool ContactConstraintManager::solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2) {
+  bool applied = false;
+  for (uint32_t i = 0; i < c.num_points; ++i) {
+    ConstraintPoint& cp = c.points[i];
+    const float upcoming = cp.normal.total_lambda() + cp.normal.lambda_for_target(b1, b2, c.normal);
+    const float max_lambda = c.friction * std::max(cp.normal.total_lambda(), upcoming);
+    const float old1 = cp.friction1.total_lambda();
+    const float old2 = cp.friction2.total_lambda();
+    float new1 = old1 + cp.friction1.lambda_for_target(b1, b2, c.tangent1);
+    float new2 = old2 + cp.friction2.lambda_for_target(b1, b2, c.tangent2);
+    // Coulomb cone: |λ_t| ≤ μ λ_n, clamping the 2D friction impulse as a whole.
+    const float len_sq = new1 * new1 + new2 * new2;
+    if (len_sq > square(max_lambda)) {
+      const float scale = max_lambda / std::sqrt(len_sq);
+      new1 *= scale;
+      new2 *= scale;
+    }
+    const float d1 = new1 - old1;
+    const float d2 = new2 - old2;
+    if (d1 != 0.0f || d2 != 0.0f) {
+      cp.friction1.set_total_lambda(new1);
+      cp.friction2.set_total_lambda(new2);
+      cp.friction1.apply(b1, b2, d1);
+      cp.friction2.apply(b1, b2, d2);
+      applied |= cp.friction1.is_significant(d1) || cp.friction2.is_significant(d2);
+    }
+  }
+  return applied;
+}
+
+bool ContactConstraintManager::solve_manifold_friction(Constraint& c, SolverBody& b1,
+                                                       SolverBody& b2) {
+  // Budgets (seed 000 §4.1): μ·Σλ for the linear rows, μ·Σ(r·λ) for the twist, with each
+  // point's λ counted as in the per-point model (B1: the accumulated impulse, warm start
+  // included, or the one this iteration's normal solve is about to reach if larger).
+  float sum = 0.0f;
+  float moment = 0.0f;
+  for (uint32_t i = 0; i < c.num_points; ++i) {
+    const AxisConstraintPart& n = c.points[i].normal;
+    const float lambda =
+        std::max(n.total_lambda(), n.total_lambda() + n.lambda_for_target(b1, b2, c.normal));
+    sum += lambda;
+    moment += c.twist_lever[i] * lambda;
+  }
+  bool applied = false;
+  const float max_lambda = c.friction * sum;
+  const float old1 = c.friction1.total_lambda();
+  const float old2 = c.friction2.total_lambda();
+  float new1 = old1 + c.friction1.lambda_for_target(b1, b2, c.tangent1);
+  float new2 = old2 + c.friction2.lambda_for_target(b1, b2, c.tangent2);
+  const float len_sq = new1 * new1 + new2 * new2;
+  if (len_sq > square(max_lambda)) {
+    const float scale = max_lambda / std::sqrt(len_sq);
+    new1 *= scale;
+    new2 *= scale;
+  }
+  const float d1 = new1 - old1;
+  const float d2 = new2 - old2;
+  if (d1 != 0.0f || d2 != 0.0f) {
+    c.friction1.set_total_lambda(new1);
+    c.friction2.set_total_lambda(new2);
+    c.friction1.apply(b1, b2, d1);
+    c.friction2.apply(b1, b2, d2);
+    applied |= c.friction1.is_significant(d1) || c.friction2.is_significant(d2);
+  }
+  const float max_twist = c.friction * moment;
+  applied |= c.twist.solve_velocity_constraint(b1, b2, -max_twist, max_twist);
   return applied;
 }
 
@@ -382,6 +498,12 @@ void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> 
       point.normal_lambda = c.points[p].normal.total_lambda();
       point.friction_lambda1 = c.points[p].friction1.total_lambda();
       point.friction_lambda2 = c.points[p].friction2.total_lambda();
+    }
+    if (c.manifold_friction) {
+      CachedManifold& m = cache.manifolds[c.cache_manifold];
+      m.friction_lambda1 = c.friction1.total_lambda();
+      m.friction_lambda2 = c.friction2.total_lambda();
+      m.twist_lambda = c.twist.total_lambda();
     }
   }
 }
@@ -464,6 +586,9 @@ float ContactConstraintManager::total_normal_lambda(uint32_t i) const {
 }
 
 float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
+  const Constraint& c = constraints_[i];
+  if (c.manifold_friction)
+    return std::sqrt(square(c.friction1.total_lambda()) + square(c.friction2.total_lambda()));
   float sum = 0.0f;
   for (uint32_t p = 0; p < constraints_[i].num_points; ++p) {
     const ConstraintPoint& cp = constraints_[i].points[p];

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "atoll/collision/ContactManifold.h"
+#include "atoll/constraint/parts/AngularFrictionPart.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/constraint/parts/FaceStackPart.h"
@@ -37,10 +38,22 @@ struct ContactSettings {
   bool is_sensor = false;
   /// Per-contact scaling of the bodies' inverse mass and inertia.
   InverseMassScales mass_scales;
+  /// Velocity (m/s, world) of body 2's surface relative to body 1's at the contact, on top of
+  /// the bodies' own motion (a conveyor belt); friction drives the bodies to it. Default zero.
+  Vec3 relative_linear_surface_velocity;
+  /// Angular velocity (rad/s, world) of body 2's surface relative to body 1's about the body 1
+  /// centre of mass (a turntable); friction drives the bodies to it. Default zero.
+  Vec3 relative_angular_surface_velocity;
 
   /// The first field that is non-finite or negative, as "name = value"; empty when all are
   /// valid. A contact listener may set these fields, so the world checks them after it.
   std::string problem() const;
+};
+
+/// Linear (m/s) and angular (rad/s) velocity of a body, world space.
+struct BodyVelocity {
+  Vec3 linear;
+  Vec3 angular;
 };
 
 /// A body pair as the contact manager sees it this step.
@@ -90,8 +103,11 @@ class ContactConstraintManager {
                             const PhysicsSettings& settings_for_matching);
 
   /// Stage 6: Jacobians, effective masses and velocity targets (restitution, speculative).
-  /// Call after all manifolds are added and before warm_start.
-  void setup_velocity_constraints(std::span<const SolverBody> bodies, float dt,
+  /// `before_forces[i]` is solver body i's velocity before this step's gravity and forces
+  /// (bodies past its end had none applied); restitution bounces with it. Call after all
+  /// manifolds are added and before warm_start.
+  void setup_velocity_constraints(std::span<const SolverBody> bodies,
+                                  std::span<const BodyVelocity> before_forces, float dt,
                                   const PhysicsSettings& settings);
   /// Stage 7: applies last step's impulses × the warm-start ratio to the given constraints.
   void warm_start(std::span<SolverBody> bodies, std::span<const uint32_t> constraints);
@@ -155,6 +171,10 @@ class ContactConstraintManager {
     ContactSettings settings;
     uint32_t first_point = 0;
     uint32_t num_points = 0;
+    // Manifold friction (PhysicsSettings::manifold_friction): impulses at the mean point.
+    float friction_lambda1 = 0.0f;
+    float friction_lambda2 = 0.0f;
+    float twist_lambda = 0.0f;
   };
   struct CachedPair {
     uint32_t key1 = 0;
@@ -188,10 +208,19 @@ class ContactConstraintManager {
     float friction = 0.0f;
     float restitution = 0.0f;
     InverseMassScales mass_scales;
+    Vec3 surface_linear;          // ContactSettings::relative_linear_surface_velocity
+    Vec3 surface_angular;         // ContactSettings::relative_angular_surface_velocity
     uint32_t cache_manifold = 0;  // index in cache_[current_].manifolds
     uint32_t cache_point = 0;     // first point in cache_[current_].points
     uint32_t num_points = 0;
     ConstraintPoint points[k_max_manifold_points];
+    // Manifold friction: linear rows at the mean contact point, twist about the normal, and
+    // each point's distance (m) from the mean point in the contact plane (its twist lever).
+    bool manifold_friction = false;
+    AxisConstraintPart friction1;
+    AxisConstraintPart friction2;
+    AngularFrictionPart twist;
+    float twist_lever[k_max_manifold_points] = {};
     // The points' non-penetration as one block when they form a face (inactive otherwise).
     FaceContactPart face;
   };
@@ -202,6 +231,8 @@ class ContactConstraintManager {
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
   static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
+  static bool solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
+  static bool solve_manifold_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
 
   // The prepared stack: its contacts from one end to the other, for each whether it shares a
   // body with the next through its body 2, and the stack's solver part.

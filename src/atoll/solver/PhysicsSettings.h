@@ -57,6 +57,10 @@ struct PhysicsSettings {
   float min_velocity_for_restitution = 1.0f;
   /// Solve the friction constraints of contacts.
   bool use_friction = true;
+  /// Friction once per manifold at its mean contact point — 2 linear rows bounded by μ·Σλ and
+  /// 1 angular row about the normal bounded by μ·Σ(r·λ) (Jolt 5.6) — instead of a Coulomb
+  /// cone per contact point (false). Default true: exact spin-down, less pyramid drift, faster.
+  bool manifold_friction = true;
   /// Run the position (Baumgarte) solver on contacts.
   bool use_position_solver_for_contacts = true;
   /// An island that is a single stack of face contacts (each moving body touches at most two

@@ -62,9 +62,17 @@ ContactManifold flipped(const ContactManifold& m) {
   f.points_on_2 = m.points_on_1;
   return f;
 }
-void swap_bodies(InverseMassScales& s) {
-  std::swap(s.inv_mass1, s.inv_mass2);
-  std::swap(s.inv_inertia1, s.inv_inertia2);
+// The same settings with body 1 and body 2 exchanged; `com1` and `com2` are the centres of
+// mass of body 1 and body 2 in the current order. The surface velocity is body 2's surface
+// relative to body 1's, its angular part about body 1's centre of mass: seen from the other
+// body it is the opposite motion, u'(p) = −(v + ω × (p − c1)) = v' + ω' × (p − c2) with
+// ω' = −ω and v' = −v + ω × (c1 − c2).
+void swap_bodies(ContactSettings& s, const Vec3& com1, const Vec3& com2) {
+  std::swap(s.mass_scales.inv_mass1, s.mass_scales.inv_mass2);
+  std::swap(s.mass_scales.inv_inertia1, s.mass_scales.inv_inertia2);
+  const Vec3 w = s.relative_angular_surface_velocity;
+  s.relative_linear_surface_velocity = -s.relative_linear_surface_velocity + w.cross(com1 - com2);
+  s.relative_angular_surface_velocity = -w;
 }
 
 // Jolt's defaults for combining two bodies' materials.
@@ -195,7 +203,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   result.num_islands = island_builder_.num_islands();
   {
     StageTimer t(result, Stage::setup_velocity);
-    contact_manager_.setup_velocity_constraints(solver_bodies_, dt, settings_);
+    contact_manager_.setup_velocity_constraints(solver_bodies_, velocities_before_forces_, dt,
+                                                settings_);
   }
   {
     StageTimer t(result, Stage::warm_start);
@@ -247,8 +256,11 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
 }
 
 void PhysicsSystem::apply_forces(float dt) {
+  velocities_before_forces_.clear();
   for (uint32_t index : body_manager_.active_bodies()) {
     Body& body = *body_manager_.body_at_slot(index);
+    const MotionProperties& mp = *body.motion_properties();
+    velocities_before_forces_.push_back({mp.linear_velocity(), mp.angular_velocity()});
     if (body.is_dynamic())
       body.motion_properties()->apply_force_torque_and_gravity(body.rotation(), dt,
                                                                settings_.gravity);
@@ -491,7 +503,7 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
           contact_manager_.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
       if (contact_listener_ != nullptr) {
         const ContactSettings defaults = cs;
-        if (swapped) swap_bodies(cs.mass_scales);
+        if (swapped) swap_bodies(cs, a->center_of_mass_position(), b->center_of_mass_position());
         const ContactManifold seen = swapped ? flipped(manifold) : manifold;
         if (existed)
           contact_listener_->on_contact_persisted(l1, l2, seen, cs);
@@ -508,7 +520,8 @@ void PhysicsSystem::collide_pair(const BodyPair& bp, NarrowPhaseTally& tally) {
                 std::to_string(l1.id().value()) + " and " + std::to_string(l2.id().value());
           cs = defaults;
         } else if (swapped) {
-          swap_bodies(cs.mass_scales);  // back to the cache's order (lower ID first)
+          // Back to the cache's order (lower ID first).
+          swap_bodies(cs, b->center_of_mass_position(), a->center_of_mass_position());
         }
       }
       solid |= !cs.is_sensor;

@@ -222,6 +222,9 @@ class PhysicsSystem final : private BodyListener {
   // Per-step scratch, kept between steps so that the hot loop does not allocate.
   std::vector<BodyPair> pairs_;
   std::vector<SolverBody> solver_bodies_;
+  // Velocities of the active bodies (in active-list order, = their solver indices) before
+  // stage 1 added gravity and forces: restitution bounces with these (issue 7 item 4).
+  std::vector<BodyVelocity> velocities_before_forces_;
   std::vector<uint32_t> solver_body_source_;  // solver index → body slot index
   std::vector<uint32_t> solver_index_of_;     // body slot index → solver index (or k_none)
   std::vector<uint8_t> solver_movable_;

@@ -38,7 +38,8 @@ class AxisConstraintPart {
     // K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis].
     const float k = axis.dot(linear1_) + axis.dot(linear2_) + r1_cross_axis_.dot(angular1_) +
                     r2_cross_axis_.dot(angular2_);
-    effective_mass_ = k > 0.0f ? 1.0f / k : 0.0f;
+    effective_mass_ =
+        is_solvable(k, body1, r1_cross_axis_, body2, r2_cross_axis_, scales) ? 1.0f / k : 0.0f;
     target_velocity_ = target_velocity;
   }
 
@@ -118,7 +119,7 @@ class AxisConstraintPart {
     const Vec3 ang1 = body1.inv_inertia.multiply3x3(r1_cross) * scales.inv_inertia1;
     const Vec3 ang2 = body2.inv_inertia.multiply3x3(r2_cross) * scales.inv_inertia2;
     const float k = axis.dot(lin1) + axis.dot(lin2) + r1_cross.dot(ang1) + r2_cross.dot(ang2);
-    if (k <= 0.0f) return false;
+    if (!is_solvable(k, body1, r1_cross, body2, r2_cross, scales)) return false;
     const float lambda = -baumgarte * c / k;
     if (!is_finite(lambda)) return false;  // a non-finite body: see apply()
     body1.apply_position_step(-lin1 * lambda, -ang1 * lambda);
@@ -131,6 +132,31 @@ class AxisConstraintPart {
   void set_total_lambda(float lambda) { total_lambda_ = lambda; }
 
  private:
+  // Whether K = J M⁻¹ Jᵀ is more than round-off. K is tiny but positive when the axis is all
+  // but perpendicular to every motion the bodies allow: a body that may only turn about Y,
+  // resting on the floor, sees (r × normal) with a y component of a few ulps of the normal.
+  // 1/K is then huge, and one impulse through that ulp-sized lever sets ω_y to whatever makes
+  // the point's normal velocity zero — it stopped the spin of such a body (issue 7 item 5; the
+  // box-on-floor normal there is off by 1.1e-5 rad, K / scale = 2.6e-10). K is compared with
+  // `scale`, what the same lever arms give along the body's most mobile directions (the traces
+  // bound the masked inverse inertia): below k_min_relative_k of it, the constraint cannot act.
+  // It scales with the square of the normal's error, so 1e-8 ignores errors up to ~1e-4 rad,
+  // while a real contact is far above it (a 10 m rod of radius 1 cm hit sideways: ~2e-6).
+  static bool is_solvable(float k, const SolverBody& body1, const Vec3& r1_cross,
+                          const SolverBody& body2, const Vec3& r2_cross,
+                          const InverseMassScales& scales) {
+    if (!(k > 0.0f)) return false;
+    const Mat44& i1 = body1.inv_inertia;
+    const Mat44& i2 = body2.inv_inertia;
+    const float scale =
+        body1.inv_mass.max_component() * scales.inv_mass1 +
+        body2.inv_mass.max_component() * scales.inv_mass2 +
+        r1_cross.length_sq() * (i1(0, 0) + i1(1, 1) + i1(2, 2)) * scales.inv_inertia1 +
+        r2_cross.length_sq() * (i2(0, 0) + i2(1, 1) + i2(2, 2)) * scales.inv_inertia2;
+    return k > k_min_relative_k * scale;
+  }
+  static constexpr float k_min_relative_k = 1.0e-8f;
+
   Vec3 r1_cross_axis_;
   Vec3 r2_cross_axis_;
   Vec3 linear1_;   // M1⁻¹·axis

@@ -86,8 +86,10 @@ class FaceContactPart {
   // Row k of the block Jacobian is [-lin_k, -ang1_k, lin_k, ang2_k] with lin_0 = normal and
   // lin_1 = lin_2 = 0; a point's row is row 0 + dx·row 1 + dy·row 2.
   Vec3 normal_;
-  Vec3 angular1_[3];        // ang1_k
-  Vec3 angular2_[3];        // ang2_k
+  Vec3 angular1_[3];  // ang1_k
+  Vec3 angular2_;     // ang2_0; ang2_1 = ang1_1 and ang2_2 = ang1_2 (tilts)
+  // ang2_k: the tilt rows are the same on both bodies.
+  const Vec3& angular2(int k) const { return k == 0 ? angular2_ : angular1_[k]; }
   Vec3 linear1_;            // M1⁻¹·normal (scaled)
   Vec3 linear2_;            // M2⁻¹·normal (scaled)
   Vec3 inv_i_angular1_[3];  // I1⁻¹·ang1_k (scaled)
