@@ -112,19 +112,50 @@ TEST(WereBodiesInContact, FollowsTheContactEventsOfTheLastUpdate) {
   EXPECT_FALSE(world.system.were_bodies_in_contact(id, world.floor).value());
 }
 
-// Only pairs with an active body are collided: a body asleep on the floor was not "in contact"
-// during the last update (Jolt answers the same), and is again once woken.
-TEST(WereBodiesInContact, BodiesThatSleptThroughTheUpdateWereNot) {
+// Regression: an island falling asleep lost its contacts. Symptom: a box asleep on the floor
+// got a removed event when it fell asleep, was "not in contact" while asleep, and an added
+// event (and no warm start) when it woke. Cause: only pairs with an active body are collided,
+// and end_step reported every pair it did not see as removed. Fix: a pair whose bodies both
+// sleep is carried over in the contact cache (as in Jolt); it persists across sleep and wake.
+struct SleepEvents final : ContactListener {
+  void on_contact_events(std::span<const ContactEvent> events) override {
+    for (const ContactEvent& e : events) {
+      if (e.type == ContactEventType::Added) ++added;
+      if (e.type == ContactEventType::Persisted) ++persisted;
+      if (e.type == ContactEventType::Removed) ++removed;
+    }
+  }
+  int added = 0, persisted = 0, removed = 0;
+};
+
+TEST(WereBodiesInContact, ContactsPersistWhileBothBodiesSleep) {
   World world(/*allow_sleeping=*/true);
+  SleepEvents events;
+  world.system.set_contact_listener(&events);
   const BodyID box = world.add_box(Vec3(0, 0.5f, 0));
   world.run(5);
   EXPECT_TRUE(world.system.were_bodies_in_contact(box, world.floor).value());
+  EXPECT_EQ(events.added, 1);
   world.run(120);
   ASSERT_FALSE(world.bodies().is_active(box).value());
-  EXPECT_FALSE(world.system.were_bodies_in_contact(box, world.floor).value());
+  EXPECT_TRUE(world.system.were_bodies_in_contact(box, world.floor).value());
+  EXPECT_EQ(events.removed, 0);
+  const int persisted_asleep = events.persisted;
+  world.run(10);  // asleep: no events at all
+  EXPECT_EQ(events.persisted, persisted_asleep);
   ASSERT_TRUE(world.bodies().activate(box).ok());
   world.run(1);
   EXPECT_TRUE(world.system.were_bodies_in_contact(box, world.floor).value());
+  EXPECT_EQ(events.added, 1);  // woken: persisted, not added again
+  EXPECT_EQ(events.persisted, persisted_asleep + 1);
+  EXPECT_EQ(events.removed, 0);
+  // Removing the sleeping box from the world ends its contact.
+  world.run(120);
+  ASSERT_FALSE(world.bodies().is_active(box).value());
+  ASSERT_TRUE(world.bodies().remove_body(box).ok());
+  world.run(1);
+  EXPECT_EQ(events.removed, 1);
+  world.system.set_contact_listener(nullptr);
 }
 
 TEST(WereBodiesInContact, AnInvalidBodyIsAnError) {

@@ -536,7 +536,9 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
   return moved;
 }
 
-void ContactConstraintManager::end_step(std::vector<RemovedContact>& out_removed) {
+void ContactConstraintManager::end_step(
+    std::vector<RemovedContact>& out_removed,
+    const std::function<bool(uint32_t, uint32_t)>& keep_unseen) {
   Cache& cache = cache_[current_];
   // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
   std::vector<CachedPair>& pairs = cache.pairs;
@@ -561,6 +563,10 @@ void ContactConstraintManager::end_step(std::vector<RemovedContact>& out_removed
         (j < pairs.size() && pairs[j].key1 == old_pair.key1 && pairs[j].key2 == old_pair.key2)
             ? &pairs[j]
             : nullptr;
+    if (now == nullptr && keep_unseen && keep_unseen(old_pair.key1, old_pair.key2)) {
+      kept_pairs_.push_back(static_cast<uint32_t>(&old_pair - old_cache.pairs.data()));
+      continue;
+    }
     for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) {
       const CachedManifold& old_m = old_cache.manifolds[old_pair.first_manifold + m];
       bool still = false;
@@ -576,6 +582,28 @@ void ContactConstraintManager::end_step(std::vector<RemovedContact>& out_removed
             {old_pair.key1, old_pair.key2, old_m.sub_shape_id1, old_m.sub_shape_id2});
     }
   }
+
+  // Sleeping pairs move into this step's cache as they are (the merge above visited them in
+  // key order, and none of them is in `pairs`, so one more sort restores the order).
+  if (kept_pairs_.empty()) return;
+  for (uint32_t k : kept_pairs_) {
+    CachedPair pair = old_cache.pairs[k];
+    const uint32_t first_manifold = pair.first_manifold;
+    pair.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
+    for (uint32_t m = 0; m < pair.num_manifolds; ++m) {
+      CachedManifold manifold = old_cache.manifolds[first_manifold + m];
+      const uint32_t first_point = manifold.first_point;
+      manifold.first_point = static_cast<uint32_t>(cache.points.size());
+      cache.points.insert(cache.points.end(), old_cache.points.begin() + first_point,
+                          old_cache.points.begin() + first_point + manifold.num_points);
+      cache.manifolds.push_back(manifold);
+    }
+    pairs.push_back(pair);
+  }
+  kept_pairs_.clear();
+  quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
+    return pair_less(a.key1, a.key2, b.key1, b.key2);
+  });
 }
 
 float ContactConstraintManager::total_normal_lambda(uint32_t i) const {

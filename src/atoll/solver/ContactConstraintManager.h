@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -130,8 +131,12 @@ class ContactConstraintManager {
   bool solve_position_constraints(std::span<SolverBody> bodies,
                                   std::span<const uint32_t> constraints,
                                   const PhysicsSettings& settings);
-  /// Ends the step: lists the contacts of last step that were not added again.
-  void end_step(std::vector<RemovedContact>& out_removed);
+  /// Ends the step: lists the contacts of last step that were not added again. A body pair of
+  /// last step that was not collided at all this step and for which `keep_unseen(key1, key2)`
+  /// is true (both bodies asleep) is carried over unchanged — manifolds, points and impulses —
+  /// instead of being removed, so that it persists across sleep and warm-starts on waking.
+  void end_step(std::vector<RemovedContact>& out_removed,
+                const std::function<bool(uint32_t, uint32_t)>& keep_unseen = {});
 
   /// Number of solvable (non-sensor) contact constraints this step.
   uint32_t num_constraints() const { return static_cast<uint32_t>(constraints_.size()); }
@@ -245,6 +250,7 @@ class ContactConstraintManager {
   std::vector<std::array<float, 2 * FaceContactPart::k_max_points>> stack_lambdas_;  // old, new
 
   Cache cache_[2];
+  std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over
   int current_ = 0;
   std::vector<Constraint> constraints_;
   float warm_start_ratio_ = 1.0f;

@@ -230,7 +230,17 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     quarantine_non_finite(result);
   }
   removed_.clear();
-  contact_manager_.end_step(removed_);
+  // A pair that nobody collided because both bodies sleep keeps its contacts, as in Jolt: no
+  // removed event when an island falls asleep, persisted events and warm start when it wakes.
+  // Bodies taken out of the simulation (removed, destroyed, quarantined) lose theirs.
+  contact_manager_.end_step(removed_, [this](uint32_t key1, uint32_t key2) {
+    for (uint32_t key : {key1, key2}) {
+      const Body* body = body_manager_.get(BodyID(key));
+      if (body == nullptr || !body->is_added() || body->is_active() || body->is_quarantined())
+        return false;
+    }
+    return true;
+  });
   for (const RemovedContact& r : removed_) {
     ContactManifold gone;  // no geometry: only the sub-shapes are reported
     BodyID id1(r.key1), id2(r.key2);

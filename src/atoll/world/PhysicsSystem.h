@@ -117,9 +117,9 @@ class PhysicsSystem final : private BodyListener {
 
   /// Whether the two bodies had a contact in the last collision step of the last update():
   /// touching or within the speculative contact distance, sensor contacts included — the
-  /// contacts that the last update's events reported as added or persisted. Only pairs with an
-  /// active body are collided, so two bodies that slept through the update were not in
-  /// contact. Order of the IDs does not matter; an invalid ID is an error.
+  /// contacts that the last update's events reported as added or persisted. Two bodies that
+  /// sleep keep the contact they fell asleep with (it persists across sleep and wake). Order of
+  /// the IDs does not matter; an invalid ID is an error.
   Result<bool> were_bodies_in_contact(BodyID body1, BodyID body2) const;
 
   /// Number of update() calls so far.
