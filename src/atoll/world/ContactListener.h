@@ -36,7 +36,8 @@ enum class ValidateResult : uint8_t {
   Reject,
 };
 
-/// Kind of a buffered contact event.
+/// Kind of a buffered contact event. A contact between two sleeping bodies is neither
+/// persisted nor removed while they sleep (it is kept); it persists again when they wake.
 enum class ContactEventType : uint8_t { Added, Persisted, Removed };
 
 /// One contact (a manifold between two sub-shapes of two bodies) as reported after the step.
