@@ -398,8 +398,9 @@ TEST(CollideConvex, BoxOnHugeFloorBoxGivesTheFourCorners) {
 }
 
 // Issue 7 item 11: a flat convex hull (a 2D rectangle, convex radius 0.05) collides as a plate
-// 0.1 m thick: lying on the floor it gives the four corners of its polygon, a sphere on it one
-// point, both with the closed-form depth.
+// 0.1 m thick whose outline is the rectangle, corners rounded by r: lying on the floor it gives
+// the four corners of its flat bottom face (the rectangle inset by r, ±0.95 × ±1.95), a sphere
+// on it one point, both with the closed-form depth.
 TEST(CollideConvex, FlatHullPlateOnBoxGivesItsFourCorners) {
   ConvexHullShapeSettings settings;
   settings.points = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2)};
@@ -410,7 +411,8 @@ TEST(CollideConvex, FlatHullPlateOnBoxGivesItsFourCorners) {
   ASSERT_EQ(manifolds.size(), 1u);
   EXPECT_TRUE(vec_near(manifolds[0].normal, k_down, 1e-5f));
   EXPECT_NEAR(manifolds[0].penetration_depth, k_depth, 1e-4f);
-  EXPECT_TRUE(same_points(manifolds[0].points_on_2, bottom_corners(1, 2, 0, 0.5f, 0.3f, 0), 1e-4f));
+  EXPECT_TRUE(
+      same_points(manifolds[0].points_on_2, bottom_corners(0.95f, 1.95f, 0, 0.5f, 0.3f, 0), 1e-4f));
 
   const Ref<Shape> sphere = make_ref<SphereShape>(0.5f);
   const auto on_plate =

@@ -6,8 +6,8 @@ namespace atl::laws {
 namespace {
 
 // A dynamic 2 × 2 m plate built from the four corners of a 2D box (convex radius 0.05, so 0.1 m
-// thick), dropped flat from 0.5 m; a static 2D triangle (convex radius 0) as a patch of
-// ground beside the floor, with a 1 m crate dropped on it from 0.5 m.
+// thick, its outline the 2 × 2 m square), dropped flat from 0.5 m; a static 2D triangle (convex
+// radius 0) as a patch of ground beside the floor, with a 1 m crate dropped on it from 0.5 m.
 constexpr std::string_view k_scene = R"({
   "shapes": {
     "plate": { "type": "convex_hull", "convex_radius": 0.05,
@@ -30,7 +30,7 @@ constexpr std::string_view k_scene = R"({
 // build as plates of half thickness convex_radius (the slab's mass) and collide, cast and load
 // from a scene file. Reading now: the plate rests level with its polygon 32.2 mm above the
 // floor's top (its 50 mm half thickness less the 17.8 mm resting penetration a crate on the
-// floor shows too), speed 6e-10 m/s; the crate rests on the zero-thickness triangle with its
+// floor shows too), speed 1.5e-9 m/s; the crate rests on the zero-thickness triangle with its
 // bottom at −17.8 mm.
 TEST_F(LawFixture, FlatHull_PlateRestsOnTheFloorAndACrateOnA2DTriangle) {
   const std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_scene, "flat_hull.json");

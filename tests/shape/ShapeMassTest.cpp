@@ -277,10 +277,11 @@ TEST(ShapeMass, OffsetCenterOfMassAddsTheParallelAxisTerm) {
 }
 
 // Regression (issue 7 item 11): flat convex hulls were refused at creation ("all 4 points are
-// coplanar"). Fix and rule: coplanar points build a plate, the polygon grown by the convex
-// radius r; its mass and inertia are those of the polygon extruded by ±r (a 2 × 4 m rectangle
-// with r = 0.05 weighs as a 2 × 0.1 × 4 m box), the volume area · 2r; r = 0 gives zero volume
-// and mass. Reading now: the box formula to 1e-4, tilted and moved as the points are.
+// coplanar"). Fix and rule: coplanar points build a plate, the polygon inset by the convex
+// radius r grown back by r (outline the polygon, thickness 2r); its mass and inertia are those of
+// the polygon extruded by ±r (a 2 × 4 m rectangle with r = 0.05 weighs as a 2 × 0.1 × 4 m box), the
+// volume area · 2r; r = 0 gives zero volume and mass. Reading now: the box formula to 1e-4, tilted
+// and moved as the points are.
 TEST(ShapeMass, FlatHullIsAPlateOfThicknessTwiceTheConvexRadius) {
   const Quat q = Quat::rotation(Vec3(1, -2, 0.5f).normalized(), 0.9f);
   const Vec3 t(1, 2, 3);
@@ -299,8 +300,14 @@ TEST(ShapeMass, FlatHullIsAPlateOfThicknessTwiceTheConvexRadius) {
   expected.rotate(Mat44::rotation(q));
   expect_matches(*plate, {expected.mass, expected.inertia, 0.8});
   EXPECT_TRUE(plate->center_of_mass().is_close(t, 1e-10f));
-  // The bounds hold the rounded plate: the corners grown by r.
-  EXPECT_TRUE(plate->local_bounds().contains(q * Vec3(1, 0.05f, 2) + t));
+  // The bounds hold the plate (the core corners grown by r, the edge midpoints) and stay
+  // within the turned 2 × 0.1 × 4 m box's bounds.
+  EXPECT_TRUE(plate->local_bounds().contains(q * Vec3(0.95f, 0.05f, 1.95f) + t));
+  EXPECT_TRUE(plate->local_bounds().contains(q * Vec3(1, 0, 0) + t));
+  EXPECT_TRUE(plate->local_bounds().contains(q * Vec3(0, 0, -2) + t));
+  const AABox box_bounds =
+      BoxShape(Vec3(1, 0.05f, 2)).world_bounds(Mat44::rotation_translation(q, t));
+  EXPECT_TRUE(box_bounds.expanded(1e-5f).contains(plate->local_bounds()));
 
   settings.max_convex_radius = 0.0f;
   const Ref<Shape> flat = create(settings.create());

@@ -376,8 +376,9 @@ TEST(ShapeQuery, ValidScales) {
   EXPECT_FALSE(offset.is_valid_scale(Vec3(1, 2, 1)));
 }
 
-// A flat hull (issue 7 item 11) is a plate of half thickness r around its polygon for rays,
-// points and normals; with r = 0 a ray still hits the polygon (a 2D shape for casts).
+// A flat hull (issue 7 item 11) is a plate of half thickness r whose outline is its polygon
+// (corners rounded by r) for rays, points and normals; with r = 0 a ray still hits the polygon (a
+// 2D shape for casts).
 TEST(ShapeQuery, FlatHullRaysPointsAndNormals) {
   ConvexHullShapeSettings settings;
   settings.points = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2)};
@@ -391,15 +392,16 @@ TEST(ShapeQuery, FlatHullRaysPointsAndNormals) {
   EXPECT_NEAR(hit.fraction, (2.0f - 0.05f) / 4.0f, 1e-5f);
   hit = {};
   ASSERT_TRUE(plate->cast_ray({Vec3(3, 0, 0), Vec3(-4, 0, 0)}, {}, hit));  // edge-on: the rim
-  EXPECT_NEAR(hit.fraction, (3.0f - 1.05f) / 4.0f, 1e-5f);
+  EXPECT_NEAR(hit.fraction, (3.0f - 1.0f) / 4.0f, 1e-5f);
   hit = {};
   EXPECT_FALSE(plate->cast_ray({Vec3(1.2f, 2, 0), Vec3(0, -4, 0)}, {}, hit));  // beside it
   EXPECT_TRUE(plate->collide_point(Vec3(0.5f, 0.04f, 1)));
   EXPECT_FALSE(plate->collide_point(Vec3(0.5f, 0.06f, 1)));
-  EXPECT_TRUE(plate->collide_point(Vec3(1.04f, 0, 1)));
+  EXPECT_TRUE(plate->collide_point(Vec3(0.99f, 0, 1)));
+  EXPECT_FALSE(plate->collide_point(Vec3(1.01f, 0, 1)));
   EXPECT_TRUE(plate->surface_normal({}, Vec3(0.5f, 0.05f, 1)).is_close(Vec3(0, 1, 0), 1e-8f));
   EXPECT_TRUE(plate->surface_normal({}, Vec3(0.5f, -0.05f, 1)).is_close(Vec3(0, -1, 0), 1e-8f));
-  EXPECT_TRUE(plate->surface_normal({}, Vec3(1.05f, 0, 1)).is_close(Vec3(1, 0, 0), 1e-8f));
+  EXPECT_TRUE(plate->surface_normal({}, Vec3(1, 0, 1)).is_close(Vec3(1, 0, 0), 1e-8f));
 
   settings.max_convex_radius = 0.0f;
   const Ref<Shape> polygon = settings.create().value();
@@ -411,6 +413,95 @@ TEST(ShapeQuery, FlatHullRaysPointsAndNormals) {
   EXPECT_TRUE(plate->is_valid_scale(Vec3(-2, 2, 2)));
   EXPECT_FALSE(plate->is_valid_scale(Vec3(1, 2, 1)));
   EXPECT_TRUE(polygon->is_valid_scale(Vec3(1, 2, 1)));
+}
+
+// Regression: a flat hull's outline grew by the convex radius, so a user's exact 2D box came out
+// larger than given. Symptom before: the 2 × 4 m rectangle with r = 0.05 had local bounds
+// ±1.05 × ±0.05 × ±2.05 (a 1 × 1 box became 1.1 × 1.1), an edge-on ray hit its rim at x = 1.05
+// and the point (1.04, 0, 1) was inside. Cause: the polygon itself was the core and the radius
+// was added around it. Fix: the core is the polygon inset in its plane by r (the intersection of
+// the edges' half-planes moved inward by r), so the outline is the given polygon with corners
+// rounded by r, 2r thick; r is capped at half the polygon's inradius. Reading now: bounds
+// ±1 × ±0.05 × ±2 (a 2 × 0.1 × 4 m box's), the rim hit at x = 1, core corners (±0.95, ±1.95).
+TEST(ShapeQuery, FlatHullOutlineIsThePolygonNotGrownByTheRadius) {
+  ConvexHullShapeSettings settings;
+  settings.points = {Vec3(-1, 0, -2), Vec3(1, 0, -2), Vec3(1, 0, 2), Vec3(-1, 0, 2)};
+  settings.max_convex_radius = 0.05f;
+  const Ref<Shape> plate = settings.create().value();
+  const auto& hull = static_cast<const ConvexHullShape&>(*plate);
+  EXPECT_EQ(hull.convex_radius(), 0.05f);
+  EXPECT_TRUE(plate->local_bounds().min.is_close(Vec3(-1, -0.05f, -2), 1e-10f))
+      << plate->local_bounds().min;
+  EXPECT_TRUE(plate->local_bounds().max.is_close(Vec3(1, 0.05f, 2), 1e-10f))
+      << plate->local_bounds().max;
+  // Turned 90° about y and moved: the bounds of the turned 2 × 0.1 × 4 m box.
+  const Mat44 turned =
+      Mat44::rotation_translation(Quat::rotation(Vec3::axis_y(), k_half_pi), Vec3(5, 1, 0));
+  const AABox world = plate->world_bounds(turned);
+  EXPECT_TRUE(world.min.is_close(Vec3(3, 0.95f, -1), 1e-10f)) << world.min;
+  EXPECT_TRUE(world.max.is_close(Vec3(7, 1.05f, 1), 1e-10f)) << world.max;
+  // The core is the rectangle inset by r; the support reaches the given edges.
+  ASSERT_EQ(hull.core_vertices().size(), 4u);
+  for (const Vec3& c : hull.core_vertices()) {
+    EXPECT_NEAR(std::fabs(c.x()), 0.95f, 1e-6f) << c;
+    EXPECT_NEAR(c.y(), 0.0f, 1e-6f) << c;
+    EXPECT_NEAR(std::fabs(c.z()), 1.95f, 1e-6f) << c;
+  }
+  SupportBuffer buffer;
+  const ConvexSupport* support =
+      hull.support_function(SupportMode::IncludeConvexRadius, buffer, Vec3::replicate(1.0f));
+  EXPECT_NEAR(support->get_support(Vec3(1, 0, 0)).x(), 1.0f, 1e-6f);
+  EXPECT_NEAR(support->get_support(Vec3(0, 0, -1)).z(), -2.0f, 1e-6f);
+  EXPECT_NEAR(support->get_support(Vec3(0, 1, 0)).y(), 0.05f, 1e-6f);
+  // Rays and points: the rim is at the given edge, the corners are rounded by r.
+  RayCastResult hit;
+  ASSERT_TRUE(plate->cast_ray({Vec3(3, 0, 0), Vec3(-4, 0, 0)}, {}, hit));
+  EXPECT_NEAR(hit.fraction, (3.0f - 1.0f) / 4.0f, 1e-5f);
+  EXPECT_FALSE(plate->collide_point(Vec3(1.01f, 0, 1)));
+  EXPECT_TRUE(plate->collide_point(Vec3(0.99f, 0, 1)));
+  EXPECT_TRUE(plate->collide_point(Vec3(0.98f, 0, 1.98f)));   // 0.042 from the core's corner
+  EXPECT_FALSE(plate->collide_point(Vec3(0.99f, 0, 1.99f)));  // 0.057 from it: rounded off
+  EXPECT_TRUE(plate->surface_normal({}, Vec3(1, 0, 1)).is_close(Vec3(1, 0, 0), 1e-8f));
+  // The supporting face below is the core's, r under the polygon.
+  SupportingFace face;
+  hull.supporting_face(Vec3(0, -1, 0), Vec3::replicate(1.0f), Mat44(), face);
+  ASSERT_EQ(face.size(), 4u);
+  for (const Vec3& p : face) {
+    EXPECT_NEAR(std::fabs(p.x()), 0.95f, 1e-6f) << p;
+    EXPECT_NEAR(p.y(), -0.05f, 1e-6f) << p;
+    EXPECT_NEAR(std::fabs(p.z()), 1.95f, 1e-6f) << p;
+  }
+
+  // A right triangle with legs 3 and 4 (inradius 1, incentre (1, 1)): the core is the triangle
+  // shrunk about the incentre by (1 − r)/1, its right-angle corner at (r, r).
+  settings.points = {Vec3(0, 0, 0), Vec3(3, 0, 0), Vec3(0, 4, 0)};
+  const Ref<Shape> triangle = settings.create().value();
+  const auto& tri = static_cast<const ConvexHullShape&>(*triangle);
+  EXPECT_EQ(tri.convex_radius(), 0.05f);
+  ASSERT_EQ(tri.core_vertices().size(), 3u);
+  const Vec3 incentre(1, 1, 0);
+  for (const Vec3& v : tri.vertices()) {
+    const Vec3 expected = incentre + (v - incentre) * 0.95f;
+    bool found = false;
+    for (const Vec3& c : tri.core_vertices()) found = found || c.is_close(expected, 1e-10f);
+    EXPECT_TRUE(found) << expected;
+  }
+  EXPECT_TRUE(triangle->local_bounds().min.is_close(Vec3(0, 0, -0.05f), 1e-10f))
+      << triangle->local_bounds().min;
+  // Its acute corners are rounded off: x reaches 2.9 + r, y 3.85 + r.
+  EXPECT_TRUE(triangle->local_bounds().max.is_close(Vec3(2.95f, 3.9f, 0.05f), 1e-10f))
+      << triangle->local_bounds().max;
+
+  // A strip 1 × 0.04 m (inradius 0.02) cannot be inset by 0.05: r is capped at half the
+  // inradius, 0.01, and the outline stays 1 × 0.04.
+  settings.points = {Vec3(-0.5f, 0, -0.02f), Vec3(0.5f, 0, -0.02f), Vec3(0.5f, 0, 0.02f),
+                     Vec3(-0.5f, 0, 0.02f)};
+  const Ref<Shape> strip = settings.create().value();
+  const auto& thin = static_cast<const ConvexHullShape&>(*strip);
+  EXPECT_NEAR(thin.convex_radius(), 0.01f, 1e-6f);
+  EXPECT_TRUE(strip->local_bounds().max.is_close(Vec3(0.5f, 0.01f, 0.02f), 1e-10f))
+      << strip->local_bounds().max;
+  EXPECT_NEAR(strip->volume(), 1.0f * 0.04f * 0.02f, 1e-8f);
 }
 
 }  // namespace

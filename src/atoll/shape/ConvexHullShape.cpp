@@ -99,10 +99,12 @@ ConvexHullShape::ConvexHullShape(const ConvexHull& hull, float max_convex_radius
   ATOLL_ASSERT(density > 0.0f && std::isfinite(density), "ConvexHullShape: density must be > 0");
   for (const Vec3& v : vertices_) bounds_.encapsulate(v);
   if (hull.flat()) {
-    // A plate: the polygon is the core, the radius is added around it (see the header).
+    // A plate: the polygon inset by the radius is the core, the radius is added around it (see
+    // the header).
     flat_ = true;
-    convex_radius_ = max_convex_radius;
-    core_vertices_ = vertices_;
+    compute_flat_core(max_convex_radius);
+    bounds_ = AABox();
+    for (const Vec3& c : core_vertices_) bounds_.encapsulate(c);
     bounds_ = bounds_.expanded(convex_radius_);
     compute_flat_mass_properties();
     inner_radius_ = convex_radius_;
@@ -212,6 +214,120 @@ void ConvexHullShape::compute_flat_mass_properties() {
                          static_cast<float>(p0.z + com.z));
 }
 
+namespace {
+
+struct Point2d {
+  double x = 0.0, y = 0.0;
+};
+
+/// The part of the convex polygon `polygon` (counter-clockwise) where m·p ≥ offset.
+std::vector<Point2d> clip_polygon(const std::vector<Point2d>& polygon, const Point2d& m,
+                                  double offset) {
+  std::vector<Point2d> out;
+  const size_t count = polygon.size();
+  for (size_t i = 0; i < count; ++i) {
+    const Point2d& a = polygon[i];
+    const Point2d& b = polygon[(i + 1) % count];
+    const double da = m.x * a.x + m.y * a.y - offset;
+    const double db = m.x * b.x + m.y * b.y - offset;
+    if (da >= 0.0) out.push_back(a);
+    if ((da >= 0.0) != (db >= 0.0)) {
+      const double t = da / (da - db);
+      out.push_back({a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)});
+    }
+  }
+  return out;
+}
+
+/// Area of a counter-clockwise polygon (0 for fewer than three points).
+double polygon_area(const std::vector<Point2d>& polygon) {
+  double twice = 0.0;
+  for (size_t i = 0; i < polygon.size(); ++i) {
+    const Point2d& a = polygon[i];
+    const Point2d& b = polygon[(i + 1) % polygon.size()];
+    twice += a.x * b.y - a.y * b.x;
+  }
+  return 0.5 * twice;
+}
+
+/// The convex polygon (counter-clockwise) with every edge moved inward by `inset`: the
+/// intersection of the moved edges' half-planes, without repeated points.
+std::vector<Point2d> inset_polygon(const std::vector<Point2d>& polygon, double inset) {
+  std::vector<Point2d> core = polygon;
+  for (size_t i = 0; i < polygon.size() && !core.empty(); ++i) {
+    const Point2d& a = polygon[i];
+    const Point2d& b = polygon[(i + 1) % polygon.size()];
+    const double length = std::hypot(b.x - a.x, b.y - a.y);
+    const Point2d m{-(b.y - a.y) / length, (b.x - a.x) / length};  // inward (left) normal
+    core = clip_polygon(core, m, m.x * a.x + m.y * a.y + inset);
+  }
+  std::vector<Point2d> unique;
+  for (const Point2d& p : core)
+    if (unique.empty() || std::hypot(p.x - unique.back().x, p.y - unique.back().y) > 1.0e-9)
+      unique.push_back(p);
+  while (unique.size() > 1 && std::hypot(unique.front().x - unique.back().x,
+                                         unique.front().y - unique.back().y) <= 1.0e-9)
+    unique.pop_back();
+  return unique;
+}
+
+}  // namespace
+
+void ConvexHullShape::compute_flat_core(float max_convex_radius) {
+  // In-plane axes u, w with u × w = n (the front normal), so that the front face's
+  // counter-clockwise order is counter-clockwise in (u, w); the plane is through the vertex
+  // average.
+  const ConvexHull::Face& front = faces_[0];
+  const Vec3d n = to_double(front.normal);
+  const Vec3d helper = std::fabs(n.x) < 0.57 ? Vec3d{1.0, 0.0, 0.0} : Vec3d{0.0, 1.0, 0.0};
+  Vec3d u = cross(helper, n);
+  const double u_length = std::sqrt(dot(u, u));
+  u = {u.x / u_length, u.y / u_length, u.z / u_length};
+  const Vec3d w = cross(n, u);
+  Vec3d origin;
+  for (const Vec3& v : vertices_) origin = {origin.x + v.x(), origin.y + v.y(), origin.z + v.z()};
+  const double inv_count = 1.0 / static_cast<double>(vertices_.size());
+  origin = {origin.x * inv_count, origin.y * inv_count, origin.z * inv_count};
+  std::vector<Point2d> polygon;
+  for (uint32_t k = 0; k < front.num_indices; ++k) {
+    const Vec3d d = sub(to_double(vertices_[face_indices_[front.first_index + k]]), origin);
+    polygon.push_back({dot(d, u), dot(d, w)});
+  }
+  if (max_convex_radius == 0.0f) {
+    // A 2D shape: the polygon itself, in the front face's order.
+    convex_radius_ = 0.0f;
+    core_vertices_.clear();
+    for (uint32_t k = 0; k < front.num_indices; ++k)
+      core_vertices_.push_back(vertices_[face_indices_[front.first_index + k]]);
+    return;
+  }
+  // The inset keeps an area while the radius is below the polygon's inradius; it is capped at
+  // half the inradius so that the core stays a proper polygon (as thin 3D hulls get less).
+  const double area = polygon_area(polygon);
+  const auto keeps_area = [&](double inset) {
+    const std::vector<Point2d> core = inset_polygon(polygon, inset);
+    return core.size() >= 3 && polygon_area(core) > 1.0e-9 * area;
+  };
+  double radius = max_convex_radius;
+  if (!keeps_area(2.0 * radius)) {
+    // Bisect the inradius: the largest inset that keeps an area.
+    double low = 0.0, high = 2.0 * radius;
+    for (int iteration = 0; iteration < 60; ++iteration) {
+      const double middle = 0.5 * (low + high);
+      (keeps_area(middle) ? low : high) = middle;
+    }
+    radius = 0.5 * low;
+  }
+  convex_radius_ = static_cast<float>(radius);
+  core_vertices_.clear();
+  for (const Point2d& p : inset_polygon(polygon, static_cast<double>(convex_radius_))) {
+    const Vec3d q{origin.x + p.x * u.x + p.y * w.x, origin.y + p.x * u.y + p.y * w.y,
+                  origin.z + p.x * u.z + p.y * w.z};
+    core_vertices_.push_back(
+        Vec3(static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z)));
+  }
+}
+
 void ConvexHullShape::compute_convex_radius(float max_convex_radius, float max_error) {
   // Moving every face plane inward by r moves vertex v to v − r·o, where o solves n_j·o = 1 for
   // the planes n_j of the faces around v. Where more than three faces meet, the moved planes
@@ -298,7 +414,7 @@ void ConvexHullShape::compute_convex_radius(float max_convex_radius, float max_e
 
 AABox ConvexHullShape::world_bounds(const Mat44& transform) const {
   AABox box;
-  for (const Vec3& v : vertices_) box.encapsulate(transform * v);
+  for (const Vec3& v : flat_ ? core_vertices_ : vertices_) box.encapsulate(transform * v);
   if (flat_ && convex_radius_ > 0.0f) {
     const float axis_scale = std::max(
         {transform.axis_x().length(), transform.axis_y().length(), transform.axis_z().length()});
@@ -324,7 +440,7 @@ bool ConvexHullShape::cast_ray(const RayCast& ray, const SubShapeIDCreator& crea
                                RayCastResult& hit) const {
   if (flat_) {
     // A plate: its face planes do not bound the outline, so cast against the support instead.
-    const RoundedHullSupport plate(vertices_, Vec3::replicate(1.0f), convex_radius_);
+    const RoundedHullSupport plate(core_vertices_, Vec3::replicate(1.0f), convex_radius_);
     float fraction = hit.fraction;
     GJKClosestPoint gjk;
     if (!gjk.cast_ray(ray.origin, ray.direction, k_flat_query_tolerance, plate, fraction) ||
@@ -359,7 +475,7 @@ bool ConvexHullShape::cast_ray(const RayCast& ray, const SubShapeIDCreator& crea
 
 namespace {
 
-/// Closest point of a flat hull's polygon to `point`.
+/// Closest point of a flat hull's core polygon to `point`.
 Vec3 closest_on_polygon(const std::vector<Vec3>& vertices, const Vec3& point) {
   const HullSupport polygon(vertices, Vec3::replicate(1.0f), 0.0f);
   GJKClosestPoint gjk;
@@ -375,7 +491,8 @@ Vec3 closest_on_polygon(const std::vector<Vec3>& vertices, const Vec3& point) {
 bool ConvexHullShape::collide_point(const Vec3& point) const {
   if (flat_) {
     if (convex_radius_ == 0.0f) return false;  // no volume
-    return (point - closest_on_polygon(vertices_, point)).length_sq() <= square(convex_radius_);
+    return (point - closest_on_polygon(core_vertices_, point)).length_sq() <=
+           square(convex_radius_);
   }
   for (const ConvexHull::Face& face : faces_)
     if (face.normal.dot(point) > face.distance) return false;
@@ -385,7 +502,7 @@ bool ConvexHullShape::collide_point(const Vec3& point) const {
 Vec3 ConvexHullShape::surface_normal(const SubShapeID& /*id*/, const Vec3& local_point) const {
   if (flat_) {
     // Away from the polygon (the rounded rim included); on it, the side the point is on.
-    const Vec3 away = local_point - closest_on_polygon(vertices_, local_point);
+    const Vec3 away = local_point - closest_on_polygon(core_vertices_, local_point);
     if (away.length_sq() > square(k_flat_query_tolerance)) return away.normalized();
     return faces_[0].normal.dot(local_point) >= faces_[0].distance ? faces_[0].normal
                                                                    : faces_[1].normal;
@@ -414,8 +531,8 @@ const ConvexSupport* ConvexHullShape::support_function(SupportMode mode, Support
     ATOLL_ASSERT(uniform, "a flat ConvexHullShape with a convex radius needs a uniform scale");
     const float radius = convex_radius_ * std::fabs(scale.x());
     if (mode == SupportMode::IncludeConvexRadius)
-      return buffer.emplace<RoundedHullSupport>(vertices_, scale, radius);
-    return buffer.emplace<HullSupport>(vertices_, scale, radius);
+      return buffer.emplace<RoundedHullSupport>(core_vertices_, scale, radius);
+    return buffer.emplace<HullSupport>(core_vertices_, scale, radius);
   }
   if (mode == SupportMode::IncludeConvexRadius || !uniform)
     return buffer.emplace<HullSupport>(vertices_, scale, 0.0f);
@@ -439,17 +556,22 @@ void ConvexHullShape::supporting_face(const Vec3& direction, const Vec3& scale,
   }
   // A mirroring scale (odd number of negative factors) reverses the winding: walk backwards.
   const bool mirrored = scale.x() * scale.y() * scale.z() < 0.0f;
-  const uint32_t n = best->num_indices;
+  // A flat hull's face is its core polygon, stored in the front face's order (the back face
+  // runs the other way round).
+  const bool reversed = flat_ ? mirrored != (best != &faces_[0]) : mirrored;
+  const uint32_t n = flat_ ? static_cast<uint32_t>(core_vertices_.size()) : best->num_indices;
   const uint32_t taken = std::min<uint32_t>(n, static_cast<uint32_t>(k_max_face_vertices));
   for (uint32_t k = 0; k < taken; ++k) {
     // Evenly spaced subset when the face has too many vertices: still a convex polygon in the
     // same order, inscribed in the face.
     const uint32_t j = static_cast<uint32_t>(static_cast<uint64_t>(k) * n / taken);
-    const uint32_t index = mirrored ? n - 1 - j : j;
-    out_face.push_back(transform * (vertices_[face_indices_[best->first_index + index]] * scale));
+    const uint32_t index = reversed ? n - 1 - j : j;
+    const Vec3& vertex =
+        flat_ ? core_vertices_[index] : vertices_[face_indices_[best->first_index + index]];
+    out_face.push_back(transform * (vertex * scale));
   }
   if (flat_ && convex_radius_ > 0.0f) {
-    // A plate's face lies the (scaled) radius in front of the polygon.
+    // A plate's face lies the (scaled) radius in front of its core.
     const Vec3 offset = transform.multiply3x3((best->normal * inv_scale).normalized() *
                                               (convex_radius_ * std::fabs(scale.x())));
     for (size_t k = 0; k < out_face.size(); ++k) out_face[k] = out_face[k] + offset;
