@@ -7,36 +7,20 @@
 // dynamic mesh, move_kinematic on a dynamic body and density 1e-40 were accepted.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "cli/CliRun.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  bool exited = false;
-  int status = -1;
-  std::string output;
-};
-
-Outcome run(const std::string& arguments) {
-  const std::string command = std::string(ATOLL_CLI_PATH) + " " + arguments + " 2>&1";
-  Outcome outcome;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return outcome;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) outcome.output.append(buffer, n);
-  const int raw = pclose(pipe);
-  outcome.exited = WIFEXITED(raw);
-  outcome.status = outcome.exited ? WEXITSTATUS(raw) : -1;
-  return outcome;
-}
+using atl::cli_test::Outcome;
+using atl::cli_test::run_atoll;
 
 std::string repeat(const std::string& text, size_t times) {
   std::string out;
@@ -109,8 +93,8 @@ TEST(CliRobustness, HostileFilesExitTwoWithOneBoundedLineAndWriteNothing) {
     std::ofstream(scene, std::ios::binary) << hostile.text;
     const fs::path out = dir / "out";
     const Outcome outcome =
-        run("run " + scene.string() + " --quiet --steps 20 --summary " + out.string() +
-            ".json --trace " + out.string() + ".csv --record " + out.string() + ".rec");
+        run_atoll("run " + scene.string() + " --quiet --steps 20 --summary " + out.string() +
+                  ".json --trace " + out.string() + ".csv --record " + out.string() + ".rec");
     EXPECT_TRUE(outcome.exited) << "killed by a signal";
     EXPECT_EQ(outcome.status, 2) << outcome.output.substr(0, 500);
     ASSERT_FALSE(outcome.output.empty());

@@ -13,28 +13,14 @@
 #include <string>
 
 #include "atoll/scene/Recording.h"
+#include "cli/CliRun.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-Outcome run_atoll(const std::string& arguments) {
-  const std::string command = std::string(ATOLL_CLI_PATH) + " " + arguments + " 2>&1";
-  Outcome outcome;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return outcome;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) outcome.output.append(buffer, n);
-  const int raw = pclose(pipe);
-  outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return outcome;
-}
+using atl::cli_test::Outcome;
+using atl::cli_test::run_atoll;
 
 class CliTest : public ::testing::Test {
  protected:

@@ -7,9 +7,6 @@
 namespace atl::laws {
 namespace {
 
-// The seed's experiments use 0.25 m cubes ("块高 h = 0.25 m").
-constexpr Vec3 k_small_box(0.125f, 0.125f, 0.125f);
-
 // --- A1 ---------------------------------------------------------------------------------------
 
 struct TwoBoxReading {
@@ -186,22 +183,14 @@ TEST_F(LawFixture, A6_SlopIsThePositionTarget) {
 // --- A3 ---------------------------------------------------------------------------------------
 
 TEST_F(LawFixture, A3_FrictionStoppingDistance) {
-  LawWorld world;
-  world.add_floor(0.5f);
-  BodyOptions o;
-  o.mass = 1.0f;
-  o.friction = 0.5f;
-  o.linear_velocity = Vec3(5.0f, 0.0f, 0.0f);
-  const BodyID box = world.add_box(k_small_box, Vec3(0.0f, 0.125f, 0.0f), o);
-  world.run(300);
-  const float distance = world.position(box).x();
+  const auto [distance, speed] = slide_a3_box();
   const float expected = 5.0f * 5.0f / (2.0f * 0.5f * k_g);  // 2.548 m
   report("A3.stopping_distance_m", distance);
-  report("A3.final_speed_mps", world.velocity(box).length());
+  report("A3.final_speed_mps", speed);
   // Jolt E6 (2–10 iterations): 2387–2749 mm; Atoll: 2507 mm.
   EXPECT_NEAR(distance, expected, 0.1f * expected);
   // Jolt: 0.0000 m/s; Atoll: 3e-9 m/s.
-  EXPECT_LT(world.velocity(box).length(), 1.0e-3f);
+  EXPECT_LT(speed, 1.0e-3f);
 }
 
 // --- A4 ---------------------------------------------------------------------------------------

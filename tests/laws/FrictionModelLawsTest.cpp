@@ -22,8 +22,6 @@
 namespace atl::laws {
 namespace {
 
-constexpr Vec3 k_small_box(0.125f, 0.125f, 0.125f);
-
 PhysicsSettings model(bool manifold, PhysicsSettings settings = law_settings()) {
   settings.manifold_friction = manifold;
   return settings;
@@ -31,23 +29,10 @@ PhysicsSettings model(bool manifold, PhysicsSettings settings = law_settings()) 
 
 const char* name(bool manifold) { return manifold ? "manifold" : "per_point"; }
 
-// A 1 kg box of 0.25 m sliding at 5 m/s on a floor with μ = 0.5: distance (m), final speed.
-std::pair<float, float> slide(const PhysicsSettings& settings) {
-  LawWorld world(settings);
-  world.add_floor(0.5f);
-  BodyOptions o;
-  o.mass = 1.0f;
-  o.friction = 0.5f;
-  o.linear_velocity = Vec3(5.0f, 0.0f, 0.0f);
-  const BodyID box = world.add_box(k_small_box, Vec3(0.0f, 0.125f, 0.0f), o);
-  world.run(300);
-  return {world.position(box).x(), world.velocity(box).length()};
-}
-
 TEST_F(LawFixture, FrictionModels_A3_StoppingDistance) {
   const float expected = 5.0f * 5.0f / (2.0f * 0.5f * k_g);  // 2.548 m
   for (bool manifold : {false, true}) {
-    const auto [distance, speed] = slide(model(manifold));
+    const auto [distance, speed] = slide_a3_box(model(manifold));
     report(std::string("FrictionModels.A3.") + name(manifold) + ".stopping_distance_m", distance);
     EXPECT_NEAR(distance, expected, 0.1f * expected) << name(manifold);
     EXPECT_LT(speed, 1.0e-3f) << name(manifold);
@@ -58,7 +43,7 @@ TEST_F(LawFixture, FrictionModels_B1_FrictionWorksAtOneVelocityIteration) {
   const float expected = 5.0f * 5.0f / (2.0f * 0.5f * k_g);
   for (bool manifold : {false, true}) {
     const auto [distance, speed] =
-        slide(model(manifold, with(&PhysicsSettings::velocity_steps, 1)));
+        slide_a3_box(model(manifold, with(&PhysicsSettings::velocity_steps, 1)));
     report(std::string("FrictionModels.B1.") + name(manifold) + ".stopping_distance_m", distance);
     EXPECT_NEAR(distance, expected, 0.2f * expected) << name(manifold);
     EXPECT_LT(speed, 1.0e-3f) << name(manifold);

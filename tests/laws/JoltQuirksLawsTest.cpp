@@ -6,27 +6,11 @@
 namespace atl::laws {
 namespace {
 
-constexpr Vec3 k_small_box(0.125f, 0.125f, 0.125f);
-
-// A 1 kg box of 0.25 m sliding at 5 m/s on a floor with μ = 0.5; the distance it slides (m)
-// and its final speed (m/s) after 5 s.
-std::pair<float, float> slide(const PhysicsSettings& settings) {
-  LawWorld world(settings);
-  world.add_floor(0.5f);
-  BodyOptions o;
-  o.mass = 1.0f;
-  o.friction = 0.5f;
-  o.linear_velocity = Vec3(5.0f, 0.0f, 0.0f);
-  const BodyID box = world.add_box(k_small_box, Vec3(0.0f, 0.125f, 0.0f), o);
-  world.run(300);
-  return {world.position(box).x(), world.velocity(box).length()};
-}
-
 TEST_F(LawFixture, B1_FrictionWorksAtOneVelocityIteration) {
   // Jolt bounds friction by the previous iteration's normal impulse, so with one iteration
   // there is none. Atoll bounds it by the normal impulse accumulated so far, warm start
   // included.
-  const auto [distance, speed] = slide(with(&PhysicsSettings::velocity_steps, 1));
+  const auto [distance, speed] = slide_a3_box(with(&PhysicsSettings::velocity_steps, 1));
   const float expected = 5.0f * 5.0f / (2.0f * 0.5f * k_g);  // 2.548 m
   report("B1.velocity_steps_1.stopping_distance_m", distance);
   report("B1.velocity_steps_1.final_speed_mps", speed);
@@ -44,7 +28,7 @@ TEST_F(LawFixture, B1_FrictionWorksAtOneVelocityIteration) {
 TEST_F(LawFixture, DISABLED_B1_FrictionWorksAtOneVelocityIterationWithoutWarmStart) {
   PhysicsSettings settings = with(&PhysicsSettings::velocity_steps, 1);
   settings.warm_start = false;
-  const auto [distance, speed] = slide(settings);
+  const auto [distance, speed] = slide_a3_box(settings);
   const float expected = 5.0f * 5.0f / (2.0f * 0.5f * k_g);
   report("B1.velocity_steps_1.no_warm_start.stopping_distance_m", distance);
   EXPECT_NEAR(distance, expected, 0.2f * expected);

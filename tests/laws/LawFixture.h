@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "atoll/body/BodyInterface.h"
@@ -31,6 +32,8 @@ namespace atl::laws {
 
 /// Time step of every law (s): 1/60.
 inline constexpr float k_dt = 1.0f / 60.0f;
+/// Half extent (m) of the seed's small box: 0.25 m cubes (stacks, slides).
+inline constexpr Vec3 k_small_box(0.125f, 0.125f, 0.125f);
 /// Magnitude of the default gravity (m/s²).
 inline constexpr float k_g = 9.81f;
 
@@ -333,6 +336,20 @@ PhysicsSettings with(T PhysicsSettings::*field, T value,
                      PhysicsSettings settings = law_settings()) {
   settings.*field = value;
   return settings;
+}
+
+/// LAWS.md A3's slide: a 1 kg box of 0.25 m sliding at 5 m/s on a floor with μ = 0.5; the
+/// distance it slides (m) and its final speed (m/s) after 5 s.
+inline std::pair<float, float> slide_a3_box(const PhysicsSettings& settings = law_settings()) {
+  LawWorld world(settings);
+  world.add_floor(0.5f);
+  BodyOptions o;
+  o.mass = 1.0f;
+  o.friction = 0.5f;
+  o.linear_velocity = Vec3(5.0f, 0.0f, 0.0f);
+  const BodyID box = world.add_box(k_small_box, Vec3(0.0f, 0.125f, 0.0f), o);
+  world.run(300);
+  return {world.position(box).x(), world.velocity(box).length()};
 }
 
 }  // namespace atl::laws

@@ -21,6 +21,14 @@ bool pair_less(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2) {
   return a1 < b1 || (a1 == b1 && a2 < b2);
 }
 
+// The normal impulse (N·s) a point's friction budget counts (LAWS.md B1): the accumulated one,
+// warm start included, or the one this iteration's normal solve is about to reach if larger.
+float friction_budget(const AxisConstraintPart& normal, const SolverBody& b1, const SolverBody& b2,
+                      const Vec3& axis) {
+  return std::max(normal.total_lambda(),
+                  normal.total_lambda() + normal.lambda_for_target(b1, b2, axis));
+}
+
 }  // namespace
 
 std::string ContactSettings::problem() const {
@@ -404,28 +412,9 @@ bool ContactConstraintManager::solve_point_friction(Constraint& c, SolverBody& b
   bool applied = false;
   for (uint32_t i = 0; i < c.num_points; ++i) {
     ConstraintPoint& cp = c.points[i];
-    const float upcoming = cp.normal.total_lambda() + cp.normal.lambda_for_target(b1, b2, c.normal);
-    const float max_lambda = c.friction * std::max(cp.normal.total_lambda(), upcoming);
-    const float old1 = cp.friction1.total_lambda();
-    const float old2 = cp.friction2.total_lambda();
-    float new1 = old1 + cp.friction1.lambda_for_target(b1, b2, c.tangent1);
-    float new2 = old2 + cp.friction2.lambda_for_target(b1, b2, c.tangent2);
-    // Coulomb cone: |λ_t| ≤ μ λ_n, clamping the 2D friction impulse as a whole.
-    const float len_sq = new1 * new1 + new2 * new2;
-    if (len_sq > square(max_lambda)) {
-      const float scale = max_lambda / std::sqrt(len_sq);
-      new1 *= scale;
-      new2 *= scale;
-    }
-    const float d1 = new1 - old1;
-    const float d2 = new2 - old2;
-    if (d1 != 0.0f || d2 != 0.0f) {
-      cp.friction1.set_total_lambda(new1);
-      cp.friction2.set_total_lambda(new2);
-      cp.friction1.apply(b1, b2, d1);
-      cp.friction2.apply(b1, b2, d2);
-      applied |= cp.friction1.is_significant(d1) || cp.friction2.is_significant(d2);
-    }
+    // Coulomb cone: |λ_t| ≤ μ λ_n.
+    applied |= solve_friction_cone(cp.friction1, cp.friction2, b1, b2, c.tangent1, c.tangent2,
+                                   c.friction * friction_budget(cp.normal, b1, b2, c.normal));
   }
   return applied;
 }
@@ -438,33 +427,12 @@ bool ContactConstraintManager::solve_manifold_friction(Constraint& c, SolverBody
   float sum = 0.0f;
   float moment = 0.0f;
   for (uint32_t i = 0; i < c.num_points; ++i) {
-    const AxisConstraintPart& n = c.points[i].normal;
-    const float lambda =
-        std::max(n.total_lambda(), n.total_lambda() + n.lambda_for_target(b1, b2, c.normal));
+    const float lambda = friction_budget(c.points[i].normal, b1, b2, c.normal);
     sum += lambda;
     moment += c.twist_lever[i] * lambda;
   }
-  bool applied = false;
-  const float max_lambda = c.friction * sum;
-  const float old1 = c.friction1.total_lambda();
-  const float old2 = c.friction2.total_lambda();
-  float new1 = old1 + c.friction1.lambda_for_target(b1, b2, c.tangent1);
-  float new2 = old2 + c.friction2.lambda_for_target(b1, b2, c.tangent2);
-  const float len_sq = new1 * new1 + new2 * new2;
-  if (len_sq > square(max_lambda)) {
-    const float scale = max_lambda / std::sqrt(len_sq);
-    new1 *= scale;
-    new2 *= scale;
-  }
-  const float d1 = new1 - old1;
-  const float d2 = new2 - old2;
-  if (d1 != 0.0f || d2 != 0.0f) {
-    c.friction1.set_total_lambda(new1);
-    c.friction2.set_total_lambda(new2);
-    c.friction1.apply(b1, b2, d1);
-    c.friction2.apply(b1, b2, d2);
-    applied |= c.friction1.is_significant(d1) || c.friction2.is_significant(d2);
-  }
+  bool applied = solve_friction_cone(c.friction1, c.friction2, b1, b2, c.tangent1, c.tangent2,
+                                     c.friction * sum);
   const float max_twist = c.friction * moment;
   applied |= c.twist.solve_velocity_constraint(b1, b2, -max_twist, max_twist);
   return applied;

@@ -168,4 +168,30 @@ class AxisConstraintPart {
   float total_lambda_ = 0.0f;
 };
 
+/// One Gauss-Seidel step of two friction rows (tangents `axis1`, `axis2`) inside the Coulomb
+/// cone: the pair's accumulated impulse is clamped as a 2D vector to length `max_lambda` (N·s),
+/// so friction is isotropic. Returns true when a significant impulse was applied.
+inline bool solve_friction_cone(AxisConstraintPart& part1, AxisConstraintPart& part2,
+                                SolverBody& body1, SolverBody& body2, const Vec3& axis1,
+                                const Vec3& axis2, float max_lambda) {
+  const float old1 = part1.total_lambda();
+  const float old2 = part2.total_lambda();
+  float new1 = old1 + part1.lambda_for_target(body1, body2, axis1);
+  float new2 = old2 + part2.lambda_for_target(body1, body2, axis2);
+  const float len_sq = new1 * new1 + new2 * new2;
+  if (len_sq > max_lambda * max_lambda) {
+    const float scale = max_lambda / std::sqrt(len_sq);
+    new1 *= scale;
+    new2 *= scale;
+  }
+  const float d1 = new1 - old1;
+  const float d2 = new2 - old2;
+  if (d1 == 0.0f && d2 == 0.0f) return false;
+  part1.set_total_lambda(new1);
+  part2.set_total_lambda(new2);
+  part1.apply(body1, body2, d1);
+  part2.apply(body1, body2, d2);
+  return part1.is_significant(d1) || part2.is_significant(d2);
+}
+
 }  // namespace atl
