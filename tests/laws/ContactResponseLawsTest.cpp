@@ -89,22 +89,19 @@ TEST_F(LawFixture, AllowedDOFs_SpinAboutYSurvivesAFrictionlessRestingContact) {
   }
 }
 
-// DISABLED: fails (issue 7 item 7 is open). Symptom: two equal 1 m LinearCast boxes (no
-// gravity, restitution 0) fired at each other at ±50 m/s are both at rest exactly in the step
-// after the hit, then keep separating at ±1.79e-5 m/s with a spin of 2.5e-5 rad/s (issue: ±4.3e-5
-// m/s, 6.2e-5 rad/s). Cause: the next step warm-starts the 50 m/s stopping impulse and the solver
-// takes it back; the four points' impulses are added and removed in different orders (point by
-// point, then as the face block), so float round-off of the 50 m/s impulse is left over, and it
-// is a separating velocity, which a push-only contact cannot take back. Tried: not storing an
-// impact's impulse (approach > min_velocity_for_restitution) for the warm start — this test
-// then reads 0 and 0, but world/CcdTest's ManyBulletsAreHeld loses bullet 12 through the plate
-// (x = +0.018 m): a column of bullets needs the warm-started push of the impact before it.
-// Tried too: warm-starting face contacts through FaceContactPart's rows, so that the block takes
-// the impulse back with the same arithmetic — spin 0, drift 1.5e-6 m/s, but the pyramid's
-// largest layer drift rose from 80.7 to 140.5 mm. Jolt applies the collision impulse at the CCD
-// hit itself, so its next step has nothing to take back; Atoll's CCD changes positions only
-// (README, Differences from Jolt).
-TEST_F(LawFixture, DISABLED_LinearCast_BoxesMeetingInelasticallyComeToRest) {
+// Issue 7 item 7: two equal 1 m LinearCast boxes (no gravity, restitution 0) fired at each
+// other at ±50 m/s are at rest in the step after the hit, then kept separating at ±1.79e-5 m/s
+// with a spin of 2.5e-5 rad/s (the issue: ±4.3e-5 m/s, 6.2e-5 rad/s). Cause: the next step
+// warm-started the 50 m/s stopping impulse and the solver took it back; the four points'
+// impulses were added and removed in different orders (point by point, then as the face block),
+// and the float round-off of a 50 m/s impulse was left as a separating velocity, which a
+// push-only contact cannot take back. Fix: a contact point that starts a step without impulse
+// does not carry to the next step the part that stopped the bodies' approach (measured before
+// this step's forces) — the collision is over; only a load beyond it (the weight, a push passed
+// along a chain) is warm-started. Reading after: drift 0, spin 0; the pyramid's state hash is
+// unchanged (its contacts all start with impulse). Jolt reaches the same by applying the
+// collision impulse at the CCD hit itself, so its next step has nothing to take back.
+TEST_F(LawFixture, LinearCast_BoxesMeetingInelasticallyComeToRest) {
   PhysicsSettings settings = law_settings();
   settings.gravity = Vec3();
   LawWorld world(settings);

@@ -309,6 +309,18 @@ void ContactConstraintManager::setup_velocity_constraints(
       }
       targets[p] = target;
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
+      // A point that starts without an impulse (new, or speculative until now) stops the
+      // bodies' approach in this step: the impulse that takes the approach before this step's
+      // forces to the target is the collision's, not a load the next step meets again. What
+      // the point carries beyond it (the weight, a push passed along a chain) is warm-started.
+      // Points that start with an impulse are loads already; their approach is solver residue.
+      cp.impact_lambda = 0.0f;
+      if (point.normal_lambda == 0.0f) {
+        const Vec3 pre1 = point_velocity_before_forces(c.body1, r1);
+        const Vec3 pre2 = point_velocity_before_forces(c.body2, r2);
+        cp.impact_lambda =
+            cp.normal.effective_mass() * std::max(0.0f, target - (pre2 - pre1).dot(c.normal));
+      }
       // Friction makes the surfaces stick: v2 − v1 = −(relative surface velocity) along the
       // tangents (a conveyor belt, Jolt's ContactSettings::mRelative*SurfaceVelocity).
       if (!settings.manifold_friction) {
@@ -463,7 +475,10 @@ void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> 
     const Constraint& c = constraints_[index];
     for (uint32_t p = 0; p < c.num_points; ++p) {
       CachedPoint& point = cache.points[c.cache_point + p];
-      point.normal_lambda = c.points[p].normal.total_lambda();
+      // The impact part is spent: carried over, the next step would push the bodies apart with
+      // it and take it back in another order, leaving its round-off as a drift (issue 7 item 7).
+      point.normal_lambda =
+          std::max(0.0f, c.points[p].normal.total_lambda() - c.points[p].impact_lambda);
       point.friction_lambda1 = c.points[p].friction1.total_lambda();
       point.friction_lambda2 = c.points[p].friction2.total_lambda();
     }

@@ -203,6 +203,9 @@ class ContactConstraintManager {
     AxisConstraintPart normal;
     AxisConstraintPart friction1;
     AxisConstraintPart friction2;
+    // The part of the normal impulse that stops a new contact's approach (before this step's
+    // forces); not carried to the next step's warm start (setup_velocity_constraints).
+    float impact_lambda = 0.0f;
   };
   struct Constraint {
     uint32_t body1 = 0;
