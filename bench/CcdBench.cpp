@@ -11,9 +11,9 @@
 
 #include <memory>
 
+#include "atoll/run/SceneWorld.h"
 #include "atoll/scene/BuiltinScenes.h"
 #include "atoll/scene/SceneReader.h"
-#include "atoll/scene/SceneWorld.h"
 
 namespace atl {
 namespace {

@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "Commands.h"
-#include "atoll/scene/SceneWorld.h"
+#include "atoll/run/SceneWorld.h"
 #include "atoll/state/StateHash.h"
 
 namespace atl::cli {

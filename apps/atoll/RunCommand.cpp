@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "Commands.h"
-#include "atoll/scene/Recording.h"
+#include "atoll/run/Recording.h"
+#include "atoll/run/SceneWorld.h"
 #include "atoll/scene/SceneReader.h"
-#include "atoll/scene/SceneWorld.h"
 
 namespace atl::cli {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "BulletPyramid.h"
+#include "atoll/run/SceneWorld.h"
 #include "atoll/scene/BuiltinScenes.h"
 #include "atoll/scene/SceneReader.h"
-#include "atoll/scene/SceneWorld.h"
 
 namespace {
 

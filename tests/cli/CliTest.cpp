@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "atoll/scene/Recording.h"
+#include "atoll/run/Recording.h"
 #include "cli/CliRun.h"
 
 namespace {

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "atoll/body/BodyInterface.h"
+#include "atoll/run/SceneWorld.h"
 #include "atoll/scene/BuiltinScenes.h"
 #include "atoll/scene/SceneReader.h"
-#include "atoll/scene/SceneWorld.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/SphereShape.h"
 #include "atoll/world/PhysicsSystem.h"

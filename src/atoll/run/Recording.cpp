@@ -1,4 +1,4 @@
-#include "atoll/scene/Recording.h"
+#include "atoll/run/Recording.h"
 
 #include <bit>
 #include <cerrno>

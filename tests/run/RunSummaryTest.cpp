@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "atoll/scene/SceneWorld.h"
+#include "atoll/run/SceneWorld.h"
 
 namespace atl {
 namespace {

@@ -10,10 +10,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "FullScene.h"
-#include "atoll/scene/Recording.h"
+#include "atoll/run/Recording.h"
+#include "atoll/run/SceneWorld.h"
 #include "atoll/scene/SceneReader.h"
-#include "atoll/scene/SceneWorld.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/CylinderShape.h"
 #include "atoll/shape/HeightFieldShape.h"
@@ -21,6 +20,7 @@
 #include "atoll/shape/RotatedTranslatedShape.h"
 #include "atoll/shape/ScaledShape.h"
 #include "atoll/shape/StaticCompoundShape.h"
+#include "scene/FullScene.h"
 
 namespace atl {
 namespace {

@@ -1,4 +1,4 @@
-#include "atoll/scene/SceneWorld.h"
+#include "atoll/run/SceneWorld.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atoll/body/Validation.h"
-#include "atoll/scene/Recording.h"
+#include "atoll/run/Recording.h"
 #include "atoll/scene/SceneJson.h"
 #include "atoll/scene/SceneShapes.h"
 #include "atoll/state/StateHash.h"
