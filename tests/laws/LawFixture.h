@@ -130,7 +130,7 @@ class LawWorld {
   }
 
   /// A world built from JSON scene text. Under Conditions::Law, sleeping is switched off and
-  /// bodies that do not set their damping get 0.
+  /// bodies whose damping is the engine default (no law scene sets that value) get 0.
   static std::unique_ptr<LawWorld> from_scene(std::string_view json, std::string_view name,
                                               Conditions conditions = Conditions::Law) {
     Result<SceneDescription> scene = read_scene_text(json, name);
@@ -140,9 +140,11 @@ class LawWorld {
     }
     if (conditions == Conditions::Law) {
       scene->physics.allow_sleeping = false;
+      const BodyCreationSettings defaults;
       for (BodyDesc& body : scene->bodies) {
-        if (!body.linear_damping) body.linear_damping = 0.0f;
-        if (!body.angular_damping) body.angular_damping = 0.0f;
+        BodyCreationSettings& s = body.settings;
+        if (s.linear_damping == defaults.linear_damping) s.linear_damping = 0.0f;
+        if (s.angular_damping == defaults.angular_damping) s.angular_damping = 0.0f;
       }
     }
     Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, name);

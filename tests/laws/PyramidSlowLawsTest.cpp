@@ -32,16 +32,16 @@ class PyramidLaws : public LawFixture {
     int boxes = 0;
     for (size_t i = 0; i < scene.body_ids().size(); ++i) {
       const BodyDesc& desc = scene.scene().bodies[i];
-      if (desc.motion != MotionType::Dynamic) continue;
+      if (desc.settings.motion_type != MotionType::Dynamic) continue;
       ++boxes;
       // Layer i starts at y = 1 + 2.5·i and rests at y = 1 + 2·i (boxes 2 m tall).
-      const int layer = static_cast<int>(std::lround((desc.position.y() - 1.0f) / 2.5f));
+      const int layer = static_cast<int>(std::lround((desc.settings.position.y() - 1.0f) / 2.5f));
       ASSERT_GE(layer, 0);
       ASSERT_LT(layer, k_layers);
       const BodyID id = scene.body_ids()[i];
       const float expected = 1.0f + 2.0f * static_cast<float>(layer);
       const float y = world->position(id).y();
-      drift[layer] = std::max(drift[layer], world->horizontal_distance(id, desc.position));
+      drift[layer] = std::max(drift[layer], world->horizontal_distance(id, desc.settings.position));
       sink[layer] = std::max(sink[layer], expected - y);
       rise[layer] = std::max(rise[layer], y - expected);
       // On its layer: each contact below may keep up to the slop of overlap. The position solver
@@ -52,7 +52,7 @@ class PyramidLaws : public LawFixture {
           << scene.body_names()[i] << " (layer " << layer << ") sank";
       EXPECT_LT(y - expected, 0.02f) << scene.body_names()[i] << " (layer " << layer << ") rose";
       // Not fallen off: its centre stays over the boxes it stands on (within half a box).
-      EXPECT_LT(world->horizontal_distance(id, desc.position), 1.0f)
+      EXPECT_LT(world->horizontal_distance(id, desc.settings.position), 1.0f)
           << scene.body_names()[i] << " (layer " << layer << ") slid off";
     }
     EXPECT_EQ(boxes, 1240);

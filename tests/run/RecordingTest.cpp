@@ -87,7 +87,7 @@ TEST_F(RecordingTest, RoundTripOfTheFullSceneEndsInTheWorldStateBitForBit) {
     const Body& body = *bodies.get(world->body_ids()[i]);
     const RecordedBody& recorded = recording.header.bodies[i];
     EXPECT_EQ(recorded.name, world->body_names()[i]);
-    EXPECT_EQ(recorded.motion_type, scene.bodies[i].motion);
+    EXPECT_EQ(recorded.motion_type, scene.bodies[i].settings.motion_type);
     // The header's shape is the body's shape, resolved.
     ASSERT_LT(recorded.shape, recording.header.shapes.size());
     EXPECT_EQ(recording.header.shapes[recorded.shape], describe_shape(*body.shape()));

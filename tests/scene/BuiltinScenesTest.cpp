@@ -23,7 +23,7 @@ SceneDescription builtin(std::string_view name) {
 
 size_t count_motion(const SceneDescription& scene, MotionType motion) {
   size_t count = 0;
-  for (const BodyDesc& body : scene.bodies) count += body.motion == motion ? 1 : 0;
+  for (const BodyDesc& body : scene.bodies) count += body.settings.motion_type == motion ? 1 : 0;
   return count;
 }
 
@@ -50,19 +50,19 @@ TEST(BuiltinScenes, DemoIsAMixedSceneOfAFewDozenBodies) {
   EXPECT_LE(scene.bodies.size(), 150u);
   EXPECT_EQ(scene.steps, 600);
   EXPECT_NE(scene.find_body("floor"), nullptr);
-  EXPECT_EQ(scene.find_body("slope")->motion, MotionType::Static);
+  EXPECT_EQ(scene.find_body("slope")->settings.motion_type, MotionType::Static);
   EXPECT_NE(scene.find_body("tall9"), nullptr);
   EXPECT_NE(scene.find_body("short4"), nullptr);
   EXPECT_EQ(scene.find_body("short5"), nullptr);
   // Three sliders at three different frictions.
-  EXPECT_EQ(scene.find_body("slider_ice")->friction, 0.0f);
-  EXPECT_EQ(scene.find_body("slider_wood")->friction, 0.2f);
-  EXPECT_EQ(scene.find_body("slider_rubber")->friction, 0.5f);
+  EXPECT_EQ(scene.find_body("slider_ice")->settings.friction, 0.0f);
+  EXPECT_EQ(scene.find_body("slider_wood")->settings.friction, 0.2f);
+  EXPECT_EQ(scene.find_body("slider_rubber")->settings.friction, 0.5f);
   // Rolling balls: v = ω × r for a ball of radius 0.5 touching the floor.
   for (const char* name : {"ball_pins", "ball_stack"}) {
     const BodyDesc& ball = *scene.find_body(name);
     const Vec3 contact_velocity =
-        *ball.linear_velocity + ball.angular_velocity->cross(Vec3(0, -0.5f, 0));
+        ball.settings.linear_velocity + ball.settings.angular_velocity.cross(Vec3(0, -0.5f, 0));
     EXPECT_TRUE(contact_velocity.is_near_zero(1e-10f)) << name;
   }
 }
@@ -74,10 +74,10 @@ TEST(BuiltinScenes, DemoBodiesDoNotStartInsideEachOther) {
   const SceneDescription scene = builtin("demo");
   std::vector<std::pair<std::string, AABox>> boxes;
   for (const BodyDesc& body : scene.bodies)
-    boxes.emplace_back(body.name,
-                       shape_desc_bounds(scene, *scene.resolve(body.shape))
-                           .transformed(Mat44::rotation_translation(body.rotation, body.position))
-                           .expanded(-1.0e-4f));
+    boxes.emplace_back(body.name, scene_shape_bounds(scene, *scene.resolve(body.shape))
+                                      .transformed(Mat44::rotation_translation(
+                                          body.settings.rotation, body.settings.position))
+                                      .expanded(-1.0e-4f));
   const auto on_slope = [](const std::string& name) {
     return name == "slope" || name.rfind("slider_", 0) == 0;
   };
@@ -95,22 +95,22 @@ TEST(BuiltinScenes, PyramidIsJoltsPerformanceTestPyramid) {
   EXPECT_EQ(scene.steps, 500);
   EXPECT_EQ(count_motion(scene, MotionType::Dynamic), 1240u);
   const BodyDesc& floor = scene.bodies[0];
-  EXPECT_EQ(floor.motion, MotionType::Static);
-  EXPECT_EQ(floor.position, Vec3(0, -1, 0));
-  const auto& floor_box = std::get<BoxShapeDesc>(scene.resolve(floor.shape)->params);
+  EXPECT_EQ(floor.settings.motion_type, MotionType::Static);
+  EXPECT_EQ(floor.settings.position, Vec3(0, -1, 0));
+  const auto& floor_box = std::get<BoxShapeSettings>(scene.resolve(floor.shape)->settings);
   EXPECT_EQ(floor_box.half_extent, Vec3(50, 1, 50));
   EXPECT_EQ(floor_box.convex_radius, 0.0f);
   for (size_t i = 1; i < scene.bodies.size(); ++i) {
     const BodyDesc& box = scene.bodies[i];
     ASSERT_EQ(box.name, std::string("p").append(std::to_string(i - 1)));
-    const auto& shape = std::get<BoxShapeDesc>(scene.resolve(box.shape)->params);
+    const auto& shape = std::get<BoxShapeSettings>(scene.resolve(box.shape)->settings);
     EXPECT_EQ(shape.half_extent, Vec3(1, 1, 1));
     EXPECT_EQ(shape.convex_radius, 0.0f);
-    EXPECT_FALSE(shape.density.has_value());  // the default density (1000 kg/m³)
-    EXPECT_FALSE(box.mass.has_value());
-    EXPECT_EQ(box.allow_sleeping, false);
+    EXPECT_EQ(shape.density, 1000.0f);  // the default density
+    EXPECT_FALSE(box.settings.override_mass.has_value());
+    EXPECT_EQ(box.settings.allow_sleeping, false);
   }
-  EXPECT_EQ(scene.find_body("p1239")->position, Vec3(-1, 36, -1));
+  EXPECT_EQ(scene.find_body("p1239")->settings.position, Vec3(-1, 36, -1));
 }
 
 TEST(BuiltinScenes, BulletsAreAHundredLinearCastSpheresAimedAtAThinPlate) {
@@ -119,18 +119,18 @@ TEST(BuiltinScenes, BulletsAreAHundredLinearCastSpheresAimedAtAThinPlate) {
   EXPECT_EQ(scene.steps, 120);
   EXPECT_EQ(scene.physics.gravity, Vec3());
   const BodyDesc& plate = scene.bodies[0];
-  EXPECT_EQ(plate.motion, MotionType::Static);
-  EXPECT_EQ(std::get<BoxShapeDesc>(scene.resolve(plate.shape)->params).half_extent,
+  EXPECT_EQ(plate.settings.motion_type, MotionType::Static);
+  EXPECT_EQ(std::get<BoxShapeSettings>(scene.resolve(plate.shape)->settings).half_extent,
             Vec3(0.01f, 1, 1));
   for (size_t i = 1; i < scene.bodies.size(); ++i) {
     const BodyDesc& ball = scene.bodies[i];
-    EXPECT_EQ(std::get<SphereShapeDesc>(scene.resolve(ball.shape)->params).radius, 0.01f);
-    EXPECT_EQ(ball.motion_quality, MotionQuality::LinearCast);
-    EXPECT_EQ(ball.linear_velocity, Vec3(40, 0, 0));
-    EXPECT_EQ(ball.position.x(), -2.1f);
+    EXPECT_EQ(std::get<SphereShapeSettings>(scene.resolve(ball.shape)->settings).radius, 0.01f);
+    EXPECT_EQ(ball.settings.motion_quality, MotionQuality::LinearCast);
+    EXPECT_EQ(ball.settings.linear_velocity, Vec3(40, 0, 0));
+    EXPECT_EQ(ball.settings.position.x(), -2.1f);
     // Inside the plate's face, 0.1 m apart (no sphere touches another).
-    EXPECT_LE(std::fabs(ball.position.y()), 0.45f + 1e-6f);
-    EXPECT_LE(std::fabs(ball.position.z()), 0.45f + 1e-6f);
+    EXPECT_LE(std::fabs(ball.settings.position.y()), 0.45f + 1e-6f);
+    EXPECT_LE(std::fabs(ball.settings.position.z()), 0.45f + 1e-6f);
   }
 }
 
@@ -143,8 +143,8 @@ TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
   AABox inner(Vec3::replicate(-20.0f), Vec3::replicate(20.0f));
   for (size_t i = 0; i < 6; ++i) {
     const BodyDesc& wall = scene.bodies[i];
-    const AABox box = shape_desc_bounds(scene, *scene.resolve(wall.shape))
-                          .transformed(Mat44::translation(wall.position));
+    const AABox box = scene_shape_bounds(scene, *scene.resolve(wall.shape))
+                          .transformed(Mat44::translation(wall.settings.position));
     const int axis = (box.max - box.min).min_component_index();
     EXPECT_EQ(box.max[axis] - box.min[axis], 1.0f) << wall.name;
     EXPECT_EQ(std::fmin(std::fabs(box.min[axis]), std::fabs(box.max[axis])), 20.0f) << wall.name;
@@ -156,12 +156,12 @@ TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
   }
   for (size_t i = 6; i < scene.bodies.size(); ++i) {
     const BodyDesc& body = scene.bodies[i];
-    EXPECT_EQ(body.motion, MotionType::Dynamic);
-    EXPECT_EQ(body.motion_quality, MotionQuality::LinearCast);
-    EXPECT_NEAR(body.linear_velocity->length(), 250.0f, 0.01f);
-    const float radius = std::get<SphereShapeDesc>(scene.resolve(body.shape)->params).radius;
-    EXPECT_TRUE(inner.contains(body.position + Vec3::replicate(radius))) << body.name;
-    EXPECT_TRUE(inner.contains(body.position - Vec3::replicate(radius))) << body.name;
+    EXPECT_EQ(body.settings.motion_type, MotionType::Dynamic);
+    EXPECT_EQ(body.settings.motion_quality, MotionQuality::LinearCast);
+    EXPECT_NEAR(body.settings.linear_velocity.length(), 250.0f, 0.01f);
+    const float radius = std::get<SphereShapeSettings>(scene.resolve(body.shape)->settings).radius;
+    EXPECT_TRUE(inner.contains(body.settings.position + Vec3::replicate(radius))) << body.name;
+    EXPECT_TRUE(inner.contains(body.settings.position - Vec3::replicate(radius))) << body.name;
   }
   EXPECT_EQ(scene.probes.size(), 6u);
 }
@@ -169,12 +169,12 @@ TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
 TEST(BuiltinScenes, Tower10IsTenOneKilogramBoxesOnAFloor) {
   const SceneDescription scene = builtin("tower10");
   ASSERT_EQ(scene.bodies.size(), 11u);
-  EXPECT_EQ(scene.bodies[0].motion, MotionType::Static);
+  EXPECT_EQ(scene.bodies[0].settings.motion_type, MotionType::Static);
   for (int i = 0; i < 10; ++i) {
     const BodyDesc& box = *scene.find_body(std::string("b").append(std::to_string(i)));
-    EXPECT_EQ(box.mass, 1.0f);
-    EXPECT_EQ(box.position, Vec3(0, 0.5f + float(i), 0));
-    EXPECT_EQ(std::get<BoxShapeDesc>(scene.resolve(box.shape)->params).half_extent,
+    EXPECT_EQ(box.settings.override_mass, 1.0f);
+    EXPECT_EQ(box.settings.position, Vec3(0, 0.5f + float(i), 0));
+    EXPECT_EQ(std::get<BoxShapeSettings>(scene.resolve(box.shape)->settings).half_extent,
               Vec3(0.5f, 0.5f, 0.5f));
   }
 }

@@ -2,6 +2,7 @@
 // PhysicsSettings field with its real default, every key the format knows is documented, and
 // every JSON example reads without error.
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "FullScene.h"
 #include "atoll/scene/BuiltinScenes.h"
 #include "atoll/scene/PhysicsSettingFields.h"
+#include "atoll/scene/SceneFields.h"
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
@@ -95,6 +97,99 @@ TEST(SceneDocs, DefaultsTestWouldNoticeAWrongDefault) {
   SceneDescription scene;
   ASSERT_TRUE(apply_override(scene, "velocity_steps=11").ok());
   EXPECT_NE(scene, SceneDescription());
+}
+
+// One documented key: the cells of its row.
+struct DocRow {
+  std::string key, type, default_value, valid;
+};
+
+// The rows of a "| `key` | type | default | valid | meaning |" table in `text`, or, with
+// `grouped`, of a "| `group` | `key` | …" table whose empty group cell repeats the one above
+// (returned as "group/key").
+std::vector<DocRow> doc_rows(const std::string& text, bool grouped) {
+  std::vector<DocRow> rows;
+  std::istringstream lines(text);
+  std::string group;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| ", 0) != 0 || line.rfind("| ---", 0) == 0) continue;
+    std::vector<std::string> cells = split_cells(line);
+    if (grouped) {
+      if (cells.empty()) continue;
+      if (!cells[0].empty()) group = cells[0].substr(1, cells[0].size() - 2);
+      cells.erase(cells.begin());
+    }
+    if (cells.size() < 4 || cells[0].size() < 2 || cells[0][0] != '`') continue;
+    const std::string key = cells[0].substr(1, cells[0].size() - 2);
+    rows.push_back({grouped ? group + "/" + key : key, cells[1], cells[2], cells[3]});
+  }
+  return rows;
+}
+
+// The documented rows must be the table's keys, in its order, with its kind and unit, its
+// default (required keys say "required"; a key unset by default may describe its default in
+// words) and its valid range first in the "valid" column.
+void expect_rows_match(const std::vector<DocRow>& documented, const std::vector<FieldDoc>& table,
+                       const std::string& group) {
+  std::vector<std::string> documented_keys, table_keys;
+  for (const DocRow& row : documented) documented_keys.push_back(row.key);
+  for (const FieldDoc& field : table) table_keys.push_back(group + field.key);
+  EXPECT_EQ(documented_keys, table_keys);
+  for (const FieldDoc& field : table) {
+    const std::string key = group + field.key;
+    const DocRow* row = nullptr;
+    for (const DocRow& r : documented)
+      if (r.key == key) row = &r;
+    if (row == nullptr) continue;  // reported above
+    EXPECT_EQ(row->type, field.type) << key;
+    if (field.required)
+      EXPECT_EQ(row->default_value, "required") << key;
+    else if (!field.default_value.empty())
+      EXPECT_EQ(row->default_value, field.default_value) << key;
+    else
+      EXPECT_NE(row->default_value, "required") << key;
+    EXPECT_EQ(row->valid.substr(0, field.range.size()), field.range) << key;
+  }
+}
+
+TEST(SceneDocs, BodyTableIsTheBodyFieldTable) {
+  const std::string bodies = section(read_doc(), "Bodies");
+  ASSERT_FALSE(bodies.empty());
+  expect_rows_match(doc_rows(bodies.substr(0, bodies.find("\n### ")), false), body_field_docs(),
+                    "");
+}
+
+TEST(SceneDocs, ShapeTableIsTheShapeFieldTables) {
+  const std::string shapes = section(read_doc(), "Shapes");
+  ASSERT_FALSE(shapes.empty());
+  const std::vector<DocRow> documented = doc_rows(shapes, true);
+  std::vector<FieldDoc> table;
+  for (const auto& [type, fields] : shape_field_docs())
+    for (FieldDoc field : fields) {
+      field.key = type + "/" + field.key;
+      table.push_back(field);
+    }
+  expect_rows_match(documented, table, "");
+}
+
+TEST(SceneDocs, TheTableTestWouldNoticeAWrongRow) {
+  std::vector<FieldDoc> table = body_field_docs();
+  std::vector<DocRow> rows;
+  for (const FieldDoc& field : table)
+    rows.push_back(
+        {field.key, field.type, field.required ? "required" : field.default_value, field.range});
+  // The table's own rows match; a changed default, unit or missing key is reported.
+  expect_rows_match(rows, table, "");
+  rows[6].default_value = "0.3";  // friction
+  rows[7].type = "real, m";       // restitution
+  rows.pop_back();
+  ::testing::TestPartResultArray failures;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    expect_rows_match(rows, table, "");
+  }
+  EXPECT_EQ(failures.size(), 3);
 }
 
 void collect_keys(const nlohmann::json& value, std::vector<std::string>& keys) {

@@ -42,12 +42,12 @@ TEST(SceneGenerators, StackSpacesBodiesByShapeHeightPlusGap) {
   for (int i = 0; i < 3; ++i) {
     const BodyDesc& body = scene.bodies[1 + i];
     EXPECT_EQ(body.name, std::string("s").append(std::to_string(i)));
-    EXPECT_EQ(body.position, Vec3(1.0f, 0.5f + float(i) * 1.1f, 2.0f));
+    EXPECT_EQ(body.settings.position, Vec3(1.0f, 0.5f + float(i) * 1.1f, 2.0f));
     EXPECT_EQ(body.shape.name, "crate");
     // Body keys apply to every generated body.
-    EXPECT_EQ(body.mass, 2.0f);
-    EXPECT_EQ(body.friction, 0.7f);
-    EXPECT_EQ(body.motion, MotionType::Dynamic);
+    EXPECT_EQ(body.settings.override_mass, 2.0f);
+    EXPECT_EQ(body.settings.friction, 0.7f);
+    EXPECT_EQ(body.settings.motion_type, MotionType::Dynamic);
   }
 }
 
@@ -57,8 +57,8 @@ TEST(SceneGenerators, StackUsesTheRotatedShapeHeight) {
       R"({"type": "stack", "name": "s", "shape": "plank", "count": 2, "base": [0, 1, 0],
           "rotation": [0, 0, 0.70710678, 0.70710678]})"));
   ASSERT_EQ(scene.bodies.size(), 3u);
-  EXPECT_NEAR(scene.bodies[2].position.y(), 3.0f, 1e-5f);
-  EXPECT_EQ(scene.bodies[2].rotation, scene.bodies[1].rotation);
+  EXPECT_NEAR(scene.bodies[2].settings.position.y(), 3.0f, 1e-5f);
+  EXPECT_EQ(scene.bodies[2].settings.rotation, scene.bodies[1].settings.rotation);
 }
 
 TEST(SceneGenerators, PyramidHasLayersMinusIBodiesPerLayerCentredOnBase) {
@@ -69,7 +69,7 @@ TEST(SceneGenerators, PyramidHasLayersMinusIBodiesPerLayerCentredOnBase) {
                            {-0.5f, 1.5f, 4}, {0.5f, 1.5f, 4}, {0, 2.5f, 4}};
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(scene.bodies[1 + i].name, std::string("p").append(std::to_string(i)));
-    EXPECT_EQ(scene.bodies[1 + i].position, expected[i]) << i;
+    EXPECT_EQ(scene.bodies[1 + i].settings.position, expected[i]) << i;
   }
 }
 
@@ -77,9 +77,9 @@ TEST(SceneGenerators, PyramidGapWidensEachLayer) {
   const SceneDescription scene = read_ok(scene_with(
       R"({"type": "pyramid", "name": "p", "shape": "crate", "layers": 2, "base": [0, 0.5, 0],
           "gap": 0.5})"));
-  EXPECT_EQ(scene.bodies[1].position, Vec3(-0.75f, 0.5f, 0));
-  EXPECT_EQ(scene.bodies[2].position, Vec3(0.75f, 0.5f, 0));
-  EXPECT_EQ(scene.bodies[3].position, Vec3(0, 1.5f, 0));
+  EXPECT_EQ(scene.bodies[1].settings.position, Vec3(-0.75f, 0.5f, 0));
+  EXPECT_EQ(scene.bodies[2].settings.position, Vec3(0.75f, 0.5f, 0));
+  EXPECT_EQ(scene.bodies[3].settings.position, Vec3(0, 1.5f, 0));
 }
 
 TEST(SceneGenerators, GridIndexesXFastestThenYThenZ) {
@@ -89,10 +89,10 @@ TEST(SceneGenerators, GridIndexesXFastestThenYThenZ) {
   ASSERT_EQ(scene.bodies.size(), 1u + 24u);
   const BodyDesc* g5 = scene.find_body("g5");  // x = 1, y = 2, z = 0
   ASSERT_NE(g5, nullptr);
-  EXPECT_EQ(g5->position, Vec3(11, 4, 0));
+  EXPECT_EQ(g5->settings.position, Vec3(11, 4, 0));
   const BodyDesc* g23 = scene.find_body("g23");  // x = 1, y = 2, z = 3
   ASSERT_NE(g23, nullptr);
-  EXPECT_EQ(g23->position, Vec3(11, 4, 9));
+  EXPECT_EQ(g23->settings.position, Vec3(11, 4, 9));
   EXPECT_EQ(scene.find_body("g24"), nullptr);
 }
 
@@ -106,22 +106,22 @@ TEST(SceneGenerators, PileIsSeededAndStaysInItsRegion) {
   ASSERT_EQ(a.bodies.size(), 51u);
   const AABox region(Vec3(-1, 2, -3), Vec3(1, 6, 3));
   for (size_t i = 1; i < a.bodies.size(); ++i) {
-    EXPECT_TRUE(region.contains(a.bodies[i].position)) << a.bodies[i].name;
-    EXPECT_NEAR(a.bodies[i].rotation.length(), 1.0f, 1e-6f);
+    EXPECT_TRUE(region.contains(a.bodies[i].settings.position)) << a.bodies[i].name;
+    EXPECT_NEAR(a.bodies[i].settings.rotation.length(), 1.0f, 1e-6f);
   }
   // The positions are atl::Random's sequence, the same on every platform: x, y, z, then the
   // three numbers of the rotation.
   Random random(42);
   const float x = random.uniform(-1, 1), y = random.uniform(2, 6), z = random.uniform(-3, 3);
-  EXPECT_EQ(a.bodies[1].position, Vec3(x, y, z));
+  EXPECT_EQ(a.bodies[1].settings.position, Vec3(x, y, z));
   // Another seed gives another pile; no rotation without random_rotation.
   const SceneDescription c = read_ok(scene_with(
       R"({"type": "pile", "name": "r", "shape": "ball", "count": 50, "min": [-1, 2, -3],
           "max": [1, 6, 3]})"));
-  EXPECT_NE(c.bodies[1].position, a.bodies[1].position);
-  EXPECT_EQ(c.bodies[1].rotation, Quat::identity());
+  EXPECT_NE(c.bodies[1].settings.position, a.bodies[1].settings.position);
+  EXPECT_EQ(c.bodies[1].settings.rotation, Quat::identity());
   Random default_random(Random::k_default_seed);
-  EXPECT_EQ(c.bodies[1].position.x(), default_random.uniform(-1, 1));
+  EXPECT_EQ(c.bodies[1].settings.position.x(), default_random.uniform(-1, 1));
 }
 
 TEST(SceneGenerators, PileSpeedGivesEveryBodyThatSpeedInARandomDirection) {
@@ -131,9 +131,8 @@ TEST(SceneGenerators, PileSpeedGivesEveryBodyThatSpeedInARandomDirection) {
   ASSERT_EQ(scene.bodies.size(), 201u);
   Vec3 sum;
   for (size_t i = 1; i < scene.bodies.size(); ++i) {
-    ASSERT_TRUE(scene.bodies[i].linear_velocity.has_value());
-    EXPECT_NEAR(scene.bodies[i].linear_velocity->length(), 250.0f, 250.0f * 1e-6f);
-    sum += *scene.bodies[i].linear_velocity / 250.0f;
+    EXPECT_NEAR(scene.bodies[i].settings.linear_velocity.length(), 250.0f, 250.0f * 1e-6f);
+    sum += scene.bodies[i].settings.linear_velocity / 250.0f;
   }
   // 200 uniform directions: their mean is within a few 1/√200 ≈ 0.07 of zero on each axis.
   EXPECT_LT((sum / 200.0f).abs().max_component(), 0.25f);
@@ -141,14 +140,14 @@ TEST(SceneGenerators, PileSpeedGivesEveryBodyThatSpeedInARandomDirection) {
   Random random(7);
   for (int i = 0; i < 6; ++i) (void)random.next_float();
   const float z = random.uniform(-1.0f, 1.0f);
-  EXPECT_EQ(scene.bodies[1].linear_velocity->z(), 250.0f * z);
+  EXPECT_EQ(scene.bodies[1].settings.linear_velocity.z(), 250.0f * z);
   // Positions do not depend on the speed.
   const SceneDescription still = read_ok(scene_with(
       R"({"type": "pile", "name": "r", "shape": "ball", "count": 200, "min": [-1, 2, -3],
           "max": [1, 6, 3], "seed": 7, "random_rotation": true})"));
-  EXPECT_EQ(still.bodies[1].position, scene.bodies[1].position);
-  EXPECT_EQ(still.bodies[1].rotation, scene.bodies[1].rotation);
-  EXPECT_FALSE(still.bodies[1].linear_velocity.has_value());
+  EXPECT_EQ(still.bodies[1].settings.position, scene.bodies[1].settings.position);
+  EXPECT_EQ(still.bodies[1].settings.rotation, scene.bodies[1].settings.rotation);
+  EXPECT_EQ(still.bodies[1].settings.linear_velocity, Vec3());
 }
 
 TEST(SceneGenerators, JoltPyramidReproducesPerformanceTestLayout) {
@@ -163,13 +162,14 @@ TEST(SceneGenerators, JoltPyramidReproducesPerformanceTestLayout) {
         const BodyDesc& body = scene.bodies[index];
         ASSERT_EQ(body.name, std::string("p").append(std::to_string(index - 1)));
         const float shift = (i & 1) != 0 ? 1.0f : 0.0f;
-        ASSERT_EQ(body.position, Vec3(-15.0f + 2.0f * float(j) + shift, 1.0f + 2.5f * float(i),
-                                      -15.0f + 2.0f * float(k) + shift));
+        ASSERT_EQ(body.settings.position,
+                  Vec3(-15.0f + 2.0f * float(j) + shift, 1.0f + 2.5f * float(i),
+                       -15.0f + 2.0f * float(k) + shift));
         ++index;
       }
-  EXPECT_EQ(scene.find_body("p0")->position, Vec3(-15, 1, -15));
-  EXPECT_EQ(scene.find_body("p225")->position, Vec3(-14, 3.5f, -14));
-  EXPECT_EQ(scene.find_body("p1239")->position, Vec3(-1, 36, -1));
+  EXPECT_EQ(scene.find_body("p0")->settings.position, Vec3(-15, 1, -15));
+  EXPECT_EQ(scene.find_body("p225")->settings.position, Vec3(-14, 3.5f, -14));
+  EXPECT_EQ(scene.find_body("p1239")->settings.position, Vec3(-1, 36, -1));
 }
 
 TEST(SceneGenerators, GeneratedNamesWorkInEvents) {

@@ -48,20 +48,20 @@ TEST(SceneOverride, SetsSettings) {
 TEST(SceneOverride, SetsBodyFieldsIncludingGeneratedBodies) {
   SceneDescription scene = demo_scene();
   ASSERT_TRUE(apply_override(scene, "bodies.s3.friction=0.9").ok());
-  EXPECT_EQ(scene.find_body("s3")->friction, 0.9f);
-  EXPECT_FALSE(scene.find_body("s2")->friction.has_value());
+  EXPECT_EQ(scene.find_body("s3")->settings.friction, 0.9f);
+  EXPECT_EQ(scene.find_body("s2")->settings.friction, BodyCreationSettings().friction);
   ASSERT_TRUE(apply_override(scene, "bodies.b0.position=[1, 2, 3]").ok());
-  EXPECT_EQ(scene.find_body("b0")->position, Vec3(1, 2, 3));
+  EXPECT_EQ(scene.find_body("b0")->settings.position, Vec3(1, 2, 3));
   // A bare word is taken as a string.
   ASSERT_TRUE(apply_override(scene, "bodies.b0.motion_quality=linear_cast").ok());
-  EXPECT_EQ(scene.find_body("b0")->motion_quality, MotionQuality::LinearCast);
+  EXPECT_EQ(scene.find_body("b0")->settings.motion_quality, MotionQuality::LinearCast);
   ASSERT_TRUE(apply_override(scene, "bodies.b0.shape=ball").ok());
   EXPECT_EQ(scene.find_body("b0")->shape.name, "ball");
   ASSERT_TRUE(apply_override(scene, R"(bodies.b0.shape={"type": "sphere", "radius": 2})").ok());
-  EXPECT_EQ(std::get<SphereShapeDesc>(scene.find_body("b0")->shape.definition->params).radius,
+  EXPECT_EQ(std::get<SphereShapeSettings>(scene.find_body("b0")->shape.definition->settings).radius,
             2.0f);
   ASSERT_TRUE(apply_override(scene, "bodies.floor.motion=dynamic").ok());
-  EXPECT_EQ(scene.find_body("floor")->motion, MotionType::Dynamic);
+  EXPECT_EQ(scene.find_body("floor")->settings.motion_type, MotionType::Dynamic);
 }
 
 TEST(SceneOverride, BadOverridesGiveOneLineMessagesAndChangeNothing) {

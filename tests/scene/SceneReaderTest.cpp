@@ -67,34 +67,36 @@ TEST(SceneReader, ReadsEveryBodyField) {
     ]})");
   ASSERT_EQ(scene.bodies.size(), 3u);
   const BodyDesc& floor = scene.bodies[0];
-  EXPECT_EQ(floor.motion, MotionType::Static);
+  EXPECT_EQ(floor.settings.motion_type, MotionType::Static);
   ASSERT_NE(floor.shape.definition, nullptr);
-  EXPECT_EQ(std::get<BoxShapeDesc>(floor.shape.definition->params).half_extent, Vec3(50, 1, 50));
-  EXPECT_FALSE(floor.friction.has_value());
+  EXPECT_EQ(std::get<BoxShapeSettings>(floor.shape.definition->settings).half_extent,
+            Vec3(50, 1, 50));
+  EXPECT_EQ(floor.settings.friction, BodyCreationSettings().friction);  // the engine default
 
   const BodyDesc& b = scene.bodies[1];
   EXPECT_EQ(b.shape.name, "crate");
-  EXPECT_EQ(b.position, Vec3(1, 2, 3));
-  EXPECT_EQ(b.rotation, Quat(0, 0.6f, 0, 0.8f));
-  EXPECT_EQ(b.motion, MotionType::Kinematic);
-  EXPECT_EQ(b.mass, 2.5f);
-  EXPECT_EQ(b.friction, 0.5f);
-  EXPECT_EQ(b.restitution, 0.25f);
-  EXPECT_EQ(b.linear_velocity, Vec3(1, 0, 0));
-  EXPECT_EQ(b.angular_velocity, Vec3(0, 2, 0));
-  EXPECT_EQ(b.motion_quality, MotionQuality::LinearCast);
-  EXPECT_EQ(b.allow_sleeping, false);
-  EXPECT_EQ(b.sensor, true);
-  EXPECT_EQ(b.sensor_detects_static, true);
-  EXPECT_EQ(b.gravity_factor, -0.5f);
-  EXPECT_EQ(b.linear_damping, 0.1f);
-  EXPECT_EQ(b.angular_damping, 0.2f);
-  EXPECT_EQ(b.max_linear_velocity, 100.0f);
-  EXPECT_EQ(b.max_angular_velocity, 10.0f);
-  EXPECT_EQ(b.object_layer, ObjectLayer(3));
-  EXPECT_EQ(b.allowed_dofs, AllowedDOFs::Plane2D);
-  EXPECT_EQ(scene.bodies[2].allowed_dofs, AllowedDOFs::All);
-  EXPECT_EQ(scene.bodies[2].motion, MotionType::Dynamic);  // the scene format's default
+  EXPECT_EQ(b.settings.position, Vec3(1, 2, 3));
+  EXPECT_EQ(b.settings.rotation, Quat(0, 0.6f, 0, 0.8f));
+  EXPECT_EQ(b.settings.motion_type, MotionType::Kinematic);
+  EXPECT_EQ(b.settings.override_mass, 2.5f);
+  EXPECT_EQ(b.settings.friction, 0.5f);
+  EXPECT_EQ(b.settings.restitution, 0.25f);
+  EXPECT_EQ(b.settings.linear_velocity, Vec3(1, 0, 0));
+  EXPECT_EQ(b.settings.angular_velocity, Vec3(0, 2, 0));
+  EXPECT_EQ(b.settings.motion_quality, MotionQuality::LinearCast);
+  EXPECT_EQ(b.settings.allow_sleeping, false);
+  EXPECT_EQ(b.settings.is_sensor, true);
+  EXPECT_EQ(b.settings.sensor_detects_static, true);
+  EXPECT_EQ(b.settings.gravity_factor, -0.5f);
+  EXPECT_EQ(b.settings.linear_damping, 0.1f);
+  EXPECT_EQ(b.settings.angular_damping, 0.2f);
+  EXPECT_EQ(b.settings.max_linear_velocity, 100.0f);
+  EXPECT_EQ(b.settings.max_angular_velocity, 10.0f);
+  EXPECT_EQ(b.settings.object_layer, ObjectLayer(3));
+  EXPECT_EQ(b.settings.allowed_dofs, AllowedDOFs::Plane2D);
+  EXPECT_EQ(scene.bodies[2].settings.allowed_dofs, AllowedDOFs::All);
+  EXPECT_EQ(scene.bodies[2].settings.motion_type,
+            MotionType::Dynamic);  // the scene format's default
 }
 
 TEST(SceneReader, ReadsEveryShapeType) {
@@ -129,22 +131,24 @@ TEST(SceneReader, ReadsEveryShapeType) {
                             "scaled",
                             "offset_center_of_mass"};
   for (size_t i = 0; i < 11; ++i)
-    EXPECT_EQ(shape_desc_type_name(scene.shapes[i].shape), std::string(expected[i]));
-  EXPECT_EQ(std::get<BoxShapeDesc>(scene.shapes[0].shape.params).density, 500.0f);
-  EXPECT_FALSE(std::get<BoxShapeDesc>(scene.shapes[0].shape.params).convex_radius.has_value());
-  EXPECT_EQ(std::get<HeightFieldShapeDesc>(scene.shapes[6].shape.params).heights.size(), 4u);
-  const auto& compound = std::get<CompoundShapeDesc>(scene.shapes[7].shape.params);
+    EXPECT_EQ(scene_shape_type_name(scene.shapes[i].shape), std::string(expected[i]));
+  EXPECT_EQ(std::get<BoxShapeSettings>(scene.shapes[0].shape.settings).density, 500.0f);
+  EXPECT_EQ(std::get<BoxShapeSettings>(scene.shapes[0].shape.settings).convex_radius,
+            BoxShapeSettings().convex_radius);
+  EXPECT_EQ(std::get<HeightFieldShapeSettings>(scene.shapes[6].shape.settings).heights.size(), 4u);
+  const auto& compound = std::get<CompoundShapeParts>(scene.shapes[7].shape.settings);
   ASSERT_EQ(compound.children.size(), 2u);
   EXPECT_EQ(compound.children[0].shape.name, "box");
-  EXPECT_EQ(compound.children[1].rotation, Quat(0, 0, 1, 0));
-  EXPECT_EQ(std::get<ScaledShapeDesc>(scene.shapes[9].shape.params).scale, Vec3(1, -2, 1));
+  EXPECT_EQ(compound.children[1].settings.rotation, Quat(0, 0, 1, 0));
+  EXPECT_EQ(std::get<WithShape<ScaledShapeSettings>>(scene.shapes[9].shape.settings).settings.scale,
+            Vec3(1, -2, 1));
 
   // Bounds: the scaled box is mirrored in y, the rotated capsule lies along z.
-  EXPECT_EQ(shape_desc_bounds(scene, scene.shapes[9].shape).min, Vec3(-1, -4, -3));
-  const AABox moved = shape_desc_bounds(scene, scene.shapes[8].shape);
+  EXPECT_EQ(scene_shape_bounds(scene, scene.shapes[9].shape).min, Vec3(-1, -4, -3));
+  const AABox moved = scene_shape_bounds(scene, scene.shapes[8].shape);
   EXPECT_NEAR(moved.max.z(), 1.25f, 1e-5f);
   EXPECT_NEAR(moved.max.x(), 1.25f, 1e-5f);
-  EXPECT_EQ(shape_desc_bounds(scene, scene.shapes[6].shape).max, Vec3(1, 3, 1));
+  EXPECT_EQ(scene_shape_bounds(scene, scene.shapes[6].shape).max, Vec3(1, 3, 1));
 }
 
 TEST(SceneReader, ReadsEventsAndProbes) {
@@ -181,7 +185,7 @@ TEST(SceneReader, NormalizesNearlyUnitRotations) {
   const SceneDescription scene = read_ok(
       R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1},
                       "rotation": [0, 0, 0, 1.0009]}]})");
-  EXPECT_EQ(scene.bodies[0].rotation, Quat::identity());
+  EXPECT_EQ(scene.bodies[0].settings.rotation, Quat::identity());
 }
 
 TEST(SceneReader, AcceptsCommentsAndIntegralFloatsAsIntegers) {

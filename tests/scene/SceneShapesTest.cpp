@@ -28,13 +28,13 @@ TEST(SceneShapes, EveryShapeTypeBuildsWithItsParameters) {
     const Result<Ref<Shape>> shape = shapes.body_shape(body);
     ASSERT_TRUE(shape.ok()) << shape.error().message();
   }
-  for (const NamedShapeDesc& named : scene.shapes) {
+  for (const NamedShape& named : scene.shapes) {
     const Result<Ref<Shape>> shape = build_shape(scene, named.shape, "full.json", named.name);
     ASSERT_TRUE(shape.ok()) << shape.error().message();
-    EXPECT_EQ(uint8_t(shape.value()->sub_type()), uint8_t(named.shape.params.index()))
+    EXPECT_EQ(uint8_t(shape.value()->sub_type()), uint8_t(named.shape.settings.index()))
         << named.name;
     // The engine's bounds agree with the description's.
-    const AABox expected = shape_desc_bounds(scene, named.shape);
+    const AABox expected = scene_shape_bounds(scene, named.shape);
     const AABox actual = shape.value()->local_bounds();
     EXPECT_TRUE(actual.min.is_close(expected.min, 1e-6f) &&
                 actual.max.is_close(expected.max, 1e-6f))

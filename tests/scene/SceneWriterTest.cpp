@@ -35,11 +35,11 @@ TEST(SceneWriter, EqualityNoticesEveryKindOfChange) {
   changed.physics.use_friction = true;
   EXPECT_NE(changed, scene);
   changed = scene;
-  changed.bodies[3].allowed_dofs = AllowedDOFs::All;
+  changed.bodies[3].settings.allowed_dofs = AllowedDOFs::All;
   EXPECT_NE(changed, scene);
   changed = scene;
-  auto shape = std::make_shared<ShapeDesc>(*changed.bodies[2].shape.definition);
-  std::get<BoxShapeDesc>(shape->params).half_extent = Vec3(1, 0.2f, 1);
+  auto shape = std::make_shared<SceneShape>(*changed.bodies[2].shape.definition);
+  std::get<BoxShapeSettings>(shape->settings).half_extent = Vec3(1, 0.2f, 1);
   changed.bodies[2].shape.definition = shape;
   EXPECT_NE(changed, scene);
   changed = scene;
@@ -64,8 +64,9 @@ TEST(SceneWriter, FloatsAreWrittenInTheirShortestExactForm) {
   scene.physics.gravity = Vec3(0, -9.81f, 1.0e-7f);
   BodyDesc body;
   body.name = "b";
-  body.shape.definition = std::make_shared<ShapeDesc>(ShapeDesc{SphereShapeDesc{1.0f / 3.0f, {}}});
-  body.position = Vec3(0.1f, 1e30f, -2.5f);
+  body.shape.definition =
+      std::make_shared<SceneShape>(SceneShape{SphereShapeSettings{1.0f / 3.0f}});
+  body.settings.position = Vec3(0.1f, 1e30f, -2.5f);
   scene.bodies.push_back(body);
   const std::string text = write_scene_json(scene);
   EXPECT_NE(text.find("\"baumgarte\": 0.1"), std::string::npos) << text;

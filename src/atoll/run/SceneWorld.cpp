@@ -16,24 +16,10 @@ namespace atl {
 
 namespace {
 
+// The scene's settings with the built shape (the scene holds the engine's settings).
 BodyCreationSettings body_settings(const BodyDesc& body, Ref<Shape> shape) {
-  BodyCreationSettings s(std::move(shape), body.position, body.rotation, body.motion);
-  if (body.mass) s.override_mass = *body.mass;
-  if (body.friction) s.friction = *body.friction;
-  if (body.restitution) s.restitution = *body.restitution;
-  if (body.linear_velocity) s.linear_velocity = *body.linear_velocity;
-  if (body.angular_velocity) s.angular_velocity = *body.angular_velocity;
-  if (body.motion_quality) s.motion_quality = *body.motion_quality;
-  if (body.allow_sleeping) s.allow_sleeping = *body.allow_sleeping;
-  if (body.sensor) s.is_sensor = *body.sensor;
-  if (body.sensor_detects_static) s.sensor_detects_static = *body.sensor_detects_static;
-  if (body.gravity_factor) s.gravity_factor = *body.gravity_factor;
-  if (body.linear_damping) s.linear_damping = *body.linear_damping;
-  if (body.angular_damping) s.angular_damping = *body.angular_damping;
-  if (body.max_linear_velocity) s.max_linear_velocity = *body.max_linear_velocity;
-  if (body.max_angular_velocity) s.max_angular_velocity = *body.max_angular_velocity;
-  if (body.object_layer) s.object_layer = *body.object_layer;
-  if (body.allowed_dofs) s.allowed_dofs = *body.allowed_dofs;
+  BodyCreationSettings s = body.settings;
+  s.shape = std::move(shape);
   return s;
 }
 

@@ -2,6 +2,8 @@
 
 #include "atoll/scene/PhysicsSettingFields.h"
 
+#include <type_traits>
+
 namespace atl {
 
 bool ShapeRef::operator==(const ShapeRef& other) const {
@@ -11,8 +13,8 @@ bool ShapeRef::operator==(const ShapeRef& other) const {
   return *definition == *other.definition;
 }
 
-const char* shape_desc_type_name(const ShapeDesc& shape) {
-  return shape_sub_type_name(ShapeSubType(shape.params.index()));
+const char* scene_shape_type_name(const SceneShape& shape) {
+  return shape_sub_type_name(shape.type());
 }
 
 const char* scene_action_name(SceneAction action) {
@@ -71,8 +73,8 @@ const char* scene_action_vector_key(SceneAction action) {
   return nullptr;
 }
 
-const ShapeDesc* SceneDescription::find_shape(std::string_view name) const {
-  for (const NamedShapeDesc& shape : shapes)
+const SceneShape* SceneDescription::find_shape(std::string_view name) const {
+  for (const NamedShape& shape : shapes)
     if (shape.name == name) return &shape.shape;
   return nullptr;
 }
@@ -89,7 +91,7 @@ const BodyDesc* SceneDescription::find_body(std::string_view name) const {
   return nullptr;
 }
 
-const ShapeDesc* SceneDescription::resolve(const ShapeRef& ref) const {
+const SceneShape* SceneDescription::resolve(const ShapeRef& ref) const {
   return ref.definition != nullptr ? ref.definition.get() : find_shape(ref.name);
 }
 
@@ -104,74 +106,64 @@ bool operator==(const SceneDescription& a, const SceneDescription& b) {
 namespace {
 
 AABox ref_bounds(const SceneDescription& scene, const ShapeRef& ref) {
-  const ShapeDesc* shape = scene.resolve(ref);
+  const SceneShape* shape = scene.resolve(ref);
   ATOLL_ASSERT(shape != nullptr, "shape reference to an unknown shape");
-  return shape_desc_bounds(scene, *shape);
+  return scene_shape_bounds(scene, *shape);
 }
 
-AABox points_bounds(const std::vector<Vec3>& points) {
+template <class Points>
+AABox points_bounds(const Points& points) {
   AABox bounds;
-  for (const Vec3& p : points) bounds.encapsulate(p);
+  for (const auto& p : points) bounds.encapsulate(Vec3(p));
   return bounds;
 }
 
 }  // namespace
 
-AABox shape_desc_bounds(const SceneDescription& scene, const ShapeDesc& shape) {
-  switch (ShapeSubType(shape.params.index())) {
-    case ShapeSubType::Sphere: {
-      const float r = std::get<SphereShapeDesc>(shape.params).radius;
-      return AABox::from_center(Vec3(), Vec3::replicate(r));
-    }
-    case ShapeSubType::Box:
-      return AABox::from_center(Vec3(), std::get<BoxShapeDesc>(shape.params).half_extent);
-    case ShapeSubType::Capsule: {
-      const auto& capsule = std::get<CapsuleShapeDesc>(shape.params);
-      return AABox::from_center(
-          Vec3(), Vec3(capsule.radius, capsule.half_height + capsule.radius, capsule.radius));
-    }
-    case ShapeSubType::Cylinder: {
-      const auto& cylinder = std::get<CylinderShapeDesc>(shape.params);
-      return AABox::from_center(Vec3(),
-                                Vec3(cylinder.radius, cylinder.half_height, cylinder.radius));
-    }
-    case ShapeSubType::ConvexHull:
-      return points_bounds(std::get<ConvexHullShapeDesc>(shape.params).points);
-    case ShapeSubType::TriangleMesh:
-      return points_bounds(std::get<MeshShapeDesc>(shape.params).vertices);
-    case ShapeSubType::HeightField: {
-      const auto& field = std::get<HeightFieldShapeDesc>(shape.params);
-      AABox bounds;
-      for (uint32_t z = 0; z < field.sample_count; ++z)
-        for (uint32_t x = 0; x < field.sample_count; ++x)
-          bounds.encapsulate(
-              field.offset +
-              field.scale * Vec3(float(x), field.heights[z * field.sample_count + x], float(z)));
-      return bounds;
-    }
-    case ShapeSubType::StaticCompound: {
-      AABox bounds;
-      for (const CompoundChildDesc& child : std::get<CompoundShapeDesc>(shape.params).children)
-        bounds.encapsulate(
-            ref_bounds(scene, child.shape)
-                .transformed(Mat44::rotation_translation(child.rotation, child.position)));
-      return bounds;
-    }
-    case ShapeSubType::RotatedTranslated: {
-      const auto& decorated = std::get<RotatedTranslatedShapeDesc>(shape.params);
-      return ref_bounds(scene, decorated.shape)
-          .transformed(Mat44::rotation_translation(decorated.rotation, decorated.position));
-    }
-    case ShapeSubType::Scaled: {
-      const auto& decorated = std::get<ScaledShapeDesc>(shape.params);
-      const AABox inner = ref_bounds(scene, decorated.shape);
-      // A negative factor mirrors, swapping which corner is the minimum.
-      return AABox::from_two_points(inner.min * decorated.scale, inner.max * decorated.scale);
-    }
-    case ShapeSubType::OffsetCenterOfMass:
-      return ref_bounds(scene, std::get<OffsetCenterOfMassShapeDesc>(shape.params).shape);
-  }
-  return AABox();
+AABox scene_shape_bounds(const SceneDescription& scene, const SceneShape& shape) {
+  return std::visit(
+      [&](const auto& s) -> AABox {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, SphereShapeSettings>) {
+          return AABox::from_center(Vec3(), Vec3::replicate(s.radius));
+        } else if constexpr (std::is_same_v<T, BoxShapeSettings>) {
+          return AABox::from_center(Vec3(), s.half_extent);
+        } else if constexpr (std::is_same_v<T, CapsuleShapeSettings>) {
+          return AABox::from_center(Vec3(),
+                                    Vec3(s.radius, s.half_height_of_cylinder + s.radius, s.radius));
+        } else if constexpr (std::is_same_v<T, CylinderShapeSettings>) {
+          return AABox::from_center(Vec3(), Vec3(s.radius, s.half_height, s.radius));
+        } else if constexpr (std::is_same_v<T, ConvexHullShapeSettings>) {
+          return points_bounds(s.points);
+        } else if constexpr (std::is_same_v<T, TriangleMeshShapeSettings>) {
+          return points_bounds(s.vertices);
+        } else if constexpr (std::is_same_v<T, HeightFieldShapeSettings>) {
+          AABox bounds;
+          for (uint32_t z = 0; z < s.sample_count; ++z)
+            for (uint32_t x = 0; x < s.sample_count; ++x)
+              bounds.encapsulate(
+                  s.offset + s.scale * Vec3(float(x), s.heights[z * s.sample_count + x], float(z)));
+          return bounds;
+        } else if constexpr (std::is_same_v<T, CompoundShapeParts>) {
+          AABox bounds;
+          for (const auto& child : s.children)
+            bounds.encapsulate(ref_bounds(scene, child.shape)
+                                   .transformed(Mat44::rotation_translation(
+                                       child.settings.rotation, child.settings.position)));
+          return bounds;
+        } else if constexpr (std::is_same_v<T, WithShape<RotatedTranslatedShapeSettings>>) {
+          return ref_bounds(scene, s.shape)
+              .transformed(Mat44::rotation_translation(s.settings.rotation, s.settings.position));
+        } else if constexpr (std::is_same_v<T, WithShape<ScaledShapeSettings>>) {
+          const AABox inner = ref_bounds(scene, s.shape);
+          // A negative factor mirrors, swapping which corner is the minimum.
+          return AABox::from_two_points(inner.min * s.settings.scale, inner.max * s.settings.scale);
+        } else {
+          static_assert(std::is_same_v<T, WithShape<OffsetCenterOfMassShapeSettings>>);
+          return ref_bounds(scene, s.shape);
+        }
+      },
+      shape.settings);
 }
 
 }  // namespace atl

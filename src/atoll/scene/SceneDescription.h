@@ -1,8 +1,7 @@
 #pragma once
 // A scene as plain data: what a JSON scene file says (docs/scene-format.md), with generators
-// already expanded into bodies. The fields a file may leave out are std::optional: whoever
-// builds the world applies only what the file says on top of the engine's own defaults, so no
-// engine default is repeated here.
+// already expanded into bodies. Bodies and shapes hold the engine's own settings types, so the
+// defaults of a key a file leaves out are the engine's, written down nowhere else.
 
 #include <array>
 #include <cstdint>
@@ -13,222 +12,99 @@
 #include <variant>
 #include <vector>
 
-#include "atoll/body/AllowedDOFs.h"
+#include "atoll/body/BodyCreationSettings.h"
 #include "atoll/body/MotionQuality.h"
 #include "atoll/body/MotionType.h"
-#include "atoll/collision/broadphase/ObjectLayer.h"
 #include "atoll/geometry/AABox.h"
 #include "atoll/math/Quat.h"
+#include "atoll/shape/BoxShape.h"
+#include "atoll/shape/CapsuleShape.h"
+#include "atoll/shape/ConvexHullShape.h"
+#include "atoll/shape/CylinderShape.h"
+#include "atoll/shape/HeightFieldShape.h"
+#include "atoll/shape/OffsetCenterOfMassShape.h"
+#include "atoll/shape/RotatedTranslatedShape.h"
+#include "atoll/shape/ScaledShape.h"
 #include "atoll/shape/Shape.h"
+#include "atoll/shape/SphereShape.h"
+#include "atoll/shape/StaticCompoundShape.h"
+#include "atoll/shape/TriangleMeshShape.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
 
-struct ShapeDesc;
+struct SceneShape;
 
 /// A shape as a body or another shape uses it: a named shape definition or an inline one.
 struct ShapeRef {
   /// Name of an entry of SceneDescription::shapes; empty for an inline shape.
   std::string name;
   /// The inline definition (the bodies of one generator share it); null for a named shape.
-  std::shared_ptr<const ShapeDesc> definition;
+  std::shared_ptr<const SceneShape> definition;
   /// Equal names and equal inline definitions (compared by value, not by pointer).
   bool operator==(const ShapeRef& other) const;
 };
 
-/// "box": a box centred on the origin.
-struct BoxShapeDesc {
-  /// Half the size along each local axis (m); each > 0.
-  Vec3 half_extent;
-  /// Radius (m) of the rounded edges, within half_extent; unset: the shape's default.
-  std::optional<float> convex_radius;
-  /// Density (kg/m³); unset: the shape's default.
-  std::optional<float> density;
-  bool operator==(const BoxShapeDesc&) const = default;
-};
-
-/// "sphere": a sphere centred on the origin.
-struct SphereShapeDesc {
-  /// Radius (m); > 0.
-  float radius = 0.0f;
-  /// Density (kg/m³); unset: the shape's default.
-  std::optional<float> density;
-  bool operator==(const SphereShapeDesc&) const = default;
-};
-
-/// "capsule": a cylinder along local Y capped by two hemispheres.
-struct CapsuleShapeDesc {
-  /// Half the length (m) of the cylindrical part; > 0.
-  float half_height = 0.0f;
-  /// Radius (m); > 0.
-  float radius = 0.0f;
-  /// Density (kg/m³); unset: the shape's default.
-  std::optional<float> density;
-  bool operator==(const CapsuleShapeDesc&) const = default;
-};
-
-/// "cylinder": a cylinder along local Y centred on the origin.
-struct CylinderShapeDesc {
-  /// Half the height (m); > 0.
-  float half_height = 0.0f;
-  /// Radius (m); > 0.
-  float radius = 0.0f;
-  /// Radius (m) of the rounded edges; unset: the shape's default.
-  std::optional<float> convex_radius;
-  /// Density (kg/m³); unset: the shape's default.
-  std::optional<float> density;
-  bool operator==(const CylinderShapeDesc&) const = default;
-};
-
-/// "convex_hull": the convex hull of a point cloud.
-struct ConvexHullShapeDesc {
-  /// Points (m, local space); at least 4.
-  std::vector<Vec3> points;
-  /// Largest radius (m) of the rounded edges; unset: the shape's default.
-  std::optional<float> convex_radius;
-  /// Density (kg/m³); unset: the shape's default.
-  std::optional<float> density;
-  bool operator==(const ConvexHullShapeDesc&) const = default;
-};
-
-/// "mesh": a static triangle mesh.
-struct MeshShapeDesc {
-  /// Vertex positions (m, local space).
-  std::vector<Vec3> vertices;
-  /// Vertex indices per triangle, counter-clockwise seen from the front; at least one.
-  std::vector<std::array<uint32_t, 3>> triangles;
-  bool operator==(const MeshShapeDesc&) const = default;
-};
-
-/// "heightfield": a square grid of heights in the local XZ plane.
-struct HeightFieldShapeDesc {
-  /// Samples per side (≥ 2); the grid has sample_count² heights.
-  uint32_t sample_count = 0;
-  /// Heights, row by row (row = z index, column = x index), before scale and offset.
-  std::vector<float> heights;
-  /// Local position (m) of sample (0, 0) at height 0.
-  Vec3 offset;
-  /// Sample spacing (m) along X and Z and height multiplier along Y; each > 0.
-  Vec3 scale{1.0f, 1.0f, 1.0f};
-  bool operator==(const HeightFieldShapeDesc&) const = default;
-};
-
-/// One part of a compound shape.
-struct CompoundChildDesc {
-  /// The part's shape.
+/// Engine settings whose `Ref<Shape>` member (inner shape, compound child) a file gives as a
+/// ShapeRef: the builder creates the shape and fills the member. Until then it is null.
+template <class Settings>
+struct WithShape {
+  /// The engine's settings.
+  Settings settings;
+  /// The shape the settings' Ref<Shape> member stands for.
   ShapeRef shape;
-  /// Position (m) of the part in the compound's space.
-  Vec3 position;
-  /// Rotation of the part in the compound's space (unit quaternion).
-  Quat rotation;
-  bool operator==(const CompoundChildDesc&) const = default;
 };
 
-/// "compound": a static compound of parts.
-struct CompoundShapeDesc {
+/// "compound": the engine's StaticCompoundShapeSettings children, each with its shape as a
+/// ShapeRef.
+struct CompoundShapeParts {
   /// The parts; at least one.
-  std::vector<CompoundChildDesc> children;
-  bool operator==(const CompoundShapeDesc&) const = default;
+  std::vector<WithShape<StaticCompoundShapeSettings::Child>> children;
 };
 
-/// "rotated_translated": an inner shape moved and rotated.
-struct RotatedTranslatedShapeDesc {
-  /// The inner shape.
-  ShapeRef shape;
-  /// Translation (m) of the inner shape.
-  Vec3 position;
-  /// Rotation of the inner shape (unit quaternion).
-  Quat rotation;
-  bool operator==(const RotatedTranslatedShapeDesc&) const = default;
+/// A shape definition: the engine's settings of one shape type. The alternatives are in
+/// ShapeSubType order, so that ShapeSubType(settings.index()) names the type. Keys, units,
+/// ranges and defaults are the field tables' (scene/ShapeFields.cpp).
+struct SceneShape {
+  /// The type's settings.
+  std::variant<SphereShapeSettings, BoxShapeSettings, CapsuleShapeSettings, CylinderShapeSettings,
+               ConvexHullShapeSettings, TriangleMeshShapeSettings, HeightFieldShapeSettings,
+               CompoundShapeParts, WithShape<RotatedTranslatedShapeSettings>,
+               WithShape<ScaledShapeSettings>, WithShape<OffsetCenterOfMassShapeSettings>>
+      settings;
+  /// The shape's type.
+  ShapeSubType type() const { return ShapeSubType(settings.index()); }
 };
 
-/// "scaled": an inner shape scaled per local axis.
-struct ScaledShapeDesc {
-  /// The inner shape.
-  ShapeRef shape;
-  /// Scale factor per axis; each non-zero (negative mirrors).
-  Vec3 scale;
-  bool operator==(const ScaledShapeDesc&) const = default;
-};
-
-/// "offset_center_of_mass": an inner shape whose centre of mass is moved.
-struct OffsetCenterOfMassShapeDesc {
-  /// The inner shape.
-  ShapeRef shape;
-  /// Offset (m) added to the inner shape's centre of mass.
-  Vec3 offset;
-  bool operator==(const OffsetCenterOfMassShapeDesc&) const = default;
-};
-
-/// A shape definition. The alternatives are in ShapeSubType order, so that
-/// ShapeSubType(params.index()) names the type.
-struct ShapeDesc {
-  /// The type-specific parameters.
-  std::variant<SphereShapeDesc, BoxShapeDesc, CapsuleShapeDesc, CylinderShapeDesc,
-               ConvexHullShapeDesc, MeshShapeDesc, HeightFieldShapeDesc, CompoundShapeDesc,
-               RotatedTranslatedShapeDesc, ScaledShapeDesc, OffsetCenterOfMassShapeDesc>
-      params;
-  bool operator==(const ShapeDesc&) const = default;
-};
+/// Field-by-field equality through the shape field tables.
+bool operator==(const SceneShape& a, const SceneShape& b);
 
 /// Scene-file name of the shape's type ("box", "mesh", "heightfield", "compound", …).
-const char* shape_desc_type_name(const ShapeDesc& shape);
+const char* scene_shape_type_name(const SceneShape& shape);
 
 /// A named entry of the file's "shapes" object.
-struct NamedShapeDesc {
+struct NamedShape {
   /// Name that bodies and other shapes use to refer to it.
   std::string name;
   /// The definition.
-  ShapeDesc shape;
-  bool operator==(const NamedShapeDesc&) const = default;
+  SceneShape shape;
+  bool operator==(const NamedShape&) const = default;
 };
 
-/// One body. Unset optionals take the engine's body defaults.
+/// One body: the engine's BodyCreationSettings (whose shape stays null until the world is
+/// built) plus the keys only a scene has. Keys, units, ranges and defaults are the body field
+/// table's (scene/BodyFields.cpp).
 struct BodyDesc {
   /// Unique name (events, probes, --set and summaries refer to it).
   std::string name;
   /// The body's shape.
   ShapeRef shape;
-  /// Position (m) of the shape's origin.
-  Vec3 position;
-  /// Rotation (unit quaternion); default identity.
-  Quat rotation;
-  /// Static, kinematic or dynamic; default dynamic.
-  MotionType motion = MotionType::Dynamic;
-  /// Mass (kg), overriding the shape's density; > 0; only for non-static bodies.
-  std::optional<float> mass;
-  /// Friction coefficient; ≥ 0.
-  std::optional<float> friction;
-  /// Restitution (bounciness); in [0, 1].
-  std::optional<float> restitution;
-  /// Initial linear velocity (m/s) of the centre of mass; only for non-static bodies.
-  std::optional<Vec3> linear_velocity;
-  /// Initial angular velocity (rad/s); only for non-static bodies.
-  std::optional<Vec3> angular_velocity;
-  /// Discrete or LinearCast (continuous) collision detection.
-  std::optional<MotionQuality> motion_quality;
-  /// Whether the body may fall asleep.
-  std::optional<bool> allow_sleeping;
-  /// Sensors detect overlaps but do not collide.
-  std::optional<bool> sensor;
-  /// Whether a moving sensor also reports static bodies.
-  std::optional<bool> sensor_detects_static;
-  /// Multiplier of gravity for this body.
-  std::optional<float> gravity_factor;
-  /// Linear damping (1/s); ≥ 0.
-  std::optional<float> linear_damping;
-  /// Angular damping (1/s); ≥ 0.
-  std::optional<float> angular_damping;
-  /// Largest linear speed (m/s); > 0.
-  std::optional<float> max_linear_velocity;
-  /// Largest angular speed (rad/s); > 0.
-  std::optional<float> max_angular_velocity;
-  /// Collision layer.
-  std::optional<ObjectLayer> object_layer;
-  /// Degrees of freedom the body may move in; never None.
-  std::optional<AllowedDOFs> allowed_dofs;
-  bool operator==(const BodyDesc&) const = default;
+  /// Everything else; defaults are BodyCreationSettings' own.
+  BodyCreationSettings settings;
 };
+
+/// Field-by-field equality through the body field table.
+bool operator==(const BodyDesc& a, const BodyDesc& b);
 
 /// What an event does to its body.
 enum class SceneAction : uint8_t {
@@ -305,7 +181,7 @@ struct SceneDescription {
   /// Free text describing the scene.
   std::string description;
   /// Named shape definitions, in file order (a shape may use only shapes defined before it).
-  std::vector<NamedShapeDesc> shapes;
+  std::vector<NamedShape> shapes;
   /// Bodies in creation order: the file's bodies, then each generator's, in file order.
   std::vector<BodyDesc> bodies;
   /// Events in file order.
@@ -314,12 +190,12 @@ struct SceneDescription {
   std::vector<ProbeDesc> probes;
 
   /// The named shape definition, or null.
-  const ShapeDesc* find_shape(std::string_view name) const;
+  const SceneShape* find_shape(std::string_view name) const;
   /// The body of that name, or null.
   BodyDesc* find_body(std::string_view name);
   const BodyDesc* find_body(std::string_view name) const;
   /// The definition `ref` stands for (named or inline), or null for an unknown name.
-  const ShapeDesc* resolve(const ShapeRef& ref) const;
+  const SceneShape* resolve(const ShapeRef& ref) const;
 };
 
 /// Field-by-field equality, PhysicsSettings included.
@@ -327,6 +203,6 @@ bool operator==(const SceneDescription& a, const SceneDescription& b);
 
 /// Bounding box (m) of a shape definition in its local space; named inner shapes are looked up
 /// in `scene` (they must exist, as they do in anything the reader returns).
-AABox shape_desc_bounds(const SceneDescription& scene, const ShapeDesc& shape);
+AABox scene_shape_bounds(const SceneDescription& scene, const SceneShape& shape);
 
 }  // namespace atl

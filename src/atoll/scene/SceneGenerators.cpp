@@ -156,7 +156,7 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
         fail(at("rotation"), "conflicts with random_rotation");
       if (speed && generator.contains("linear_velocity"))
         fail(at("linear_velocity"), "conflicts with speed");
-      if (speed && *speed > 0.0f && prototype.motion == MotionType::Static)
+      if (speed && *speed > 0.0f && prototype.settings.motion_type == MotionType::Static)
         fail(at("speed"), "a static body cannot move");
       break;
     case GeneratorType::JoltPyramid: {
@@ -172,10 +172,11 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
   check_body(prototype, path);
 
   // Stacks and pyramids space their bodies by the size of the (rotated) shape.
-  const ShapeDesc* shape = scene_.resolve(prototype.shape);
+  const SceneShape* shape = scene_.resolve(prototype.shape);
   ATOLL_ASSERT(shape != nullptr, "parse_shape_ref accepts only known shapes");
-  const Vec3 size =
-      shape_desc_bounds(scene_, *shape).transformed(Mat44::rotation(prototype.rotation)).size();
+  const Vec3 size = scene_shape_bounds(scene_, *shape)
+                        .transformed(Mat44::rotation(prototype.settings.rotation))
+                        .size();
 
   const std::string name_path = at("name");
   size_t index = 0;
@@ -183,12 +184,12 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
                         std::optional<Vec3> velocity = std::nullopt) {
     BodyDesc body = prototype;
     body.name = prefix + std::to_string(index++);
-    body.position = position;
-    body.rotation = rotation;
-    if (velocity) body.linear_velocity = velocity;
+    body.settings.position = position;
+    body.settings.rotation = rotation;
+    if (velocity) body.settings.linear_velocity = *velocity;
     add_body(std::move(body), name_path);
   };
-  const Quat rotation = prototype.rotation;
+  const Quat rotation = prototype.settings.rotation;
   switch (type) {
     case GeneratorType::Stack:
       for (int64_t i = 0; i < count; ++i)

@@ -1,7 +1,8 @@
 #pragma once
 // Internal to scene/: turns a parsed JSON document into a SceneDescription, throwing a
 // scene_json::PathError at the first problem. SceneReader.cpp drives it for files and --set;
-// SceneGenerators.cpp holds the generators.
+// SceneGenerators.cpp holds the generators, BodyFields.cpp and ShapeFields.cpp the field tables
+// that read bodies and shapes.
 
 #include <map>
 #include <string>
@@ -29,20 +30,23 @@ class SceneParser {
                         const std::string& path);
   /// Checks between fields of one body (a static body has no mass, …); `path` is the body's.
   void check_body(const BodyDesc& body, const std::string& path) const;
+  /// A shape name (of a shape defined before) or an inline shape object.
+  ShapeRef parse_shape_ref(const Json& value, const std::string& path);
+  /// A shape object.
+  SceneShape parse_shape(const Json& value, const std::string& path);
+  /// Fails at `path` unless a body of that name exists.
+  void expect_body(const std::string& name, const std::string& path) const;
 
  private:
   void parse_settings(const Json& settings, const std::string& path);
   void parse_shapes(const Json& shapes, const std::string& path);
-  ShapeRef parse_shape_ref(const Json& value, const std::string& path);
-  ShapeDesc parse_shape(const Json& value, const std::string& path);
+  void parse_body(BodyDesc& body, const Json& object, const std::string& path);
   void parse_bodies(const Json& bodies, const std::string& path);
   void parse_generator(const Json& generator, const std::string& path);
   void parse_event(const Json& event, const std::string& path);
   void parse_probe(const Json& probe, const std::string& path);
   /// Appends a body, failing at `path` when its name is taken.
   void add_body(BodyDesc body, const std::string& path);
-  /// Fails at `path` unless a body of that name exists.
-  void expect_body(const std::string& name, const std::string& path) const;
 
   SceneDescription& scene_;
   // Body names → index into scene_.bodies, for duplicate checks and look-ups.

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "atoll/scene/FieldTable.h"
 #include "atoll/scene/PhysicsSettingFields.h"
 #include "atoll/scene/SceneParser.h"
 
@@ -37,43 +38,6 @@ void require_keys(const Json& object, const std::string& path,
 }
 
 std::string quote_name(const std::string& text) { return Json(text).dump(); }
-
-AllowedDOFs read_allowed_dofs(const Json& value, const std::string& path) {
-  if (value.is_string())
-    return read_enum<AllowedDOFs>(value, path, "allowed_dofs",
-                                  {{"all", AllowedDOFs::All}, {"plane_xy", AllowedDOFs::Plane2D}});
-  if (!value.is_array())
-    fail(path, "expected \"all\", \"plane_xy\" or a list such as [\"tx\", \"ty\", \"rz\"], got " +
-                   describe(value));
-  AllowedDOFs dofs = AllowedDOFs::None;
-  for (size_t i = 0; i < value.size(); ++i) {
-    const std::string element = element_path(path, i);
-    const AllowedDOFs flag = read_enum<AllowedDOFs>(value[i], element, "degree of freedom",
-                                                    {{"tx", AllowedDOFs::TranslationX},
-                                                     {"ty", AllowedDOFs::TranslationY},
-                                                     {"tz", AllowedDOFs::TranslationZ},
-                                                     {"rx", AllowedDOFs::RotationX},
-                                                     {"ry", AllowedDOFs::RotationY},
-                                                     {"rz", AllowedDOFs::RotationZ}});
-    if (has_dofs(dofs, flag)) fail(element, "duplicate degree of freedom " + describe(value[i]));
-    dofs = dofs | flag;
-  }
-  if (dofs == AllowedDOFs::None) fail(path, "must allow at least one degree of freedom");
-  return dofs;
-}
-
-MotionType read_motion_type(const Json& value, const std::string& path) {
-  return read_enum<MotionType>(value, path, "motion",
-                               {{"static", MotionType::Static},
-                                {"kinematic", MotionType::Kinematic},
-                                {"dynamic", MotionType::Dynamic}});
-}
-
-MotionQuality read_motion_quality(const Json& value, const std::string& path) {
-  return read_enum<MotionQuality>(
-      value, path, "motion_quality",
-      {{"discrete", MotionQuality::Discrete}, {"linear_cast", MotionQuality::LinearCast}});
-}
 
 // The path keeps its end (the part that names the field) and the message its start, each cut
 // to a length that keeps the line readable whatever the file holds (a syntax error quotes the
@@ -199,7 +163,7 @@ void SceneParser::parse_shapes(const Json& shapes, const std::string& path) {
     const std::string p = member_path(path, it.key());
     if (it.key().empty()) fail(p, "a shape name must not be empty");
     // Added only once parsed, so that a shape cannot use itself or a later shape (no cycles).
-    ShapeDesc shape = parse_shape(it.value(), p);
+    SceneShape shape = parse_shape(it.value(), p);
     scene_.shapes.push_back({it.key(), std::move(shape)});
   }
 }
@@ -210,342 +174,15 @@ ShapeRef SceneParser::parse_shape_ref(const Json& value, const std::string& path
     ref.name = value.get<std::string>();
     if (scene_.find_shape(ref.name) == nullptr) fail(path, "unknown shape " + quote_name(ref.name));
   } else if (value.is_object()) {
-    ref.definition = std::make_shared<const ShapeDesc>(parse_shape(value, path));
+    ref.definition = std::make_shared<const SceneShape>(parse_shape(value, path));
   } else {
     fail(path, "expected a shape name or a shape object, got " + describe(value));
   }
   return ref;
 }
 
-ShapeDesc SceneParser::parse_shape(const Json& value, const std::string& path) {
-  expect_object(value, path);
-  const ShapeSubType type =
-      read_enum<ShapeSubType>(require(value, path, "type"), member_path(path, "type"), "shape type",
-                              {{"box", ShapeSubType::Box},
-                               {"sphere", ShapeSubType::Sphere},
-                               {"capsule", ShapeSubType::Capsule},
-                               {"cylinder", ShapeSubType::Cylinder},
-                               {"convex_hull", ShapeSubType::ConvexHull},
-                               {"mesh", ShapeSubType::TriangleMesh},
-                               {"heightfield", ShapeSubType::HeightField},
-                               {"compound", ShapeSubType::StaticCompound},
-                               {"rotated_translated", ShapeSubType::RotatedTranslated},
-                               {"scaled", ShapeSubType::Scaled},
-                               {"offset_center_of_mass", ShapeSubType::OffsetCenterOfMass}});
-  const auto members = [&](auto&& handler) {
-    read_members(value, path, [&](std::string_view key, const Json& v, const std::string& p) {
-      return key == "type" || handler(key, v, p);
-    });
-  };
-  const auto at = [&](std::string_view key) { return member_path(path, key); };
-
-  ShapeDesc shape;
-  switch (type) {
-    case ShapeSubType::Box: {
-      BoxShapeDesc box;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "half_extent")
-          box.half_extent = read_positive_vec3(v, p);
-        else if (key == "convex_radius")
-          box.convex_radius = read_non_negative(v, p);
-        else if (key == "density")
-          box.density = read_positive(v, p);
-        else
-          return false;
-        return true;
-      });
-      require_keys(value, path, {"half_extent"});
-      const float smallest =
-          std::min(std::min(box.half_extent.x(), box.half_extent.y()), box.half_extent.z());
-      if (box.convex_radius && *box.convex_radius > smallest)
-        fail(at("convex_radius"), "must be <= the smallest half extent (" + number_text(smallest) +
-                                      "), got " + number_text(*box.convex_radius));
-      shape.params = box;
-      break;
-    }
-    case ShapeSubType::Sphere: {
-      SphereShapeDesc sphere;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "radius")
-          sphere.radius = read_positive(v, p);
-        else if (key == "density")
-          sphere.density = read_positive(v, p);
-        else
-          return false;
-        return true;
-      });
-      require_keys(value, path, {"radius"});
-      shape.params = sphere;
-      break;
-    }
-    case ShapeSubType::Capsule: {
-      CapsuleShapeDesc capsule;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "half_height")
-          capsule.half_height = read_positive(v, p);
-        else if (key == "radius")
-          capsule.radius = read_positive(v, p);
-        else if (key == "density")
-          capsule.density = read_positive(v, p);
-        else
-          return false;
-        return true;
-      });
-      require_keys(value, path, {"half_height", "radius"});
-      shape.params = capsule;
-      break;
-    }
-    case ShapeSubType::Cylinder: {
-      CylinderShapeDesc cylinder;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "half_height")
-          cylinder.half_height = read_positive(v, p);
-        else if (key == "radius")
-          cylinder.radius = read_positive(v, p);
-        else if (key == "convex_radius")
-          cylinder.convex_radius = read_non_negative(v, p);
-        else if (key == "density")
-          cylinder.density = read_positive(v, p);
-        else
-          return false;
-        return true;
-      });
-      require_keys(value, path, {"half_height", "radius"});
-      const float smallest = std::min(cylinder.half_height, cylinder.radius);
-      if (cylinder.convex_radius && *cylinder.convex_radius > smallest)
-        fail(at("convex_radius"), "must be <= half_height and radius (" + number_text(smallest) +
-                                      "), got " + number_text(*cylinder.convex_radius));
-      shape.params = cylinder;
-      break;
-    }
-    case ShapeSubType::ConvexHull: {
-      ConvexHullShapeDesc hull;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "points") {
-          expect_array(v, p);
-          if (v.size() < 3)
-            fail(p, "a convex hull needs at least 3 points, got " + std::to_string(v.size()));
-          for (size_t i = 0; i < v.size(); ++i)
-            hull.points.push_back(read_vec3(v[i], element_path(p, i)));
-        } else if (key == "convex_radius") {
-          hull.convex_radius = read_non_negative(v, p);
-        } else if (key == "density") {
-          hull.density = read_positive(v, p);
-        } else {
-          return false;
-        }
-        return true;
-      });
-      require_keys(value, path, {"points"});
-      shape.params = std::move(hull);
-      break;
-    }
-    case ShapeSubType::TriangleMesh: {
-      MeshShapeDesc mesh;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "vertices") {
-          expect_array(v, p);
-          for (size_t i = 0; i < v.size(); ++i)
-            mesh.vertices.push_back(read_vec3(v[i], element_path(p, i)));
-        } else if (key == "triangles") {
-          expect_array(v, p);
-          if (v.empty()) fail(p, "a mesh needs at least one triangle");
-          for (size_t i = 0; i < v.size(); ++i) {
-            const std::string t = element_path(p, i);
-            if (!v[i].is_array() || v[i].size() != 3)
-              fail(t, "expected 3 vertex indices, got " + describe(v[i]));
-            std::array<uint32_t, 3> triangle;
-            for (size_t k = 0; k < 3; ++k)
-              triangle[k] =
-                  static_cast<uint32_t>(read_int(v[i][k], element_path(t, k), 0, UINT32_MAX));
-            mesh.triangles.push_back(triangle);
-          }
-        } else {
-          return false;
-        }
-        return true;
-      });
-      require_keys(value, path, {"vertices", "triangles"});
-      // Checked once both arrays are read: the keys may come in either order.
-      for (size_t i = 0; i < mesh.triangles.size(); ++i)
-        for (size_t k = 0; k < 3; ++k)
-          if (mesh.triangles[i][k] >= mesh.vertices.size())
-            fail(element_path(element_path(at("triangles"), i), k),
-                 "must be < " + std::to_string(mesh.vertices.size()) +
-                     " (the number of vertices), got " + std::to_string(mesh.triangles[i][k]));
-      shape.params = std::move(mesh);
-      break;
-    }
-    case ShapeSubType::HeightField: {
-      HeightFieldShapeDesc field;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "sample_count") {
-          field.sample_count = static_cast<uint32_t>(read_int(v, p, 2, 1 << 14));
-        } else if (key == "heights") {
-          expect_array(v, p);
-          for (size_t i = 0; i < v.size(); ++i)
-            field.heights.push_back(read_float(v[i], element_path(p, i)));
-        } else if (key == "offset") {
-          field.offset = read_vec3(v, p);
-        } else if (key == "scale") {
-          field.scale = read_positive_vec3(v, p);
-        } else {
-          return false;
-        }
-        return true;
-      });
-      require_keys(value, path, {"sample_count", "heights"});
-      const size_t expected = size_t(field.sample_count) * field.sample_count;
-      if (field.heights.size() != expected)
-        fail(at("heights"), "expected " + std::to_string(expected) +
-                                " heights (sample_count squared), got " +
-                                std::to_string(field.heights.size()));
-      shape.params = std::move(field);
-      break;
-    }
-    case ShapeSubType::StaticCompound: {
-      CompoundShapeDesc compound;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key != "children") return false;
-        expect_array(v, p);
-        if (v.empty()) fail(p, "a compound needs at least one child");
-        for (size_t i = 0; i < v.size(); ++i) {
-          const std::string c = element_path(p, i);
-          expect_object(v[i], c);
-          CompoundChildDesc child;
-          read_members(v[i], c, [&](std::string_view k, const Json& cv, const std::string& cp) {
-            if (k == "shape")
-              child.shape = parse_shape_ref(cv, cp);
-            else if (k == "position")
-              child.position = read_vec3(cv, cp);
-            else if (k == "rotation")
-              child.rotation = read_rotation(cv, cp);
-            else
-              return false;
-            return true;
-          });
-          require_keys(v[i], c, {"shape"});
-          compound.children.push_back(std::move(child));
-        }
-        return true;
-      });
-      require_keys(value, path, {"children"});
-      shape.params = std::move(compound);
-      break;
-    }
-    case ShapeSubType::RotatedTranslated: {
-      RotatedTranslatedShapeDesc decorated;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "shape")
-          decorated.shape = parse_shape_ref(v, p);
-        else if (key == "position")
-          decorated.position = read_vec3(v, p);
-        else if (key == "rotation")
-          decorated.rotation = read_rotation(v, p);
-        else
-          return false;
-        return true;
-      });
-      require_keys(value, path, {"shape"});
-      shape.params = std::move(decorated);
-      break;
-    }
-    case ShapeSubType::Scaled: {
-      ScaledShapeDesc decorated;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "shape") {
-          decorated.shape = parse_shape_ref(v, p);
-        } else if (key == "scale") {
-          decorated.scale = read_vec3(v, p);
-          for (int axis = 0; axis < 3; ++axis)
-            if (decorated.scale[axis] == 0.0f) fail(element_path(p, axis), "must not be 0");
-        } else {
-          return false;
-        }
-        return true;
-      });
-      require_keys(value, path, {"shape", "scale"});
-      shape.params = std::move(decorated);
-      break;
-    }
-    case ShapeSubType::OffsetCenterOfMass: {
-      OffsetCenterOfMassShapeDesc decorated;
-      members([&](std::string_view key, const Json& v, const std::string& p) {
-        if (key == "shape")
-          decorated.shape = parse_shape_ref(v, p);
-        else if (key == "offset")
-          decorated.offset = read_vec3(v, p);
-        else
-          return false;
-        return true;
-      });
-      require_keys(value, path, {"shape", "offset"});
-      shape.params = std::move(decorated);
-      break;
-    }
-  }
-  return shape;
-}
-
 // ---------------------------------------------------------------------------------------------
 // bodies
-
-bool SceneParser::parse_body_field(BodyDesc& body, std::string_view key, const Json& value,
-                                   const std::string& path) {
-  if (key == "shape")
-    body.shape = parse_shape_ref(value, path);
-  else if (key == "position")
-    body.position = read_vec3(value, path);
-  else if (key == "rotation")
-    body.rotation = read_rotation(value, path);
-  else if (key == "motion")
-    body.motion = read_motion_type(value, path);
-  else if (key == "mass")
-    body.mass = read_positive(value, path);
-  else if (key == "friction")
-    body.friction = read_non_negative(value, path);
-  else if (key == "restitution")
-    body.restitution = read_float_in(value, path, 0.0f, 1.0f);
-  else if (key == "linear_velocity")
-    body.linear_velocity = read_vec3(value, path);
-  else if (key == "angular_velocity")
-    body.angular_velocity = read_vec3(value, path);
-  else if (key == "motion_quality")
-    body.motion_quality = read_motion_quality(value, path);
-  else if (key == "allow_sleeping")
-    body.allow_sleeping = read_bool(value, path);
-  else if (key == "sensor")
-    body.sensor = read_bool(value, path);
-  else if (key == "sensor_detects_static")
-    body.sensor_detects_static = read_bool(value, path);
-  else if (key == "gravity_factor")
-    body.gravity_factor = read_float(value, path);
-  else if (key == "linear_damping")
-    body.linear_damping = read_non_negative(value, path);
-  else if (key == "angular_damping")
-    body.angular_damping = read_non_negative(value, path);
-  else if (key == "max_linear_velocity")
-    body.max_linear_velocity = read_positive(value, path);
-  else if (key == "max_angular_velocity")
-    body.max_angular_velocity = read_positive(value, path);
-  else if (key == "object_layer")
-    body.object_layer =
-        static_cast<ObjectLayer>(read_int(value, path, 0, std::numeric_limits<ObjectLayer>::max()));
-  else if (key == "allowed_dofs")
-    body.allowed_dofs = read_allowed_dofs(value, path);
-  else
-    return false;
-  return true;
-}
-
-void SceneParser::check_body(const BodyDesc& body, const std::string& path) const {
-  if (body.motion != MotionType::Static) return;
-  if (body.mass) fail(member_path(path, "mass"), "a static body has no mass");
-  if (body.linear_velocity && !(*body.linear_velocity == Vec3()))
-    fail(member_path(path, "linear_velocity"), "a static body cannot move");
-  if (body.angular_velocity && !(*body.angular_velocity == Vec3()))
-    fail(member_path(path, "angular_velocity"), "a static body cannot move");
-}
 
 void SceneParser::parse_bodies(const Json& bodies, const std::string& path) {
   expect_array(bodies, path);
@@ -554,13 +191,7 @@ void SceneParser::parse_bodies(const Json& bodies, const std::string& path) {
     const Json& object = bodies[i];
     expect_object(object, p);
     BodyDesc body;
-    read_members(object, p, [&](std::string_view key, const Json& v, const std::string& kp) {
-      if (key != "name") return parse_body_field(body, key, v, kp);
-      body.name = read_name(v, kp);
-      return true;
-    });
-    require_keys(object, p, {"name", "shape"});
-    check_body(body, p);
+    parse_body(body, object, p);
     add_body(std::move(body), member_path(p, "name"));
   }
 }
@@ -616,9 +247,9 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
       desc.rotation = read_rotation(v, p);
     } else if (has_value && key == "value") {
       if (desc.action == SceneAction::SetMotionQuality)
-        desc.motion_quality = read_motion_quality(v, p);
+        fields::Enum<fields::MotionQualityNames>::read(desc.motion_quality, v, p, *this);
       else
-        desc.motion_type = read_motion_type(v, p);
+        fields::Enum<fields::MotionTypeNames>::read(desc.motion_type, v, p, *this);
     } else {
       fail(p, "unknown key for action " + action_name);
     }

@@ -17,7 +17,7 @@ namespace atl {
 /// Builds one definition; named inner shapes are looked up in `scene`. Errors read
 /// "SOURCE: PATH: …" ("demo.json: shapes.crate: BoxShapeSettings…"), or name the definition of
 /// a named inner shape when that is the one at fault.
-Result<Ref<Shape>> build_shape(const SceneDescription& scene, const ShapeDesc& shape,
+Result<Ref<Shape>> build_shape(const SceneDescription& scene, const SceneShape& shape,
                                std::string_view source, std::string_view path);
 
 /// Builds the shapes of a scene's bodies once per definition: bodies that use the same named
@@ -35,7 +35,7 @@ class SceneShapes {
   const SceneDescription& scene_;
   std::string source_;
   // Keyed by definition address: a definition is built once however many bodies share it.
-  std::map<const ShapeDesc*, Ref<Shape>> built_;
+  std::map<const SceneShape*, Ref<Shape>> built_;
 };
 
 }  // namespace atl
