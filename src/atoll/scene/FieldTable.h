@@ -23,7 +23,8 @@
 //  3. Where the engine settings hold something the file names (a Ref<Shape>, a body), the scene
 //     keeps a thin wrapper with the settings and the reference (WithShape<T>), and the
 //     reference is a field of the wrapper; the builder fills the engine member.
-//  4. Add the type's rows to docs/scene-format.md; SceneDocsTest compares them with the table.
+//  4. Add the type's rows to docs/scene-format.md and a SceneDocsTest case that compares them
+//     with the table (as BodyTableIsTheBodyFieldTable does for bodies).
 
 #include <array>
 #include <optional>
