@@ -67,13 +67,16 @@ class AxisConstraintPart {
   }
   /// A position motor whose error is `c` (m, current − target position): soft by the motor's
   /// `spring`, or rigid when it has no stiffness (reaches the target in one step within its
-  /// force limits, LAWS.md B2). A velocity motor uses calculate_constraint_properties.
+  /// force limits, LAWS.md B2). [min_lambda, max_lambda]: the force limits × dt (N·s) the
+  /// solve will clamp to. A velocity motor uses calculate_constraint_properties.
   void calculate_constraint_properties_for_motor(float dt, const SolverBody& body1, const Vec3& r1,
                                                  const SolverBody& body2, const Vec3& r2,
                                                  const Vec3& axis, float target_velocity, float c,
-                                                 const SpringSettings& spring) {
+                                                 const SpringSettings& spring,
+                                                 float min_lambda = -k_float_max,
+                                                 float max_lambda = k_float_max) {
     row_.set_for_motor(dt, calculate_jacobian(body1, r1, body2, r2, axis, {}), target_velocity, c,
-                       spring);
+                       spring, min_lambda, max_lambda);
   }
 
   /// True when the bodies can respond (K > 0).

@@ -10,6 +10,7 @@
 
 #include "atoll/constraint/SpringSettings.h"
 #include "atoll/constraint/parts/SpringPart.h"
+#include "atoll/math/Math.h"
 
 namespace atl {
 
@@ -48,12 +49,26 @@ class ConstraintRow {
   }
   /// A motor driving the error `error` to 0 (and Jv to `target`): soft by `spring` when it has
   /// stiffness, else rigid — the velocity target −error/dt closes the error within one step
-  /// (LAWS.md B2: Jolt's position motor with frequency 0 never moves).
-  void set_for_motor(float dt, float k, float target, float error, const SpringSettings& spring) {
-    if (spring.has_stiffness())
+  /// (LAWS.md B2: Jolt's position motor with frequency 0 never moves). [min_lambda,
+  /// max_lambda] are the impulse bounds the solve will use (the motor's force or torque
+  /// limits × dt): a rigid motor whose braking impulse is bounded approaches no faster than
+  /// the speed from which it can still stop at the target, v = √(2·a·|error| + (a·dt/2)²) −
+  /// a·dt/2 with a = bound·K/dt; without that it overshoots and circles the target for ever.
+  void set_for_motor(float dt, float k, float target, float error, const SpringSettings& spring,
+                     float min_lambda = -k_float_max, float max_lambda = k_float_max) {
+    if (spring.has_stiffness()) {
       set_for_limit(dt, k, target, error, spring);
-    else
-      set(k, target - error / dt);
+      return;
+    }
+    float velocity = -error / dt;
+    const float brake = error < 0.0f ? -min_lambda : max_lambda;
+    if (k > 0.0f && brake > 0.0f && brake < k_float_max) {
+      const double a = double(brake) * k / dt;
+      const double h = 0.5 * a * dt;
+      const double safe = std::sqrt(2.0 * a * std::fabs(error) + h * h) - h;
+      if (std::fabs(velocity) > safe) velocity = std::copysign(static_cast<float>(safe), velocity);
+    }
+    set(k, target + velocity);
   }
 
   /// The impulse that drives the row to its target at velocity `jv`, before clamping.
