@@ -8,12 +8,15 @@
 // cone with equal half-angles α is exactly "the twist axis within α of its rest direction".
 //
 // Each violated limit is one AngleConstraintPart row, solved one-sided (only pushes back):
-//  - twist: axis t = frame 2's X axis (world), C = θ_twist − the violated bound (rad),
-//    Jv = t·(ω2 − ω1); λ ≥ 0 below the minimum, ≤ 0 above the maximum;
-//  - swing: axis m = frame 1's rotation of (0, d_y, d_z)/|d|, d the swing's (y, z) components
-//    minus the closest point of the ellipse, C = 2·|d| / swing.w (rad, the angle along m),
-//    Jv = m·(ω2 − ω1); λ ≤ 0.
-// Jacobians J = [0, −axis, 0, axis] (see AngleConstraintPart); λ in N·m·s.
+//  - twist: C = θ_twist − the violated bound (rad); λ ≥ 0 below the minimum, ≤ 0 above the
+//    maximum (both ways when the bounds are equal);
+//  - swing: C = |d| ≥ 0, d the swing's (y, z) components minus their closest point on the
+//    ellipse (dimensionless, ≈ half the excess angle); λ ≤ 0.
+// The row's axis g is the gradient of C with respect to the relative rotation (world, not
+// unit): Jv = g·(ω2 − ω1) = dC/dt, J = [0, −g, 0, g] (see AngleConstraintPart). It is taken
+// by central differences of the swing-twist split, so the rows stay exact at large swings
+// (where frame 2's X axis is no longer the twist's rotation axis). The split itself is
+// singular at a swing of π; limits are meant to stay well below it. λ in N·m·s per unit of C.
 
 #include <array>
 
@@ -25,6 +28,9 @@ namespace atl {
 class SwingTwistConstraintPart {
  public:
   using Lambda = std::array<float, 2>;
+
+  /// How close to the cone (in f = (y/e_y)² + (z/e_z)² − 1) a swing gets a speculative row.
+  static constexpr float k_swing_window = 0.75f;
 
   /// Sets the limits (rad): twist in [twist_min, twist_max] ⊂ [−π, π] (equal bounds lock
   /// it; the full range frees it) and the swing half-angles in [0, π] (π frees that direction).
@@ -41,12 +47,14 @@ class SwingTwistConstraintPart {
                                 const Quat& constraint_to_body1, const Quat& constraint_to_body2);
 
   /// True when relative rotation `q` (as from relative_rotation) is within the limits, with
-  /// `tolerance` (rad) of slack.
+  /// `tolerance` (rad) of slack (the swing's excess counted as 2·|d|).
   bool is_within_limits(const Quat& q, float tolerance = 0.0f) const;
 
-  /// Activates the rows of the limits the bodies' current rotations violate (or sit on) and
-  /// deactivates the others.
-  void calculate_constraint_properties(const SolverBody& body1, const SolverBody& body2,
+  /// Activates the rows of the limits the bodies' current rotations violate, and speculatively
+  /// those they are near (the nearer twist bound; the cone when the swing is within
+  /// k_swing_window of it): these let the rotation reach the limit within the step `dt` (s)
+  /// and no further. Deactivates the others.
+  void calculate_constraint_properties(float dt, const SolverBody& body1, const SolverBody& body2,
                                        const Quat& constraint_to_body1,
                                        const Quat& constraint_to_body2);
 
@@ -89,17 +97,21 @@ class SwingTwistConstraintPart {
   }
 
  private:
-  // A violated limit: world axis, error (rad) and the allowed impulse range.
+  // A limit row: world axis (the error's gradient), error, whether it is violated (else the
+  // row is speculative, with a target velocity that lets the error reach 0 within the step)
+  // and the allowed impulse range.
   struct Violation {
     Vec3 axis;
     float error = 0.0f;
+    float target_velocity = 0.0f;
     float min_lambda = 0.0f;
     float max_lambda = 0.0f;
+    bool violated = false;
   };
-  // The violations of relative rotation `q` (frame 1 → world rotation `frame1`); false when
-  // the limit holds.
-  bool swing_violation(const Quat& q, const Quat& frame1, Violation& out) const;
-  bool twist_violation(const Quat& q, const Quat& frame2, Violation& out) const;
+  // The rows for relative rotation `q` (frame 1 → world rotation `frame1`); false when none is
+  // needed. dt ≤ 0: violations only.
+  bool swing_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
+  bool twist_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
 
   float twist_min_ = -k_pi;
   float twist_max_ = k_pi;
