@@ -154,6 +154,12 @@ TEST(SwingTwistConstraintPart, LockedTwistAndFreeLimitsAndDeactivate) {
   part.calculate_constraint_properties(k_dt, b1, b2, Quat::identity(), Quat::identity());
   part.set_total_lambda(saved);
   EXPECT_EQ(part.total_lambda()[0], saved[0]);
+  // Warm start applies the stored swing impulse × ratio about the row's axis.
+  b2.angular_velocity = Vec3();
+  part.warm_start(b1, b2, 0.5f);
+  EXPECT_NEAR(part.total_lambda()[0], 0.5f * saved[0], 1.0e-7f);
+  EXPECT_LT(b2.angular_velocity.y(), 0.0f);  // turns back towards the cone
+  EXPECT_NEAR(b2.angular_velocity.x(), 0.0f, 1.0e-4f);
   // Moving inwards is free (one-sided): no pull.
   part.set_total_lambda({0.0f, 0.0f});
   b2.angular_velocity = Vec3(0.0f, -1.0f, 0.0f);

@@ -165,6 +165,15 @@ TEST(IndependentAxisConstraintPart, KeepsThePulleyRatioAndOnlyPulls) {
   const float after = -b1.com_position.y() + 2.0f * -b2.com_position.y();
   EXPECT_NEAR(after - before, -0.2f * c, 1.0e-5f);
 
+  // Warm start: λ × ratio along each rope (body 1 along n1, body 2 along ratio·n2).
+  part.set_total_lambda(-1.0f);
+  const Vec3 v1 = b1.linear_velocity;
+  const Vec3 v2 = b2.linear_velocity;
+  part.warm_start(b1, b2, 0.5f);
+  EXPECT_EQ(part.total_lambda(), -0.5f);
+  EXPECT_NEAR(b1.linear_velocity.y() - v1.y(), 0.5f, 1.0e-6f);
+  EXPECT_NEAR(b2.linear_velocity.y() - v2.y(), 1.0f, 1.0e-6f);
+
   part.deactivate();
   EXPECT_FALSE(part.is_active());
   EXPECT_FALSE(part.solve_velocity_constraint(b1, b2));
