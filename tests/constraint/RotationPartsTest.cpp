@@ -170,5 +170,36 @@ TEST(RotationQuatConstraintPart, PositionSolveTurnsBackFromSmallAndLargeErrors) 
   EXPECT_LT(large.back(), 1.0e-3f);
 }
 
+// The Jacobian A is the rate of C = e.xyz: read Aᵀ back through apply() (body 2 with unit
+// inertia, body 1 static: Δω2 = Aᵀ·λ) and compare A·ω with a finite difference of C as body 2
+// turns at ω, far from the held rotation.
+TEST(RotationQuatConstraintPart, JacobianIsTheRateOfTheError) {
+  SolverBody b1 = test::static_body(Vec3(), Quat::rotation(Vec3(0.6f, 0.0f, 0.8f), 0.9f));
+  SolverBody b2 = test::ball(1.0f, 1.0f, Vec3(), Quat::rotation(Vec3(0.0f, 0.6f, 0.8f), 2.0f));
+  const Quat q0 = Quat::rotation(Vec3::axis_x(), 0.4f);
+  RotationQuatConstraintPart part;
+  part.calculate_constraint_properties(b1, b2, q0);
+  ASSERT_TRUE(part.is_active());
+  Vec3 a_t[3];  // columns of Aᵀ = rows of A
+  for (int i = 0; i < 3; ++i) {
+    SolverBody p1 = b1;
+    SolverBody p2 = b2;
+    Vec3 unit;
+    unit.set_component(i, 1.0f);
+    part.apply(p1, p2, unit);
+    a_t[i] = p2.angular_velocity;
+  }
+  const Vec3 omega(0.7f, -0.4f, 1.1f);
+  const float h = 1.0e-3f;
+  const Vec3 c0 = RotationQuatConstraintPart::error_rotation(b1.rotation, b2.rotation, q0).xyz();
+  const Quat turned =
+      (Quat::rotation(omega.normalized(), omega.length() * h) * b2.rotation).normalized();
+  const Vec3 c1 = RotationQuatConstraintPart::error_rotation(b1.rotation, turned, q0).xyz();
+  const Vec3 rate = (c1 - c0) / h;
+  const Vec3 predicted(a_t[0].dot(omega), a_t[1].dot(omega), a_t[2].dot(omega));
+  EXPECT_LT((rate - predicted).length(), 2.0e-3f * predicted.length())
+      << rate << " vs " << predicted;
+}
+
 }  // namespace
 }  // namespace atl
