@@ -425,8 +425,8 @@ bool ContactConstraintManager::solve_point_friction(Constraint& c, SolverBody& b
   for (uint32_t i = 0; i < c.num_points; ++i) {
     ConstraintPoint& cp = c.points[i];
     // Coulomb cone: |λ_t| ≤ μ λ_n.
-    applied |= solve_friction_cone(cp.friction1, cp.friction2, b1, b2, c.tangent1, c.tangent2,
-                                   c.friction * friction_budget(cp.normal, b1, b2, c.normal));
+    applied |= cp.solve_friction(b1, b2, c.tangent1, c.tangent2,
+                                 c.friction * friction_budget(cp.normal, b1, b2, c.normal));
   }
   return applied;
 }

@@ -23,6 +23,7 @@
 #include "atoll/collision/ContactManifold.h"
 #include "atoll/constraint/parts/AngularFrictionPart.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
+#include "atoll/constraint/parts/ContactPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/constraint/parts/FaceStackPart.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -199,14 +200,9 @@ class ContactConstraintManager {
       points.clear();
     }
   };
-  struct ConstraintPoint {
-    AxisConstraintPart normal;
-    AxisConstraintPart friction1;
-    AxisConstraintPart friction2;
-    // The part of the normal impulse that stops a new contact's approach (before this step's
-    // forces); not carried to the next step's warm start (setup_velocity_constraints).
-    float impact_lambda = 0.0f;
-  };
+  // A point's normal and friction rows and its impact impulse, which is not carried to the
+  // next step's warm start (setup_velocity_constraints).
+  using ConstraintPoint = ContactPart;
   struct Constraint {
     uint32_t body1 = 0;
     uint32_t body2 = 0;

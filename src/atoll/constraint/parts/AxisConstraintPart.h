@@ -1,14 +1,21 @@
 #pragma once
 // One translational degree of freedom between two bodies: keeps the relative velocity of two
 // points along a world axis at a target, with the accumulated impulse clamped to a range.
-// Contacts (non-penetration and friction) and the translational parts of joints are built
-// from it. The velocity changes an impulse causes are precomputed once per step, so a solve
-// is two dot products and four multiply-adds.
+// Contacts (non-penetration and friction) and the translational rows of joints (a slider's
+// limits and motor, a distance constraint) are built from it. The velocity changes an impulse
+// causes are precomputed once per step, so a solve is two dot products and four multiply-adds.
+//
+// Constrains: C = (p2 − p1)·n (m), points p1 = x1 + r1, p2 = x2 + r2, unit world axis n.
+// Jacobian: J = [−n, −(r1 × n), n, (r2 × n)] on (v1, ω1, v2, ω2), so Jv = the velocity of p2
+// relative to p1 along n (m/s). K = n·M1⁻¹n + n·M2⁻¹n + (r1×n)·I1⁻¹(r1×n) + (r2×n)·I2⁻¹(r2×n)
+// (1/kg). λ in N·s, positive pushes p2 along +n. Soft variants via SpringPart (ConstraintRow).
 
 #include <algorithm>
 #include <cmath>
 
 #include "atoll/constraint/SolverBody.h"
+#include "atoll/constraint/SpringSettings.h"
+#include "atoll/constraint/parts/ConstraintRow.h"
 
 namespace atl {
 
@@ -29,30 +36,63 @@ class AxisConstraintPart {
                                        const SolverBody& body2, const Vec3& r2, const Vec3& axis,
                                        float target_velocity = 0.0f,
                                        const InverseMassScales& scales = {}) {
-    r1_cross_axis_ = r1.cross(axis);
-    r2_cross_axis_ = r2.cross(axis);
-    linear1_ = body1.inv_mass * axis * scales.inv_mass1;
-    linear2_ = body2.inv_mass * axis * scales.inv_mass2;
-    angular1_ = body1.inv_inertia.multiply3x3(r1_cross_axis_) * scales.inv_inertia1;
-    angular2_ = body2.inv_inertia.multiply3x3(r2_cross_axis_) * scales.inv_inertia2;
-    // K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis].
-    const float k = axis.dot(linear1_) + axis.dot(linear2_) + r1_cross_axis_.dot(angular1_) +
-                    r2_cross_axis_.dot(angular2_);
-    effective_mass_ =
-        is_solvable(k, body1, r1_cross_axis_, body2, r2_cross_axis_, scales) ? 1.0f / k : 0.0f;
-    target_velocity_ = target_velocity;
+    row_.set(calculate_jacobian(body1, r1, body2, r2, axis, scales), target_velocity);
+  }
+  /// Soft row: a spring of `frequency` Hz and damping ratio `damping` pulls the error `c` (m,
+  /// C above minus its rest value) to 0 while the damper drives Jv to `target_velocity`.
+  /// Frequency ≤ 0 = hard.
+  void calculate_constraint_properties_with_frequency_and_damping(
+      float dt, const SolverBody& body1, const Vec3& r1, const SolverBody& body2, const Vec3& r2,
+      const Vec3& axis, float target_velocity, float c, float frequency, float damping) {
+    row_.set_with_frequency_and_damping(dt, calculate_jacobian(body1, r1, body2, r2, axis, {}),
+                                        target_velocity, c, frequency, damping);
+  }
+  /// Soft row of `stiffness` (N/m) and `damping` (N·s/m), or per unit effective mass (1/s²,
+  /// 1/s) when `mass_normalized`. Stiffness ≤ 0 = hard.
+  void calculate_constraint_properties_with_stiffness_and_damping(
+      float dt, const SolverBody& body1, const Vec3& r1, const SolverBody& body2, const Vec3& r2,
+      const Vec3& axis, float target_velocity, float c, float stiffness, float damping,
+      bool mass_normalized = false) {
+    row_.set_with_stiffness_and_damping(dt, calculate_jacobian(body1, r1, body2, r2, axis, {}),
+                                        target_velocity, c, stiffness, damping, mass_normalized);
+  }
+  /// A limit whose error is `c` (m): soft by `spring` if it has stiffness, else hard (the
+  /// position solve corrects `c`).
+  void calculate_constraint_properties_for_limit(float dt, const SolverBody& body1, const Vec3& r1,
+                                                 const SolverBody& body2, const Vec3& r2,
+                                                 const Vec3& axis, float target_velocity, float c,
+                                                 const SpringSettings& spring) {
+    row_.set_for_limit(dt, calculate_jacobian(body1, r1, body2, r2, axis, {}), target_velocity, c,
+                       spring);
+  }
+  /// A position motor whose error is `c` (m, current − target position): soft by the motor's
+  /// `spring`, or rigid when it has no stiffness (reaches the target in one step within its
+  /// force limits, LAWS.md B2). [min_lambda, max_lambda]: the force limits × dt (N·s) the
+  /// solve will clamp to. A velocity motor uses calculate_constraint_properties.
+  void calculate_constraint_properties_for_motor(float dt, const SolverBody& body1, const Vec3& r1,
+                                                 const SolverBody& body2, const Vec3& r2,
+                                                 const Vec3& axis, float target_velocity, float c,
+                                                 const SpringSettings& spring,
+                                                 float min_lambda = -k_float_max,
+                                                 float max_lambda = k_float_max) {
+    row_.set_for_motor(dt, calculate_jacobian(body1, r1, body2, r2, axis, {}), target_velocity, c,
+                       spring, min_lambda, max_lambda);
   }
 
   /// True when the bodies can respond (K > 0).
-  bool is_active() const { return effective_mass_ != 0.0f; }
-  /// 1/K (kg).
-  float effective_mass() const { return effective_mass_; }
-  float target_velocity() const { return target_velocity_; }
+  bool is_active() const { return row_.is_active(); }
+  /// Stops the part: solves do nothing and the accumulated impulse is 0.
+  void deactivate() { row_.deactivate(); }
+  /// 1/K (kg), or 1/(K + γ) for a soft row.
+  float effective_mass() const { return row_.effective_mass(); }
+  /// The target the solve drives Jv to (m/s; includes the spring's pull for a soft row).
+  float target_velocity() const { return row_.spring().target(); }
+  /// True when a spring makes the row soft (then it has no position solve).
+  bool is_soft() const { return row_.spring().is_soft(); }
 
   /// Applies last step's accumulated impulse × `ratio` (dt / previous dt; 0 = no warm start).
   void warm_start(SolverBody& body1, SolverBody& body2, float ratio) {
-    total_lambda_ *= ratio;
-    apply(body1, body2, total_lambda_);
+    apply(body1, body2, row_.warm_start(ratio));
   }
 
   /// Relative velocity of point 2 w.r.t. point 1 along the axis (m/s).
@@ -65,18 +105,16 @@ class AxisConstraintPart {
   /// The impulse (N·s) that would drive the relative velocity to the target, before clamping.
   float lambda_for_target(const SolverBody& body1, const SolverBody& body2,
                           const Vec3& axis) const {
-    return effective_mass_ * (target_velocity_ - relative_velocity(body1, body2, axis));
+    return row_.lambda_for(relative_velocity(body1, body2, axis));
   }
 
   /// One Gauss-Seidel step: accumulates an impulse, clamps the total to [min, max] and applies
   /// the difference. Returns true when the impulse changed the relative velocity by more than
   /// k_min_velocity_change (the solver's early exit stops once no part does).
   bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2, const Vec3& axis,
-                                 float min_lambda, float max_lambda) {
-    const float lambda = lambda_for_target(body1, body2, axis);
-    const float new_total = std::clamp(total_lambda_ + lambda, min_lambda, max_lambda);
-    const float delta = new_total - total_lambda_;
-    total_lambda_ = new_total;
+                                 float min_lambda = -k_float_max, float max_lambda = k_float_max) {
+    const float delta =
+        row_.accumulate(relative_velocity(body1, body2, axis), min_lambda, max_lambda);
     if (delta == 0.0f) return false;
     apply(body1, body2, delta);
     return is_significant(delta);
@@ -86,11 +124,9 @@ class AxisConstraintPart {
   /// the early exit. Jolt counts any non-zero impulse, so round-off in the last bits of a
   /// settled stack keeps its loop running to the cap (LAWS.md A8); the impulse is still
   /// applied, only the loop's decision ignores it.
-  static constexpr float k_min_velocity_change = 1.0e-6f;
+  static constexpr float k_min_velocity_change = ConstraintRow::k_min_velocity_change;
   /// True when `delta` (N·s) changes the relative velocity by more than k_min_velocity_change.
-  bool is_significant(float delta) const {
-    return std::fabs(delta) > k_min_velocity_change * effective_mass_;
-  }
+  bool is_significant(float delta) const { return row_.is_significant(delta); }
 
   /// Applies an impulse `lambda` along the axis (negative on body 1, positive on body 2). A
   /// non-finite impulse is dropped: it only comes from a body whose state is already
@@ -127,11 +163,39 @@ class AxisConstraintPart {
     return true;
   }
 
+  /// Baumgarte position step of a joint row for the error `c` (m, C minus its rest value),
+  /// using the lever arms and K of the last calculate_constraint_properties* (recalculate them
+  /// at the current positions first). Does nothing for a soft row. Returns true when it moved
+  /// the bodies.
+  bool solve_position_constraint(SolverBody& body1, SolverBody& body2, float c,
+                                 float baumgarte) const {
+    const float lambda = row_.position_lambda(c, baumgarte);
+    if (lambda == 0.0f || !is_finite(lambda)) return false;
+    body1.apply_position_step(-linear1_ * lambda, -angular1_ * lambda);
+    body2.apply_position_step(linear2_ * lambda, angular2_ * lambda);
+    return true;
+  }
+
   /// Accumulated impulse (N·s) of this step so far.
-  float total_lambda() const { return total_lambda_; }
-  void set_total_lambda(float lambda) { total_lambda_ = lambda; }
+  float total_lambda() const { return row_.total_lambda(); }
+  void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
 
  private:
+  // Stores the Jacobian's velocity changes and returns K (0 when the bodies cannot respond).
+  float calculate_jacobian(const SolverBody& body1, const Vec3& r1, const SolverBody& body2,
+                           const Vec3& r2, const Vec3& axis, const InverseMassScales& scales) {
+    r1_cross_axis_ = r1.cross(axis);
+    r2_cross_axis_ = r2.cross(axis);
+    linear1_ = body1.inv_mass * axis * scales.inv_mass1;
+    linear2_ = body2.inv_mass * axis * scales.inv_mass2;
+    angular1_ = body1.inv_inertia.multiply3x3(r1_cross_axis_) * scales.inv_inertia1;
+    angular2_ = body2.inv_inertia.multiply3x3(r2_cross_axis_) * scales.inv_inertia2;
+    // K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis].
+    const float k = axis.dot(linear1_) + axis.dot(linear2_) + r1_cross_axis_.dot(angular1_) +
+                    r2_cross_axis_.dot(angular2_);
+    return is_solvable(k, body1, r1_cross_axis_, body2, r2_cross_axis_, scales) ? k : 0.0f;
+  }
+
   // Whether K = J M⁻¹ Jᵀ is more than round-off. K is tiny but positive when the axis is all
   // but perpendicular to every motion the bodies allow: a body that may only turn about Y,
   // resting on the floor, sees (r × normal) with a y component of a few ulps of the normal.
@@ -163,35 +227,7 @@ class AxisConstraintPart {
   Vec3 linear2_;   // M2⁻¹·axis
   Vec3 angular1_;  // I1⁻¹·(r1 × axis)
   Vec3 angular2_;  // I2⁻¹·(r2 × axis)
-  float effective_mass_ = 0.0f;
-  float target_velocity_ = 0.0f;
-  float total_lambda_ = 0.0f;
+  ConstraintRow row_;
 };
-
-/// One Gauss-Seidel step of two friction rows (tangents `axis1`, `axis2`) inside the Coulomb
-/// cone: the pair's accumulated impulse is clamped as a 2D vector to length `max_lambda` (N·s),
-/// so friction is isotropic. Returns true when a significant impulse was applied.
-inline bool solve_friction_cone(AxisConstraintPart& part1, AxisConstraintPart& part2,
-                                SolverBody& body1, SolverBody& body2, const Vec3& axis1,
-                                const Vec3& axis2, float max_lambda) {
-  const float old1 = part1.total_lambda();
-  const float old2 = part2.total_lambda();
-  float new1 = old1 + part1.lambda_for_target(body1, body2, axis1);
-  float new2 = old2 + part2.lambda_for_target(body1, body2, axis2);
-  const float len_sq = new1 * new1 + new2 * new2;
-  if (len_sq > max_lambda * max_lambda) {
-    const float scale = max_lambda / std::sqrt(len_sq);
-    new1 *= scale;
-    new2 *= scale;
-  }
-  const float d1 = new1 - old1;
-  const float d2 = new2 - old2;
-  if (d1 == 0.0f && d2 == 0.0f) return false;
-  part1.set_total_lambda(new1);
-  part2.set_total_lambda(new2);
-  part1.apply(body1, body2, d1);
-  part2.apply(body1, body2, d2);
-  return part1.is_significant(d1) || part2.is_significant(d2);
-}
 
 }  // namespace atl

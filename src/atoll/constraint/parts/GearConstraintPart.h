@@ -1,0 +1,82 @@
+#pragma once
+// Couples the rotations of two bodies about their axes by a gear ratio — two hinged gears.
+//
+// Constrains: C = θ1 + ratio·θ2 (rad; the caller measures the angles about a1 and a2 and
+// subtracts the rest value). Jacobian: J = [0, a1, 0, ratio·a2] on (v1, ω1, v2, ω2), so
+// Jv = a1·ω1 + ratio·a2·ω2 (rad/s; 0 keeps the ratio: ω1·a1 + ratio·ω2·a2 = 0).
+// K = a1·I1⁻¹a1 + ratio²·a2·I2⁻¹a2 (1/(kg·m²)). λ in N·m·s.
+
+#include "atoll/constraint/SolverBody.h"
+#include "atoll/constraint/parts/ConstraintRow.h"
+
+namespace atl {
+
+class GearConstraintPart {
+ public:
+  /// Prepares the row for unit world axes a1 (body 1), a2 (body 2) and `ratio`; the solve
+  /// drives Jv to `target_velocity` (rad/s).
+  void calculate_constraint_properties(const SolverBody& body1, const Vec3& a1,
+                                       const SolverBody& body2, const Vec3& a2, float ratio,
+                                       float target_velocity = 0.0f) {
+    a1_ = a1;
+    a2_ = a2 * ratio;
+    angular1_ = body1.inv_inertia.multiply3x3(a1_);
+    angular2_ = body2.inv_inertia.multiply3x3(a2_);
+    row_.set(a1_.dot(angular1_) + a2_.dot(angular2_), target_velocity);
+  }
+
+  /// True when the bodies can respond (K > 0).
+  bool is_active() const { return row_.is_active(); }
+  /// Stops the part: solves do nothing and the accumulated impulse is 0.
+  void deactivate() { row_.deactivate(); }
+
+  /// Applies last step's accumulated impulse × `ratio` (dt / previous dt; 0 = no warm start).
+  void warm_start(SolverBody& body1, SolverBody& body2, float ratio) {
+    apply(body1, body2, row_.warm_start(ratio));
+  }
+
+  /// Jv = a1·ω1 + ratio·a2·ω2 (rad/s).
+  float velocity(const SolverBody& body1, const SolverBody& body2) const {
+    return a1_.dot(body1.angular_velocity) + a2_.dot(body2.angular_velocity);
+  }
+
+  /// One Gauss-Seidel step (no clamp). Returns true when Jv changed by more than
+  /// k_min_velocity_change.
+  bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2) {
+    const float delta = row_.accumulate(velocity(body1, body2), -k_float_max, k_float_max);
+    if (delta == 0.0f) return false;
+    apply(body1, body2, delta);
+    return row_.is_significant(delta);
+  }
+
+  /// Applies the angular impulse `lambda` (N·m·s).
+  void apply(SolverBody& body1, SolverBody& body2, float lambda) const {
+    if (!is_finite(lambda)) return;
+    body1.angular_velocity += angular1_ * lambda;
+    body2.angular_velocity += angular2_ * lambda;
+  }
+
+  /// Baumgarte step for the error `c` = θ1 + ratio·θ2 − rest (rad), with the axes and K of
+  /// the last calculate_constraint_properties (recalculate them first).
+  bool solve_position_constraint(SolverBody& body1, SolverBody& body2, float c,
+                                 float baumgarte) const {
+    const float lambda = row_.position_lambda(c, baumgarte);
+    if (lambda == 0.0f || !is_finite(lambda)) return false;
+    body1.apply_position_step(Vec3::zero(), angular1_ * lambda);
+    body2.apply_position_step(Vec3::zero(), angular2_ * lambda);
+    return true;
+  }
+
+  /// Accumulated angular impulse (N·m·s) of this step so far.
+  float total_lambda() const { return row_.total_lambda(); }
+  void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
+
+ private:
+  Vec3 a1_;
+  Vec3 a2_;        // ratio·a2
+  Vec3 angular1_;  // I1⁻¹·a1
+  Vec3 angular2_;  // I2⁻¹·ratio·a2
+  ConstraintRow row_;
+};
+
+}  // namespace atl

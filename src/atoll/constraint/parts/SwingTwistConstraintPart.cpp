@@ -1,0 +1,215 @@
+#include "atoll/constraint/parts/SwingTwistConstraintPart.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace atl {
+
+void SwingTwistConstraintPart::set_limits(float twist_min, float twist_max,
+                                          float swing_y_half_angle, float swing_z_half_angle) {
+  twist_min_ = std::clamp(twist_min, -k_pi, k_pi);
+  twist_max_ = std::clamp(std::max(twist_max, twist_min), -k_pi, k_pi);
+  twist_free_ = twist_min_ <= -k_pi && twist_max_ >= k_pi;
+  const float y = std::clamp(swing_y_half_angle, 0.0f, k_pi);
+  const float z = std::clamp(swing_z_half_angle, 0.0f, k_pi);
+  swing_free_ = y >= k_pi && z >= k_pi;
+  swing_y_ = std::sin(0.5f * y);
+  swing_z_ = std::sin(0.5f * z);
+}
+
+std::array<float, 2> SwingTwistConstraintPart::closest_point_on_ellipse(float a, float b, float x,
+                                                                        float y) {
+  if (a <= 0.0f && b <= 0.0f) return {0.0f, 0.0f};
+  if (a <= 0.0f) return {0.0f, std::clamp(y, -b, b)};
+  if (b <= 0.0f) return {std::clamp(x, -a, a), 0.0f};
+  if (square(x / a) + square(y / b) <= 1.0f) return {x, y};
+  // The closest point is (a²x/(t + a²), b²y/(t + b²)) for the root t > 0 of
+  // f(t) = (a·x/(t + a²))² + (b·y/(t + b²))² − 1. f is convex and decreasing with f(0) > 0, so
+  // Newton's method from t = 0 rises monotonically to the root.
+  const double aa = double(a) * a;
+  const double bb = double(b) * b;
+  const double ax = double(a) * std::fabs(x);
+  const double by = double(b) * std::fabs(y);
+  double t = 0.0;
+  for (int i = 0; i < 64; ++i) {
+    const double u = ax / (t + aa);
+    const double v = by / (t + bb);
+    const double f = u * u + v * v - 1.0;
+    if (f <= 1.0e-12) break;
+    const double df = -2.0 * (u * u / (t + aa) + v * v / (t + bb));
+    t -= f / df;
+  }
+  const float px = static_cast<float>(aa * std::fabs(x) / (t + aa));
+  const float py = static_cast<float>(bb * std::fabs(y) / (t + bb));
+  return {std::copysign(px, x), std::copysign(py, y)};
+}
+
+Quat SwingTwistConstraintPart::relative_rotation(const SolverBody& body1, const SolverBody& body2,
+                                                 const Quat& constraint_to_body1,
+                                                 const Quat& constraint_to_body2) {
+  const Quat frame1 = body1.rotation * constraint_to_body1;
+  const Quat frame2 = body2.rotation * constraint_to_body2;
+  return (frame1.conjugated() * frame2).normalized().ensure_w_positive();
+}
+
+namespace {
+
+// Rotation step (rad) of the numerical derivatives below.
+constexpr float k_derivative_step = 1.0e-3f;
+
+// The rate of `f(q)` per unit of relative angular velocity (in frame 1's axes): the relative
+// rotation moves as q̇ = ½·[0, u]·q, so turning by h about axis i gives q' = rotation(i, h)·q.
+// Central differences: the swing-twist split has no simpler closed form to differentiate.
+template <class F>
+Vec3 rate(const Quat& q, const F& f) {
+  float g[3];
+  const Vec3 axes[3] = {Vec3::axis_x(), Vec3::axis_y(), Vec3::axis_z()};
+  for (int i = 0; i < 3; ++i)
+    g[i] = (f(Quat::rotation(axes[i], k_derivative_step) * q) -
+            f(Quat::rotation(axes[i], -k_derivative_step) * q)) /
+           (2.0f * k_derivative_step);
+  return Vec3(g[0], g[1], g[2]);
+}
+
+float twist_angle(const Quat& q) {
+  Quat swing;
+  Quat twist;
+  q.ensure_w_positive().swing_twist(swing, twist);
+  return 2.0f * std::atan2(twist.x(), twist.w());
+}
+
+}  // namespace
+
+bool SwingTwistConstraintPart::swing_violation(const Quat& q, const Quat& frame1, float dt,
+                                               Violation& out) const {
+  if (swing_free_) return false;
+  Quat swing;
+  Quat twist;
+  q.swing_twist(swing, twist);
+  const std::array<float, 2> p = closest_point_on_ellipse(swing_y_, swing_z_, swing.y(), swing.z());
+  const float dy = swing.y() - p[0];
+  const float dz = swing.z() - p[1];
+  const float d = std::sqrt(dy * dy + dz * dz);
+  out.min_lambda = -k_float_max;
+  out.max_lambda = 0.0f;
+  if (d > 1.0e-7f) {
+    // Outside: the error is the distance d of the swing's (y, z) from the ellipse; its rate is
+    // that of the distance to the (fixed) closest point, the projection on (dy, dz)/d.
+    const float ny = dy / d;
+    const float nz = dz / d;
+    const Vec3 g = rate(q, [&](const Quat& r) {
+      Quat s;
+      Quat t;
+      r.ensure_w_positive().swing_twist(s, t);
+      return ny * (s.y() - p[0]) + nz * (s.z() - p[1]);
+    });
+    out.axis = frame1 * g;
+    out.error = d;
+    out.violated = true;
+    out.target_velocity = 0.0f;
+    return true;
+  }
+  // Inside but near the cone (f = (y/e_y)² + (z/e_z)² − 1 > −k_swing_window): a speculative
+  // row lets f rise to 0 within the step and no further, so a fast swing stops at the cone
+  // instead of overshooting it by up to ω·dt. (Not for a flat ellipse: f is not defined.)
+  if (dt <= 0.0f || swing_y_ < 1.0e-3f || swing_z_ < 1.0e-3f) return false;
+  const auto fill = [&](const Quat& r) {
+    Quat s;
+    Quat t;
+    r.ensure_w_positive().swing_twist(s, t);
+    return square(s.y() / swing_y_) + square(s.z() / swing_z_) - 1.0f;
+  };
+  const float f = fill(q);
+  if (f < -k_swing_window) return false;
+  out.axis = frame1 * rate(q, fill);
+  out.error = f;
+  out.violated = false;
+  out.target_velocity = -f / dt;
+  return true;
+}
+
+bool SwingTwistConstraintPart::twist_violation(const Quat& q, const Quat& frame1, float dt,
+                                               Violation& out) const {
+  if (twist_free_) return false;
+  const float angle = twist_angle(q);
+  out.violated = true;
+  out.target_velocity = 0.0f;
+  if (twist_max_ - twist_min_ < 1.0e-6f) {
+    out.error = angle - 0.5f * (twist_min_ + twist_max_);
+    out.min_lambda = -k_float_max;
+    out.max_lambda = k_float_max;
+  } else if (angle <= twist_min_ || angle >= twist_max_ || dt > 0.0f) {
+    // Violated, or (speculatively) the nearer bound: the angle may reach it within the step
+    // and no further.
+    const bool lower = angle - twist_min_ < twist_max_ - angle;
+    out.error = angle - (lower ? twist_min_ : twist_max_);
+    out.min_lambda = lower ? 0.0f : -k_float_max;
+    out.max_lambda = lower ? k_float_max : 0.0f;
+    out.violated = lower ? out.error <= 0.0f : out.error >= 0.0f;
+    if (!out.violated) out.target_velocity = -out.error / dt;
+  } else {
+    return false;
+  }
+  // Differences of the angle wrapped to (−π, π], so a twist near ±π does not jump by 2π.
+  const Vec3 g = rate(q, [&](const Quat& r) {
+    float delta = twist_angle(r) - angle;
+    if (delta > k_pi) delta -= k_two_pi;
+    if (delta < -k_pi) delta += k_two_pi;
+    return delta;
+  });
+  out.axis = frame1 * g;
+  return true;
+}
+
+bool SwingTwistConstraintPart::is_within_limits(const Quat& q, float tolerance) const {
+  Violation v;
+  // 2·|d| is about the swing's excess angle (exactly so near a swing of 0).
+  if (swing_violation(q, Quat::identity(), 0.0f, v) && v.violated && 2.0f * v.error > tolerance)
+    return false;
+  if (twist_violation(q, Quat::identity(), 0.0f, v) && v.violated && std::fabs(v.error) > tolerance)
+    return false;
+  return true;
+}
+
+void SwingTwistConstraintPart::calculate_constraint_properties(float dt, const SolverBody& body1,
+                                                               const SolverBody& body2,
+                                                               const Quat& constraint_to_body1,
+                                                               const Quat& constraint_to_body2) {
+  const Quat frame1 = body1.rotation * constraint_to_body1;
+  const Quat frame2 = body2.rotation * constraint_to_body2;
+  const Quat q = (frame1.conjugated() * frame2).normalized().ensure_w_positive();
+  Violation v;
+  if (swing_violation(q, frame1, dt, v))
+    swing_.calculate_constraint_properties(body1, body2, v.axis, v.target_velocity);
+  else
+    swing_.deactivate();
+  if (twist_violation(q, frame1, dt, v)) {
+    twist_.calculate_constraint_properties(body1, body2, v.axis, v.target_velocity);
+    twist_min_lambda_ = v.min_lambda;
+    twist_max_lambda_ = v.max_lambda;
+  } else {
+    twist_.deactivate();
+  }
+}
+
+bool SwingTwistConstraintPart::solve_position_constraint(SolverBody& body1, SolverBody& body2,
+                                                         const Quat& constraint_to_body1,
+                                                         const Quat& constraint_to_body2,
+                                                         float baumgarte) const {
+  bool moved = false;
+  for (int row = 0; row < 2; ++row) {
+    const Quat frame1 = body1.rotation * constraint_to_body1;
+    const Quat frame2 = body2.rotation * constraint_to_body2;
+    const Quat q = (frame1.conjugated() * frame2).normalized().ensure_w_positive();
+    Violation v;
+    const bool found =
+        row == 0 ? swing_violation(q, frame1, 0.0f, v) : twist_violation(q, frame1, 0.0f, v);
+    if (!found || !v.violated || v.error == 0.0f) continue;
+    AngleConstraintPart part;
+    part.calculate_constraint_properties(body1, body2, v.axis);
+    moved |= part.solve_position_constraint(body1, body2, v.error, baumgarte);
+  }
+  return moved;
+}
+
+}  // namespace atl

@@ -1,0 +1,128 @@
+#pragma once
+// The rotation limits of a swing-twist joint (a shoulder, a hip): the relative rotation of
+// constraint frame 2 in constraint frame 1 is split into a swing, which tips the twist axis X
+// away (a rotation about an axis in the YZ plane), and a twist about X (q = swing·twist). The
+// twist is kept in [twist_min, twist_max]; the swing inside an elliptic cone with half-angles
+// swing_y_half_angle (rotation about Y) and swing_z_half_angle (about Z). The cone is an
+// ellipse in the swing quaternion's (y, z) components with semi-axes sin(half-angle / 2), so a
+// cone with equal half-angles α is exactly "the twist axis within α of its rest direction".
+//
+// Each violated limit is one AngleConstraintPart row, solved one-sided (only pushes back):
+//  - twist: C = θ_twist − the violated bound (rad); λ ≥ 0 below the minimum, ≤ 0 above the
+//    maximum (both ways when the bounds are equal);
+//  - swing: C = |d| ≥ 0, d the swing's (y, z) components minus their closest point on the
+//    ellipse (dimensionless, ≈ half the excess angle); λ ≤ 0.
+// The row's axis g is the gradient of C with respect to the relative rotation (world, not
+// unit): Jv = g·(ω2 − ω1) = dC/dt, J = [0, −g, 0, g] (see AngleConstraintPart). It is taken
+// by central differences of the swing-twist split, so the rows stay exact at large swings
+// (where frame 2's X axis is no longer the twist's rotation axis). The split itself is
+// singular at a swing of π; limits are meant to stay well below it. λ in N·m·s per unit of C.
+
+#include <array>
+
+#include "atoll/constraint/SolverBody.h"
+#include "atoll/constraint/parts/AngleConstraintPart.h"
+
+namespace atl {
+
+class SwingTwistConstraintPart {
+ public:
+  using Lambda = std::array<float, 2>;
+
+  /// How close to the cone (in f = (y/e_y)² + (z/e_z)² − 1) a swing gets a speculative row.
+  static constexpr float k_swing_window = 0.75f;
+
+  /// Sets the limits (rad): twist in [twist_min, twist_max] ⊂ [−π, π] (equal bounds lock
+  /// it; the full range frees it) and the swing half-angles in [0, π] (π frees that direction).
+  void set_limits(float twist_min, float twist_max, float swing_y_half_angle,
+                  float swing_z_half_angle);
+
+  /// The closest point to (x, y) on or in the ellipse with semi-axes a (x) and b (y), ≥ 0 (0 =
+  /// a segment or a point). A point inside is its own closest point.
+  static std::array<float, 2> closest_point_on_ellipse(float a, float b, float x, float y);
+
+  /// The relative rotation of frame 2 in frame 1 (w ≥ 0); frame i = body i's rotation ×
+  /// `constraint_to_body_i`.
+  static Quat relative_rotation(const SolverBody& body1, const SolverBody& body2,
+                                const Quat& constraint_to_body1, const Quat& constraint_to_body2);
+
+  /// True when relative rotation `q` (as from relative_rotation) is within the limits, with
+  /// `tolerance` (rad) of slack (the swing's excess counted as 2·|d|).
+  bool is_within_limits(const Quat& q, float tolerance = 0.0f) const;
+
+  /// Activates the rows of the limits the bodies' current rotations violate, and speculatively
+  /// those they are near (the nearer twist bound; the cone when the swing is within
+  /// k_swing_window of it): these let the rotation reach the limit within the step `dt` (s)
+  /// and no further. Deactivates the others.
+  void calculate_constraint_properties(float dt, const SolverBody& body1, const SolverBody& body2,
+                                       const Quat& constraint_to_body1,
+                                       const Quat& constraint_to_body2);
+
+  /// True when a limit is violated (one of the rows is active).
+  bool is_active() const { return swing_.is_active() || twist_.is_active(); }
+  /// Stops both rows and clears their impulses.
+  void deactivate() {
+    swing_.deactivate();
+    twist_.deactivate();
+  }
+
+  /// Applies last step's accumulated impulses × `ratio` (dt / previous dt; 0 = none).
+  void warm_start(SolverBody& body1, SolverBody& body2, float ratio) {
+    if (swing_.is_active()) swing_.warm_start(body1, body2, ratio);
+    if (twist_.is_active()) twist_.warm_start(body1, body2, ratio);
+  }
+
+  /// One step of each active row (one-sided). Returns true when an impulse was applied.
+  bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2) {
+    bool applied = false;
+    if (swing_.is_active())
+      applied |= swing_.solve_velocity_constraint(body1, body2, -k_float_max, 0.0f);
+    if (twist_.is_active())
+      applied |=
+          twist_.solve_velocity_constraint(body1, body2, twist_min_lambda_, twist_max_lambda_);
+    return applied;
+  }
+
+  /// Baumgarte step: recomputes the violations at the bodies' current rotations and turns the
+  /// bodies back by `baumgarte` × each. Returns true when it moved the bodies.
+  bool solve_position_constraint(SolverBody& body1, SolverBody& body2,
+                                 const Quat& constraint_to_body1, const Quat& constraint_to_body2,
+                                 float baumgarte) const;
+
+  /// Accumulated angular impulses (N·m·s): swing, twist.
+  Lambda total_lambda() const { return {swing_.total_lambda(), twist_.total_lambda()}; }
+  void set_total_lambda(const Lambda& lambda) {
+    swing_.set_total_lambda(lambda[0]);
+    twist_.set_total_lambda(lambda[1]);
+  }
+
+ private:
+  // A limit row: world axis (the error's gradient), error, whether it is violated (else the
+  // row is speculative, with a target velocity that lets the error reach 0 within the step)
+  // and the allowed impulse range.
+  struct Violation {
+    Vec3 axis;
+    float error = 0.0f;
+    float target_velocity = 0.0f;
+    float min_lambda = 0.0f;
+    float max_lambda = 0.0f;
+    bool violated = false;
+  };
+  // The rows for relative rotation `q` (frame 1 → world rotation `frame1`); false when none is
+  // needed. dt ≤ 0: violations only.
+  bool swing_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
+  bool twist_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
+
+  float twist_min_ = -k_pi;
+  float twist_max_ = k_pi;
+  float swing_y_ = k_pi;  // semi-axes of the ellipse: sin(half-angle / 2)
+  float swing_z_ = k_pi;
+  bool swing_free_ = true;
+  bool twist_free_ = true;
+  float twist_min_lambda_ = 0.0f;
+  float twist_max_lambda_ = 0.0f;
+  AngleConstraintPart swing_;
+  AngleConstraintPart twist_;
+};
+
+}  // namespace atl
