@@ -101,21 +101,23 @@ TEST(PhysicsSystem, InvalidListenerContactSettingsAreReportedAndNotUsed) {
   Result<UpdateResult> first = poisoned.system.update(k_dt);
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(clean.system.update(k_dt).ok());
-  EXPECT_EQ(first->error,
+  EXPECT_TRUE(first->has(UpdateError::invalid_contact_settings));
+  EXPECT_EQ(first->rejected_contact_settings, 1u);
+  EXPECT_EQ(first->rejected_settings_body1, box);
+  EXPECT_EQ(first->rejected_settings_body2, poisoned.floor);
+  EXPECT_EQ(first->to_string(),
             "ContactListener::on_contact_added set ContactSettings.combined_friction "
             "= nan for bodies " +
                 std::to_string(box.value()) + " and " + std::to_string(poisoned.floor.value()) +
-                " (must be finite and >= 0; 1 contact(s) this step kept their "
-                "default settings)");
+                " (must be finite and >= 0; 1 contact(s) kept their default settings)");
   for (int i = 0; i < 30; ++i) {
     ASSERT_TRUE(clean.system.update(k_dt).ok());
     Result<UpdateResult> later = poisoned.system.update(k_dt);
     ASSERT_TRUE(later.ok());
     // The box rests on the floor: when the narrow phase runs again (the body-pair cache reuses
     // the settings of the last narrow phase, i.e. the defaults), the contact persists.
-    if (!later->error.empty()) {
-      EXPECT_NE(later->error.find("ContactSettings.mass_scales.inv_mass2 = -1"), std::string::npos)
-          << later->error;
+    if (!later->ok()) {
+      EXPECT_EQ(later->rejected_settings_field, "mass_scales.inv_mass2 = -1") << later->to_string();
     }
   }
   EXPECT_EQ(state_hash(poisoned.system.bodies()), state_hash(clean.system.bodies()));
@@ -158,9 +160,14 @@ TEST(PhysicsSystem, PairCapIsReportedNotSilent) {
   Result<UpdateResult> r = world.system.update(k_dt);
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->ok());
-  EXPECT_EQ(r->error,
-            "PhysicsSystemSettings.max_body_pairs (2) reached: 2 body pairs were not collided this "
-            "step");
+  EXPECT_EQ(r->errors, static_cast<uint32_t>(UpdateError::body_pair_cap_reached));
+  EXPECT_EQ(r->skipped_body_pairs, 2u);
+  EXPECT_TRUE(r->first_skipped_pair_body1.is_valid());
+  EXPECT_EQ(r->to_string(),
+            "PhysicsSystemSettings.max_body_pairs (2) reached: 2 body pairs were not collided (the "
+            "first: bodies " +
+                std::to_string(r->first_skipped_pair_body1.value()) + " and " +
+                std::to_string(r->first_skipped_pair_body2.value()) + ")");
   EXPECT_EQ(r->num_body_pairs, 2u);
 }
 
