@@ -152,6 +152,58 @@ TEST(PhysicsSystem, InvalidSettingsAreRejectedWhole) {
   EXPECT_EQ(world.system.settings().baumgarte, 0.2f);
 }
 
+// Settings that would do nothing are refused until they work (issue 8 §1), with a message that
+// says why, and change nothing.
+TEST(PhysicsSystem, SettingsThatDoNothingAreRefused) {
+  World world;
+  EXPECT_FALSE(PhysicsSettings{}.use_large_island_splitter);
+  PhysicsSettings settings;
+  settings.use_large_island_splitter = true;
+  settings.velocity_steps = 3;
+  Status s = world.system.set_settings(settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_STREQ(s.error().message(),
+               "PhysicsSettings.use_large_island_splitter: not implemented yet (islands are "
+               "solved whole); must be false");
+  EXPECT_EQ(world.system.settings().velocity_steps, 10);
+  settings = PhysicsSettings{};
+  settings.deterministic_simulation = false;
+  settings.velocity_steps = 3;
+  s = world.system.set_settings(settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_STREQ(s.error().message(),
+               "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "
+               "deterministic; must be true");
+  EXPECT_EQ(world.system.settings().velocity_steps, 10);
+}
+
+// Symptom (before): the broadphase's fat margin was fixed at the default speculative contact
+// distance (0.02 m) when the world was built, so after set_settings raised
+// speculative_contact_distance to 0.5 m a box hovering 0.3 m above the floor got no body pair
+// and no speculative contact (num_body_pairs 0) and fell onto the floor without one. Cause:
+// set_settings did not tell the broadphase. Fix: set_settings sets the broadphase's fat margin
+// (BroadPhase::set_fat_margin grows every stored box by the difference). After: the pair and
+// its speculative contact exist from the first step.
+TEST(PhysicsSystem, BroadphaseMarginFollowsTheSpeculativeContactDistance) {
+  World world;
+  const BodyID box = world.add_box(Vec3(0, 0.8f, 0));  // 0.3 m above the floor
+  PhysicsSettings settings;
+  settings.gravity = Vec3::zero();
+  settings.speculative_contact_distance = 0.5f;
+  ASSERT_TRUE(world.system.set_settings(settings).ok());
+  EXPECT_EQ(world.system.broadphase().settings().fat_margin, 0.5f);
+  Result<UpdateResult> r = world.system.update(k_dt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->num_body_pairs, 1u);
+  EXPECT_TRUE(world.system.were_bodies_in_contact(box, world.floor).value());
+  // Back to a small distance: the margin shrinks with it, and the pair goes.
+  settings.speculative_contact_distance = 0.01f;
+  ASSERT_TRUE(world.system.set_settings(settings).ok());
+  EXPECT_EQ(world.system.broadphase().settings().fat_margin, 0.01f);
+  ASSERT_TRUE(world.system.update(k_dt).ok());
+  EXPECT_FALSE(world.system.were_bodies_in_contact(box, world.floor).value());
+}
+
 TEST(PhysicsSystem, PairCapIsReportedNotSilent) {
   PhysicsSystemSettings caps;
   caps.max_body_pairs = 2;

@@ -60,6 +60,10 @@ PhysicsSystem::~PhysicsSystem() = default;
 
 Status PhysicsSystem::set_settings(const PhysicsSettings& settings) {
   if (Status valid = settings.validate(); !valid) return valid;
+  // The broadphase reports pairs as close as the speculative contact distance (its fat margin).
+  if (Status margin = broadphase_.set_fat_margin(settings.speculative_contact_distance); !margin)
+    return Error(std::string("PhysicsSettings.speculative_contact_distance: ") +
+                 margin.error().message());
   settings_ = settings;
   return Ok{};
 }
