@@ -7,11 +7,14 @@
 // IslandBuilder::finish built eight scratch arrays as locals every step (and, in scenes that
 // need them, the narrow phase's collector and the sleep list were locals too). Fix: every
 // per-step buffer lives in StepContext or in the object that owns it, cleared and reused.
-// After: 0 allocations.
+// After: 0 allocations. The same for 20 LinearCast spheres bouncing in a box: 3738 allocations
+// in steps 100–200 before (check_finite of cast_shape's displacement built a field name string
+// per component even for finite values), 0 after.
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
@@ -34,36 +37,40 @@ void* counted_allocate(std::size_t size, std::size_t alignment) {
 
 }  // namespace
 
-void* operator new(std::size_t size) {
+[[gnu::noinline]] void* operator new(std::size_t size) {
   if (void* p = counted_allocate(size, 0)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t size) {
+[[gnu::noinline]] void* operator new[](std::size_t size) {
   if (void* p = counted_allocate(size, 0)) return p;
   throw std::bad_alloc();
 }
-void* operator new(std::size_t size, std::align_val_t alignment) {
+[[gnu::noinline]] void* operator new(std::size_t size, std::align_val_t alignment) {
   if (void* p = counted_allocate(size, static_cast<std::size_t>(alignment))) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t size, std::align_val_t alignment) {
+[[gnu::noinline]] void* operator new[](std::size_t size, std::align_val_t alignment) {
   if (void* p = counted_allocate(size, static_cast<std::size_t>(alignment))) return p;
   throw std::bad_alloc();
 }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
   return counted_allocate(size, 0);
 }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+[[gnu::noinline]] void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
   return counted_allocate(size, 0);
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
 
 namespace atl {
 namespace {
@@ -114,22 +121,30 @@ struct CountingActivationListener final : BodyActivationListener {
   void on_body_deactivated(BodyID) override { ++changes; }
 };
 
-// Steps 100 to 200 of `world` with the counter on; returns the allocations.
-uint64_t allocations_of_steps_100_to_200(PhysicsSystem& system) {
+// What steps 100 to 200 did.
+struct Window {
+  uint64_t allocations = 0;
+  uint64_t ccd_bodies = 0;
+};
+
+// Steps 100 to 200 of `system` with the counter on.
+Window steps_100_to_200(PhysicsSystem& system) {
   for (int i = 0; i < 100; ++i) {
     Result<UpdateResult> r = system.update(k_dt);
     EXPECT_TRUE(r.ok() && r->ok());
   }
   bool all_ok = true;
+  uint64_t ccd_bodies = 0;
   g_allocations = 0;
   g_counting = true;
   for (int i = 100; i < 200; ++i) {
     Result<UpdateResult> r = system.update(k_dt);
     all_ok &= r.ok() && r->ok();
+    if (r.ok()) ccd_bodies += r->num_ccd_bodies;
   }
   g_counting = false;
   EXPECT_TRUE(all_ok);
-  return g_allocations.load();
+  return {g_allocations.load(), ccd_bodies};
 }
 
 TEST(StepAllocation, TheWarmedUpPyramidStepWithListenersAllocatesNothing) {
@@ -138,10 +153,43 @@ TEST(StepAllocation, TheWarmedUpPyramidStepWithListenersAllocatesNothing) {
   CountingActivationListener activations;
   world->system().set_contact_listener(&contacts);
   world->system().set_body_activation_listener(&activations);
-  EXPECT_EQ(allocations_of_steps_100_to_200(world->system()), 0u);
+  EXPECT_EQ(steps_100_to_200(world->system()).allocations, 0u);
   // The listeners were called (so their paths were counted).
   EXPECT_GT(contacts.added + contacts.persisted, 0u);
   EXPECT_GT(contacts.events, 0u);
+}
+
+// The CCD stage too: 20 LinearCast spheres (radius 0.1 m) bouncing at 60 m/s (1 m per step)
+// off each other and the walls of a closed 10 m box, elastic, without gravity.
+TEST(StepAllocation, TheWarmedUpStepWithLinearCastBodiesAllocatesNothing) {
+  PhysicsSettings settings;
+  settings.gravity = Vec3::zero();
+  settings.allow_sleeping = false;
+  LawWorld world(settings);
+  for (int axis = 0; axis < 3; ++axis)
+    for (float side : {-1.0f, 1.0f}) {
+      Vec3 half_extent = Vec3::replicate(6.0f);
+      half_extent.set_component(axis, 0.5f);
+      Vec3 position;
+      position.set_component(axis, 5.5f * side);
+      world.add_static_box(half_extent, position, 1.0f);
+    }
+  BodyOptions o;
+  o.restitution = 1.0f;
+  o.friction = 0.0f;
+  o.motion_quality = MotionQuality::LinearCast;
+  for (int i = 0; i < 20; ++i) {
+    const float t = static_cast<float>(i);
+    o.linear_velocity =
+        Vec3(std::cos(1.3f * t), std::sin(0.7f * t), std::cos(2.1f * t + 0.5f)).normalized() *
+        60.0f;
+    world.add_sphere(0.1f, Vec3(-4.0f + 0.4f * t, 0.3f * (i % 5) - 0.6f, 0.2f * (i % 7) - 0.6f), o);
+  }
+  CountingContactListener contacts;
+  world.system().set_contact_listener(&contacts);
+  const Window window = steps_100_to_200(world.system());
+  EXPECT_EQ(window.allocations, 0u);
+  EXPECT_GT(window.ccd_bodies, 100u);  // CCD ran in the counted steps
 }
 
 }  // namespace

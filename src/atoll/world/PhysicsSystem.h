@@ -1,8 +1,9 @@
 #pragma once
 // The world: owns the bodies, the broadphase and the contact solver, and runs the step
 // pipeline of DESIGN.md §2. This is the only place that knows the order of a step; each stage
-// is a function over flat arrays (the active-body list, the pair list, the solver-body array,
-// the island lists) so that it can later be cut into jobs.
+// is a function, in the area that owns its concept, over the flat arrays of one StepContext
+// (the active-body list, the pair list, the solver-body array, the island lists), so that it
+// can later be cut into jobs.
 
 #include <array>
 #include <memory>
