@@ -223,6 +223,31 @@ TEST(PhysicsSystem, PairCapIsReportedNotSilent) {
   EXPECT_EQ(r->num_body_pairs, 2u);
 }
 
+TEST(PhysicsSystem, ManifoldCapIsReportedAsAFlagWithTheFirstPairLeftOut) {
+  PhysicsSystemSettings caps;
+  caps.max_contact_manifolds = 1;
+  World world(caps);
+  (void)world.add_box(Vec3(0, 0.5f, 0));
+  const BodyID second = world.add_box(Vec3(3, 0.5f, 0));
+  (void)world.add_box(Vec3(6, 0.5f, 0));
+  Result<UpdateResult> r = world.system.update(k_dt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->errors, static_cast<uint32_t>(UpdateError::manifold_cap_reached));
+  EXPECT_TRUE(r->has(UpdateError::manifold_cap_reached));
+  EXPECT_FALSE(r->has(UpdateError::body_pair_cap_reached));
+  EXPECT_EQ(r->num_manifolds, 1u);
+  EXPECT_EQ(r->skipped_manifolds, 2u);
+  // Pairs are collided in body order: the first box's contact is solved, the second's is the
+  // first left out (listener order: the dynamic box first).
+  EXPECT_EQ(r->first_skipped_manifold_body1, second);
+  EXPECT_EQ(r->first_skipped_manifold_body2, world.floor);
+  EXPECT_EQ(r->to_string(),
+            "PhysicsSystemSettings.max_contact_manifolds (1) reached: 2 contact manifolds were not "
+            "solved (the first: bodies " +
+                std::to_string(second.value()) + " and " + std::to_string(world.floor.value()) +
+                ")");
+}
+
 TEST(PhysicsSystem, RestingBoxFallsAsleepAndAPushWakesIt) {
   World world;
   const BodyID box = world.add_box(Vec3(0, 0.5f, 0));
