@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -343,6 +344,28 @@ TEST(BroadPhase, SameOperationsGiveTheSamePairs) {
   run(b);
   ASSERT_EQ(a.size(), 10u);
   EXPECT_EQ(a, b);
+}
+
+TEST(BroadPhase, SetFatMarginGrowsEveryStoredBoxAndRefusesABadMargin) {
+  const DefaultLayers layers;
+  BroadPhase bp = BroadPhase::create(layers, layers, layers).value();
+  const AABox box(Vec3::zero(), Vec3(1, 1, 1));
+  ASSERT_TRUE(bp.add(0, layers::k_moving, box).ok());
+  ASSERT_TRUE(bp.add(3, layers::k_non_moving, box.translated(Vec3(5, 0, 0))).ok());
+  ASSERT_TRUE(bp.set_fat_margin(0.5f).ok());
+  EXPECT_EQ(bp.settings().fat_margin, 0.5f);
+  EXPECT_TRUE(bp.fat_box(0).min.is_close(Vec3::replicate(-0.5f), 1e-6f));
+  EXPECT_TRUE(bp.fat_box(3).max.is_close(Vec3(6.5f, 1.5f, 1.5f), 1e-6f));
+  ASSERT_TRUE(bp.validate().ok());
+  // A bad margin changes nothing.
+  EXPECT_FALSE(bp.set_fat_margin(-1.0f).ok());
+  EXPECT_FALSE(bp.set_fat_margin(std::numeric_limits<float>::quiet_NaN()).ok());
+  EXPECT_EQ(bp.settings().fat_margin, 0.5f);
+  EXPECT_TRUE(bp.fat_box(0).min.is_close(Vec3::replicate(-0.5f), 1e-6f));
+  // Shrinking keeps the bodies' bounds inside.
+  ASSERT_TRUE(bp.set_fat_margin(0.0f).ok());
+  EXPECT_TRUE(bp.fat_box(0).min.is_close(Vec3::zero(), 1e-6f));
+  ASSERT_TRUE(bp.validate().ok());
 }
 
 TEST(BroadPhase, SmallMovesDoNotReinsert) {

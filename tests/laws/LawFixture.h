@@ -224,7 +224,7 @@ class LawWorld {
       ADD_FAILURE() << r.error().message();
       return {};
     }
-    EXPECT_TRUE(r->ok()) << r->error;
+    EXPECT_TRUE(r->ok()) << r->to_string();
     return *r;
   }
 

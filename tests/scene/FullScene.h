@@ -16,7 +16,7 @@ inline constexpr const char* k_full_scene = R"({
     "body_pair_cache_cos_max_delta_rotation_div2": 0.9999, "linear_cast_threshold": 0.5,
     "linear_cast_max_penetration": 0.2, "time_before_sleep": 1.5,
     "point_velocity_sleep_threshold": 0.05, "allow_sleeping": false,
-    "use_large_island_splitter": false, "deterministic_simulation": false,
+    "use_large_island_splitter": false, "deterministic_simulation": true,
     "min_velocity_for_restitution": 2, "use_friction": false,
     "use_position_solver_for_contacts": false
   },

@@ -101,21 +101,23 @@ TEST(PhysicsSystem, InvalidListenerContactSettingsAreReportedAndNotUsed) {
   Result<UpdateResult> first = poisoned.system.update(k_dt);
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(clean.system.update(k_dt).ok());
-  EXPECT_EQ(first->error,
+  EXPECT_TRUE(first->has(UpdateError::invalid_contact_settings));
+  EXPECT_EQ(first->rejected_contact_settings, 1u);
+  EXPECT_EQ(first->rejected_settings_body1, box);
+  EXPECT_EQ(first->rejected_settings_body2, poisoned.floor);
+  EXPECT_EQ(first->to_string(),
             "ContactListener::on_contact_added set ContactSettings.combined_friction "
             "= nan for bodies " +
                 std::to_string(box.value()) + " and " + std::to_string(poisoned.floor.value()) +
-                " (must be finite and >= 0; 1 contact(s) this step kept their "
-                "default settings)");
+                " (must be finite and >= 0; 1 contact(s) kept their default settings)");
   for (int i = 0; i < 30; ++i) {
     ASSERT_TRUE(clean.system.update(k_dt).ok());
     Result<UpdateResult> later = poisoned.system.update(k_dt);
     ASSERT_TRUE(later.ok());
     // The box rests on the floor: when the narrow phase runs again (the body-pair cache reuses
     // the settings of the last narrow phase, i.e. the defaults), the contact persists.
-    if (!later->error.empty()) {
-      EXPECT_NE(later->error.find("ContactSettings.mass_scales.inv_mass2 = -1"), std::string::npos)
-          << later->error;
+    if (!later->ok()) {
+      EXPECT_EQ(later->rejected_settings_field, "mass_scales.inv_mass2 = -1") << later->to_string();
     }
   }
   EXPECT_EQ(state_hash(poisoned.system.bodies()), state_hash(clean.system.bodies()));
@@ -150,6 +152,58 @@ TEST(PhysicsSystem, InvalidSettingsAreRejectedWhole) {
   EXPECT_EQ(world.system.settings().baumgarte, 0.2f);
 }
 
+// Settings that would do nothing are refused until they work (issue 8 §1), with a message that
+// says why, and change nothing.
+TEST(PhysicsSystem, SettingsThatDoNothingAreRefused) {
+  World world;
+  EXPECT_FALSE(PhysicsSettings{}.use_large_island_splitter);
+  PhysicsSettings settings;
+  settings.use_large_island_splitter = true;
+  settings.velocity_steps = 3;
+  Status s = world.system.set_settings(settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_STREQ(s.error().message(),
+               "PhysicsSettings.use_large_island_splitter: not implemented yet (islands are "
+               "solved whole); must be false");
+  EXPECT_EQ(world.system.settings().velocity_steps, 10);
+  settings = PhysicsSettings{};
+  settings.deterministic_simulation = false;
+  settings.velocity_steps = 3;
+  s = world.system.set_settings(settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_STREQ(s.error().message(),
+               "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "
+               "deterministic; must be true");
+  EXPECT_EQ(world.system.settings().velocity_steps, 10);
+}
+
+// Symptom (before): the broadphase's fat margin was fixed at the default speculative contact
+// distance (0.02 m) when the world was built, so after set_settings raised
+// speculative_contact_distance to 0.5 m a box hovering 0.3 m above the floor got no body pair
+// and no speculative contact (num_body_pairs 0) and fell onto the floor without one. Cause:
+// set_settings did not tell the broadphase. Fix: set_settings sets the broadphase's fat margin
+// (BroadPhase::set_fat_margin grows every stored box by the difference). After: the pair and
+// its speculative contact exist from the first step.
+TEST(PhysicsSystem, BroadphaseMarginFollowsTheSpeculativeContactDistance) {
+  World world;
+  const BodyID box = world.add_box(Vec3(0, 0.8f, 0));  // 0.3 m above the floor
+  PhysicsSettings settings;
+  settings.gravity = Vec3::zero();
+  settings.speculative_contact_distance = 0.5f;
+  ASSERT_TRUE(world.system.set_settings(settings).ok());
+  EXPECT_EQ(world.system.broadphase().settings().fat_margin, 0.5f);
+  Result<UpdateResult> r = world.system.update(k_dt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->num_body_pairs, 1u);
+  EXPECT_TRUE(world.system.were_bodies_in_contact(box, world.floor).value());
+  // Back to a small distance: the margin shrinks with it, and the pair goes.
+  settings.speculative_contact_distance = 0.01f;
+  ASSERT_TRUE(world.system.set_settings(settings).ok());
+  EXPECT_EQ(world.system.broadphase().settings().fat_margin, 0.01f);
+  ASSERT_TRUE(world.system.update(k_dt).ok());
+  EXPECT_FALSE(world.system.were_bodies_in_contact(box, world.floor).value());
+}
+
 TEST(PhysicsSystem, PairCapIsReportedNotSilent) {
   PhysicsSystemSettings caps;
   caps.max_body_pairs = 2;
@@ -158,10 +212,40 @@ TEST(PhysicsSystem, PairCapIsReportedNotSilent) {
   Result<UpdateResult> r = world.system.update(k_dt);
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->ok());
-  EXPECT_EQ(r->error,
-            "PhysicsSystemSettings.max_body_pairs (2) reached: 2 body pairs were not collided this "
-            "step");
+  EXPECT_EQ(r->errors, static_cast<uint32_t>(UpdateError::body_pair_cap_reached));
+  EXPECT_EQ(r->skipped_body_pairs, 2u);
+  EXPECT_TRUE(r->first_skipped_pair_body1.is_valid());
+  EXPECT_EQ(r->to_string(),
+            "PhysicsSystemSettings.max_body_pairs (2) reached: 2 body pairs were not collided (the "
+            "first: bodies " +
+                std::to_string(r->first_skipped_pair_body1.value()) + " and " +
+                std::to_string(r->first_skipped_pair_body2.value()) + ")");
   EXPECT_EQ(r->num_body_pairs, 2u);
+}
+
+TEST(PhysicsSystem, ManifoldCapIsReportedAsAFlagWithTheFirstPairLeftOut) {
+  PhysicsSystemSettings caps;
+  caps.max_contact_manifolds = 1;
+  World world(caps);
+  (void)world.add_box(Vec3(0, 0.5f, 0));
+  const BodyID second = world.add_box(Vec3(3, 0.5f, 0));
+  (void)world.add_box(Vec3(6, 0.5f, 0));
+  Result<UpdateResult> r = world.system.update(k_dt);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->errors, static_cast<uint32_t>(UpdateError::manifold_cap_reached));
+  EXPECT_TRUE(r->has(UpdateError::manifold_cap_reached));
+  EXPECT_FALSE(r->has(UpdateError::body_pair_cap_reached));
+  EXPECT_EQ(r->num_manifolds, 1u);
+  EXPECT_EQ(r->skipped_manifolds, 2u);
+  // Pairs are collided in body order: the first box's contact is solved, the second's is the
+  // first left out (listener order: the dynamic box first).
+  EXPECT_EQ(r->first_skipped_manifold_body1, second);
+  EXPECT_EQ(r->first_skipped_manifold_body2, world.floor);
+  EXPECT_EQ(r->to_string(),
+            "PhysicsSystemSettings.max_contact_manifolds (1) reached: 2 contact manifolds were not "
+            "solved (the first: bodies " +
+                std::to_string(second.value()) + " and " + std::to_string(world.floor.value()) +
+                ")");
 }
 
 TEST(PhysicsSystem, RestingBoxFallsAsleepAndAPushWakesIt) {

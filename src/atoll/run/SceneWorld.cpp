@@ -213,7 +213,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     }
     for (int s = 0; s < k_num_stages; ++s) summary.stage_ms[s] += result->stage_ms[s];
     if (!result->ok() && summary.update_error.empty())
-      summary.update_error = "step " + std::to_string(step) + ": " + result->error;
+      summary.update_error = "step " + std::to_string(step) + ": " + result->to_string();
     for (BodyID id : result->quarantined)
       summary.quarantined.push_back({world.body_name(id), step});
     summary.active_bodies.push_back(result->num_active_bodies);

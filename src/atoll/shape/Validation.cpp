@@ -65,6 +65,9 @@ std::optional<Error> check_non_negative(std::string_view field, float value) {
 }
 
 std::optional<Error> check_finite(std::string_view field, const Vec3& value) {
+  // The component names are built only for a bad value: CCD checks its cast inputs every step,
+  // and a warmed-up step does not allocate.
+  if (value.is_finite()) return std::nullopt;
   for (int axis = 0; axis < 3; ++axis)
     if (auto error = check_finite(component_field(field, axis), value[axis])) return error;
   return std::nullopt;

@@ -370,10 +370,11 @@ void ContactConstraintManager::setup_velocity_constraints(
 
 void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
                                           std::span<const uint32_t> constraints) {
+  SolverBody copy1, copy2;
   for (uint32_t index : constraints) {
     Constraint& c = constraints_[index];
-    SolverBody& b1 = bodies[c.body1];
-    SolverBody& b2 = bodies[c.body2];
+    SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
+    SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
     if (c.manifold_friction) {
       c.friction1.warm_start(b1, b2, warm_start_ratio_);
       c.friction2.warm_start(b1, b2, warm_start_ratio_);
@@ -394,10 +395,11 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
                                                           std::span<const uint32_t> constraints,
                                                           int iteration) {
   bool applied = false;
+  SolverBody copy1, copy2;
   for (uint32_t index : constraints) {
     Constraint& c = constraints_[index];
-    SolverBody& b1 = bodies[c.body1];
-    SolverBody& b2 = bodies[c.body2];
+    SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
+    SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
 
     // Friction first: non-penetration matters more, so it is solved last (seed 000 §4.2).
     // The friction budget is μ × the normal impulse accumulated so far. Jolt bounds it by the
@@ -496,10 +498,11 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
                                                           const PhysicsSettings& settings) {
   const Cache& cache = cache_[current_];
   bool moved = false;
+  SolverBody copy1, copy2;
   for (uint32_t index : constraints) {
     const Constraint& c = constraints_[index];
-    SolverBody& b1 = bodies[c.body1];
-    SolverBody& b2 = bodies[c.body2];
+    SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
+    SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
     for (uint32_t p = 0; p < c.num_points; ++p) {
       const CachedPoint& point = cache.points[c.cache_point + p];
       // Contact points move with the bodies, which the previous corrections have moved.

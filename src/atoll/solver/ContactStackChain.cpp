@@ -151,10 +151,12 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies) {
       return false;
   }
   bool applied = false;
+  SolverBody copy1, copy2;
   for (size_t k = 0; k < n; ++k) {
     Constraint& c = constraints_[stack_[k]];
     float* old_lambdas = lambdas[k].data();
-    applied |= c.face.apply_lambdas(bodies[c.body1], bodies[c.body2], old_lambdas,
+    applied |= c.face.apply_lambdas(writable_entry(bodies, c.body1, copy1),
+                                    writable_entry(bodies, c.body2, copy2), old_lambdas,
                                     old_lambdas + FaceContactPart::k_max_points) ==
                FaceContactPart::Outcome::Applied;
     for (uint32_t i = 0; i < c.num_points; ++i) c.points[i].normal.set_total_lambda(old_lambdas[i]);

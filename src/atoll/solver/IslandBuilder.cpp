@@ -38,7 +38,8 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
 
   // Number the roots in body order: island ids before sorting by size.
   body_island_.assign(n, k_no_island);
-  std::vector<uint32_t> root_island(n, k_no_island);
+  std::vector<uint32_t>& root_island = root_island_;
+  root_island.assign(n, k_no_island);
   uint32_t num = 0;
   for (uint32_t i = 0; i < n; ++i) {
     if (!movable_[i]) continue;
@@ -48,10 +49,14 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   }
 
   // Count bodies and items per island.
-  std::vector<uint32_t> body_count(num, 0), item_count(num, 0);
+  std::vector<uint32_t>& body_count = body_count_;
+  std::vector<uint32_t>& item_count = item_count_;
+  body_count.assign(num, 0);
+  item_count.assign(num, 0);
   for (uint32_t i = 0; i < n; ++i)
     if (body_island_[i] != k_no_island) ++body_count[body_island_[i]];
-  std::vector<uint32_t> item_island(item_body1.size(), k_no_island);
+  std::vector<uint32_t>& item_island = item_island_;
+  item_island.assign(item_body1.size(), k_no_island);
   for (size_t k = 0; k < item_body1.size(); ++k) {
     const uint32_t b = movable_[item_body1[k]] ? item_body1[k] : item_body2[k];
     // Nothing to move (say a kinematic body against a static one): no island solves it.
@@ -61,13 +66,15 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   }
 
   // Largest islands first (they take longest, so parallel solving starts them first).
-  std::vector<uint32_t> order(num);
+  std::vector<uint32_t>& order = order_;
+  order.resize(num);
   for (uint32_t i = 0; i < num; ++i) order[i] = i;
   quick_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     if (item_count[a] != item_count[b]) return item_count[a] > item_count[b];
     return a < b;
   });
-  std::vector<uint32_t> rank(num);
+  std::vector<uint32_t>& rank = rank_;
+  rank.resize(num);
   for (uint32_t r = 0; r < num; ++r) rank[order[r]] = r;
 
   // Prefix sums in rank order, then scatter in ascending body/item order.
@@ -79,8 +86,10 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   }
   bodies_.resize(island_body_begin_[num]);
   items_.resize(island_item_begin_[num]);
-  std::vector<uint32_t> body_fill(island_body_begin_.begin(), island_body_begin_.end() - 1);
-  std::vector<uint32_t> item_fill(island_item_begin_.begin(), island_item_begin_.end() - 1);
+  std::vector<uint32_t>& body_fill = body_fill_;
+  std::vector<uint32_t>& item_fill = item_fill_;
+  body_fill.assign(island_body_begin_.begin(), island_body_begin_.end() - 1);
+  item_fill.assign(island_item_begin_.begin(), island_item_begin_.end() - 1);
   for (uint32_t i = 0; i < n; ++i) {
     if (body_island_[i] == k_no_island) continue;
     body_island_[i] = rank[body_island_[i]];

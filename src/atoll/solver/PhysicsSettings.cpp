@@ -56,6 +56,16 @@ Status PhysicsSettings::validate() const {
       {"min_velocity_for_restitution", min_velocity_for_restitution, 0.0f, k_float_max},
       {"stack_solve_min_mass_ratio", stack_solve_min_mass_ratio, 0.0f, k_float_max},
   };
+  // Settings that would do nothing are refused until they work (no field is validated and then
+  // ignored).
+  if (use_large_island_splitter)
+    return Error(
+        "PhysicsSettings.use_large_island_splitter: not implemented yet (islands are solved "
+        "whole); must be false");
+  if (!deterministic_simulation)
+    return Error(
+        "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "
+        "deterministic; must be true");
   for (const Range& r : ranges) {
     if (!std::isfinite(r.value)) return field_error(r.name, "must be finite", r.value);
     if (r.value < r.lo || r.value > r.hi) {

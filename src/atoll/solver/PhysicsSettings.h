@@ -49,9 +49,11 @@ struct PhysicsSettings {
   float point_velocity_sleep_threshold = 0.03f;
   /// Let bodies (whole islands) fall asleep.
   bool allow_sleeping = true;
-  /// Split islands with more than 128 contacts + constraints for parallel solving.
-  bool use_large_island_splitter = true;
-  /// Sort contacts and constraints so results are bit-identical for any thread count.
+  /// Split islands with more than 128 contacts + constraints for parallel solving. Not
+  /// implemented yet: validate() refuses true (Jolt's default is true).
+  bool use_large_island_splitter = false;
+  /// Sort contacts and constraints so results are bit-identical for any thread count. The step
+  /// is single-threaded and always deterministic: validate() refuses false.
   bool deterministic_simulation = true;
   /// Below this approach speed (m/s) restitution is ignored (contacts come to rest).
   float min_velocity_for_restitution = 1.0f;

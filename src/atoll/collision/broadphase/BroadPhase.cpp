@@ -116,6 +116,42 @@ Status BroadPhase::set_object_layer(uint32_t body_index, ObjectLayer layer) {
   return Ok{};
 }
 
+Status BroadPhase::set_fat_margin(float fat_margin) {
+  if (!is_finite(fat_margin) || fat_margin < 0.0f) {
+    return Error("BroadPhaseSettings.fat_margin: must be finite and >= 0, got " +
+                 std::to_string(fat_margin));
+  }
+  const float delta = fat_margin - settings_.fat_margin;
+  if (delta == 0.0f) return Ok{};
+  // A stored box is the body's bounds (swept by its predicted motion) grown by the margin, so
+  // growing it by the difference gives what the new margin would have; shrinking keeps it valid
+  // because it was grown by the old margin.
+  const Vec3 grow = Vec3::replicate(delta);
+  const auto regrown = [&](uint32_t body_index) {
+    const BodyEntry& entry = bodies_[body_index];
+    const AABox& old_box = trees_[entry.bp_layer].fat_box(entry.proxy);
+    return AABox(old_box.min - grow, old_box.max + grow);
+  };
+  for (uint32_t body_index = 0; body_index < bodies_.size(); ++body_index) {
+    if (contains(body_index) && !DynamicTree::is_valid_box(regrown(body_index))) {
+      return Error("BroadPhaseSettings.fat_margin: " + std::to_string(fat_margin) +
+                   " grows the box of body " + std::to_string(body_index) + " past float range");
+    }
+  }
+  settings_.fat_margin = fat_margin;
+  for (uint32_t body_index = 0; body_index < bodies_.size(); ++body_index) {
+    if (!contains(body_index)) continue;
+    const AABox box = regrown(body_index);
+    BodyEntry& entry = bodies_[body_index];
+    DynamicTree& tree = trees_[entry.bp_layer];
+    Result<uint32_t> proxy = tree.insert(box, body_index);
+    if (!proxy) return proxy.error();
+    if (Status s = tree.remove(entry.proxy); !s) return s;
+    entry.proxy = *proxy;
+  }
+  return Ok{};
+}
+
 void BroadPhase::optimize() {
   for (DynamicTree& tree : trees_) tree.rebuild();
 }

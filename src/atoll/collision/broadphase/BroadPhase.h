@@ -122,6 +122,10 @@ class BroadPhase {
   }
   /// The settings given at creation.
   const BroadPhaseSettings& settings() const { return settings_; }
+  /// Changes the fat margin (m, finite, >= 0): every stored box grows (or shrinks) by the
+  /// difference at once, so the new margin counts from the next find_pairs. Error (nothing
+  /// changed) for a bad margin.
+  Status set_fat_margin(float fat_margin);
   /// Checks every tree and the body → leaf mapping. For tests.
   Status validate() const;
 

@@ -1,0 +1,84 @@
+#pragma once
+// The island stages (DESIGN.md §2 stages 4, 7, 8, 11, 12): islands built from this step's
+// contacts, each island solved on its own — warm start, velocity iterations, then (after
+// integration and CCD) position iterations, with the island's own step counts — and whole
+// islands falling asleep. An island's solve reads the shared immovable solver entries (static,
+// kinematic, sleeping bodies) and writes only its own bodies' entries, so islands can later be
+// solved in parallel. In every pass an island's constraints (the constraint manager, issue 8 §2)
+// come before its contacts, so that contacts, solved last, hold best.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "atoll/body/BodyManager.h"
+#include "atoll/solver/ContactConstraintManager.h"
+#include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/PhysicsSettings.h"
+#include "atoll/solver/SolverBodies.h"
+
+namespace atl {
+
+/// An island's velocity and position iteration counts (seed 000 §1.3, Jolt's
+/// CalculateSolverSteps): the largest override among its bodies and constraints, where an
+/// object without an override (0) brings the global setting into the maximum; an island with no
+/// object that overrides uses the global settings.
+class SolverSteps {
+ public:
+  /// Counts one object's overrides (0 = none: use the global setting).
+  void add(uint32_t velocity_steps_override, uint32_t position_steps_override) {
+    velocity_ = std::max(velocity_, velocity_steps_override);
+    position_ = std::max(position_, position_steps_override);
+    default_velocity_ |= velocity_steps_override == 0;
+    default_position_ |= position_steps_override == 0;
+  }
+  /// Velocity iterations of the island.
+  int velocity_steps(const PhysicsSettings& settings) const {
+    return resolve(velocity_, default_velocity_, settings.velocity_steps);
+  }
+  /// Position iterations of the island.
+  int position_steps(const PhysicsSettings& settings) const {
+    return resolve(position_, default_position_, settings.position_steps);
+  }
+
+ private:
+  static int resolve(uint32_t max_override, bool any_default, int global) {
+    const int value = static_cast<int>(max_override);
+    return max_override == 0 || any_default ? std::max(value, global) : value;
+  }
+  uint32_t velocity_ = 0;
+  uint32_t position_ = 0;
+  bool default_velocity_ = false;
+  bool default_position_ = false;
+};
+
+/// The step counts of island `island` (bodies carry no overrides yet: the global settings).
+SolverSteps island_solver_steps(const IslandBuilder& islands, uint32_t island);
+
+/// Stage build_islands: links the movable bodies of every contact constraint, builds the
+/// islands and stores each moving body's island in its MotionProperties. `body1`/`body2` are
+/// scratch for the constraints' bodies.
+void build_islands(const ContactConstraintManager& contacts, const SolverBodies& solver,
+                   BodyManager& body_manager, IslandBuilder& islands, std::vector<uint32_t>& body1,
+                   std::vector<uint32_t>& body2);
+
+/// Stage solve_velocity for one island: warm start, then velocity iterations until one applies
+/// no impulse or the island's count is reached (seed 000 §1.2), then the impulses are stored for
+/// the next step. Returns the iterations run.
+uint32_t solve_island_velocity(ContactConstraintManager& contacts, std::span<SolverBody> bodies,
+                               std::span<const uint32_t> contact_items, const SolverSteps& steps,
+                               const PhysicsSettings& settings);
+
+/// Stage solve_position for one island: Baumgarte iterations until one moves nothing or the
+/// island's count is reached.
+void solve_island_position(ContactConstraintManager& contacts, std::span<SolverBody> bodies,
+                           std::span<const uint32_t> contact_items, const SolverSteps& steps,
+                           const PhysicsSettings& settings);
+
+/// Stage update_sleep: advances every island body's sleep test; whole islands whose bodies are
+/// all ready fall asleep, kinematic bodies each on their own. `to_sleep` is scratch.
+void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
+                  const SolverBodies& solver, const PhysicsSettings& settings, float dt,
+                  std::vector<uint32_t>& to_sleep);
+
+}  // namespace atl

@@ -1,0 +1,131 @@
+#include "atoll/solver/SolverBodies.h"
+
+namespace atl {
+
+uint32_t SolverBodies::index_for(const BodyManager& body_manager, uint32_t body_index) {
+  if (index_of[body_index] != k_none) return index_of[body_index];
+  const Body& body = *body_manager.body_at_slot(body_index);
+  SolverBody& sb = bodies.emplace_back();
+  sb.com_position = body.center_of_mass_position();
+  sb.rotation = body.rotation();
+  const uint32_t index = size() - 1;
+  source.push_back(body_index);
+  movable.push_back(0);
+  index_of[body_index] = index;
+  return index;
+}
+
+uint32_t SolverBodies::add_woken(const BodyManager& body_manager, uint32_t body_index) {
+  const Body& body = *body_manager.body_at_slot(body_index);
+  const MotionProperties& mp = *body.motion_properties();
+  // It may already have an immovable entry (from the pair that woke it): that entry becomes
+  // movable, before any constraint is set up, so every contact on it sees its mass.
+  const uint32_t s = index_for(body_manager, body_index);
+  SolverBody& sb = bodies[s];
+  sb.linear_velocity = mp.linear_velocity();
+  sb.angular_velocity = mp.angular_velocity();
+  sb.inv_mass = mp.lock_translation(Vec3::replicate(mp.inverse_mass()));
+  sb.inv_inertia = mp.inverse_inertia_world(Mat44::rotation(body.rotation()));
+  movable[s] = 1;
+  moving.push_back(s);
+  if (!body.is_sensor() && mp.motion_quality() == MotionQuality::LinearCast)
+    linear_cast_candidates.push_back(s);
+  return s;
+}
+
+void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, SolverBodies& solver) {
+  solver.velocities_before_forces.clear();
+  for (uint32_t index : body_manager.active_bodies()) {
+    Body& body = *body_manager.body_at_slot(index);
+    const MotionProperties& mp = *body.motion_properties();
+    solver.velocities_before_forces.push_back({mp.linear_velocity(), mp.angular_velocity()});
+    if (body.is_dynamic())
+      body.motion_properties()->apply_force_torque_and_gravity(body.rotation(), dt, gravity);
+  }
+}
+
+void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver) {
+  // Reset the lookup for the bodies used last step only (it is as large as the body storage).
+  for (uint32_t body_index : solver.source) solver.index_of[body_index] = SolverBodies::k_none;
+  solver.index_of.resize(body_manager.num_slots(), SolverBodies::k_none);
+  solver.bodies.clear();
+  solver.source.clear();
+  solver.movable.clear();
+  solver.linear_cast_candidates.clear();
+  solver.moving.clear();
+  // Active bodies first, in index order.
+  for (uint32_t index : body_manager.active_bodies()) {
+    const Body& body = *body_manager.body_at_slot(index);
+    const MotionProperties& mp = *body.motion_properties();
+    SolverBody& sb = solver.bodies.emplace_back();
+    sb.com_position = body.center_of_mass_position();
+    sb.rotation = body.rotation();
+    sb.linear_velocity = mp.linear_velocity();
+    sb.angular_velocity = mp.angular_velocity();
+    if (body.is_dynamic()) {
+      sb.inv_mass = mp.lock_translation(Vec3::replicate(mp.inverse_mass()));
+      sb.inv_inertia = mp.inverse_inertia_world(Mat44::rotation(body.rotation()));
+    }
+    const uint32_t s = solver.size() - 1;
+    solver.index_of[index] = s;
+    solver.moving.push_back(s);
+    solver.source.push_back(index);
+    solver.movable.push_back(body.is_dynamic() ? 1 : 0);
+    // Read here, at the start of every collision step, so that a changed motion quality counts
+    // from the next step on. Kinematic bodies cannot be stopped and sensors do not collide:
+    // neither is ever cast (as in Jolt).
+    if (body.is_dynamic() && !body.is_sensor() && mp.motion_quality() == MotionQuality::LinearCast)
+      solver.linear_cast_candidates.push_back(s);
+  }
+}
+
+void integrate_positions(SolverBodies& solver, float dt) {
+  // One expression for every body, CCD candidates included, so that a body whose cast finds
+  // nothing ends bit for bit where a discrete one would (and the compiler contracts it the same
+  // way for both).
+  for (uint32_t i : solver.moving) {
+    SolverBody& sb = solver.bodies[i];
+    sb.com_position += sb.linear_velocity * dt;
+    sb.apply_position_step(Vec3(), sb.angular_velocity * dt);
+  }
+}
+
+void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
+                     std::vector<NonFiniteBody>& out) {
+  // One pass over the moving bodies' solver state, which holds everything the step computed:
+  // a NaN or an infinity anywhere (a force that overflowed, a listener's absurd mass scale)
+  // shows in the final pose or velocity.
+  out.clear();
+  for (uint32_t i : solver.moving) {
+    SolverBody& sb = solver.bodies[i];
+    if (sb.com_position.is_finite() && sb.rotation.is_finite() && sb.linear_velocity.is_finite() &&
+        sb.angular_velocity.is_finite())
+      continue;
+    Body& body = *body_manager.body_at_slot(solver.source[i]);
+    out.push_back({solver.source[i], body.center_of_mass_position(), body.rotation()});
+    // Give write_back finite numbers; the world restores the exact pose after it.
+    sb.com_position = body.center_of_mass_position();
+    sb.rotation = body.rotation();
+    sb.linear_velocity = Vec3::zero();
+    sb.angular_velocity = Vec3::zero();
+    body.motion_properties()->set_linear_velocity(Vec3::zero());
+    body.motion_properties()->set_angular_velocity(Vec3::zero());
+  }
+}
+
+void write_back(BodyManager& body_manager, const SolverBodies& solver) {
+  for (uint32_t i : solver.moving) {
+    const SolverBody& sb = solver.bodies[i];
+    Body& body = *body_manager.body_at_slot(solver.source[i]);
+    MotionProperties& mp = *body.motion_properties();
+    if (body.is_dynamic()) {
+      mp.add_linear_velocity_step(sb.linear_velocity - mp.linear_velocity());
+      mp.add_angular_velocity_step(sb.angular_velocity - mp.angular_velocity());
+    }
+    const Quat rotation = sb.rotation.normalized();
+    body.set_position_and_rotation_internal(
+        sb.com_position - rotation * body.shape_center_of_mass(), rotation);
+  }
+}
+
+}  // namespace atl

@@ -1,0 +1,81 @@
+#pragma once
+// This step's solver bodies (DESIGN.md §2 stages 1, 6–11): the compact array the impulses work
+// on, the maps between it and the body storage, and the stages that fill it from the bodies and
+// write it back. Entries: the active bodies first (in active-list order, = their solver
+// indices), then an immovable entry for each static, sleeping or inactive kinematic body a
+// contact reaches (created on demand), whose slot a body woken during the narrow phase turns
+// movable. Immovable entries are read-only during the solve (ContactConstraintManager writes
+// through copies), so islands never write the same entry.
+
+#include <cstdint>
+#include <vector>
+
+#include "atoll/body/BodyManager.h"
+#include "atoll/constraint/SolverBody.h"
+#include "atoll/solver/ContactConstraintManager.h"
+
+namespace atl {
+
+/// An active body whose state went non-finite this step, and the pose it started it with.
+struct NonFiniteBody {
+  /// Body slot index.
+  uint32_t body_index;
+  /// Centre of mass (m) at the start of the step.
+  Vec3 com_position;
+  /// Rotation at the start of the step.
+  Quat rotation;
+};
+
+/// The solver-body array of one step and its index maps; buffers are kept between steps.
+struct SolverBodies {
+  /// "No entry" in index_of.
+  static constexpr uint32_t k_none = 0xffffffffu;
+
+  /// The entries the solver works on.
+  std::vector<SolverBody> bodies;
+  /// Velocities of the active bodies (in active-list order, = their solver indices) before
+  /// stage 1 added gravity and forces: restitution bounces with these (issue 7 item 4).
+  std::vector<BodyVelocity> velocities_before_forces;
+  /// Solver index → body slot index.
+  std::vector<uint32_t> source;
+  /// Body slot index → solver index (or k_none); as large as the body storage.
+  std::vector<uint32_t> index_of;
+  /// Per solver index: 1 when impulses move it (dynamic), 0 otherwise.
+  std::vector<uint8_t> movable;
+  /// Solver indices of the bodies that move this step: the active bodies (the first entries),
+  /// then the bodies woken during the narrow phase.
+  std::vector<uint32_t> moving;
+  /// Solver indices of the active dynamic LinearCast non-sensors (CCD candidates).
+  std::vector<uint32_t> linear_cast_candidates;
+
+  /// Number of entries.
+  uint32_t size() const { return static_cast<uint32_t>(bodies.size()); }
+  /// The entry of body slot `body_index`, created immovable (zero inverse mass and velocity, its
+  /// real pose so that contact points are in the right place) when it has none yet.
+  uint32_t index_for(const BodyManager& body_manager, uint32_t body_index);
+  /// Turns the entry of a body woken this step (after it was activated and its forces applied)
+  /// movable and moving; returns its solver index.
+  uint32_t add_woken(const BodyManager& body_manager, uint32_t body_index);
+};
+
+/// Stage apply_forces: gravity × gravity factor, forces, torques and damping into the velocities
+/// of the active dynamic bodies; records every active body's velocity before it.
+void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, SolverBodies& solver);
+
+/// Stage gather_solver_bodies: one movable entry per active body, in active-list order; resets
+/// the entries of the last step.
+void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver);
+
+/// Stage integrate_positions: velocities × dt into the positions of the moving entries.
+void integrate_positions(SolverBodies& solver, float dt);
+
+/// Stage write_back, first half: lists the moving entries whose state is non-finite (with the
+/// body's pose at the start of the step, which Body still holds) and gives them that finite
+/// pose and zero velocity, so that write_back writes finite numbers.
+void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
+                     std::vector<NonFiniteBody>& out);
+
+/// Stage write_back: the moving entries' poses and (dynamic) velocities into their bodies.
+void write_back(BodyManager& body_manager, const SolverBodies& solver);
+
+}  // namespace atl

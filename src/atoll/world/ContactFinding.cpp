@@ -1,0 +1,254 @@
+#include "atoll/world/ContactFinding.h"
+
+#include "atoll/collision/narrowphase/CollideShapes.h"
+#include "atoll/core/QuickSort.h"
+#include "atoll/world/ContactOrder.h"
+#include "atoll/world/StepContext.h"
+
+namespace atl {
+
+namespace {
+
+// What the narrow phase tallies over all the pairs of a step (its rounds included).
+struct NarrowPhaseTally {
+  CollideShapeSettings collide_settings;
+  uint32_t num_manifolds = 0;
+};
+
+// Activates a sleeping body during the narrow phase and lets it take full part in this step.
+void wake_body(StepContext& ctx, uint32_t body_index) {
+  Body& body = *ctx.body_manager->body_at_slot(body_index);
+  ctx.body_manager->activate(body);
+  // Stage apply_forces for it, which it missed while asleep.
+  body.motion_properties()->apply_force_torque_and_gravity(body.rotation(), ctx.dt,
+                                                           ctx.settings->gravity);
+  ctx.solver.add_woken(*ctx.body_manager, body_index);
+}
+
+// The narrow phase for one broadphase pair: contacts, listener calls, events; queues the
+// sleeping dynamic bodies it touches for waking.
+void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally) {
+  BodyManager& bodies = *ctx.body_manager;
+  ContactConstraintManager& contacts = *ctx.contacts;
+  const PhysicsSettings& settings = *ctx.settings;
+  UpdateResult& result = *ctx.result;
+  const Body* a = bodies.body_at_slot(bp.a);
+  const Body* b = bodies.body_at_slot(bp.b);
+  const bool sensor = a->is_sensor() || b->is_sensor();
+  // Only pairs in which something can respond: a dynamic body, or a sensor that reports.
+  if (!a->is_dynamic() && !b->is_dynamic()) {
+    if (!sensor || (a->is_static() && b->is_static())) return;
+  }
+  // A moving sensor reports static bodies only when asked to (a static sensor reports the
+  // moving bodies that enter it).
+  if (a->is_static() != b->is_static()) {
+    const Body& fixed = a->is_static() ? *a : *b;
+    const Body& moving = a->is_static() ? *b : *a;
+    if (!fixed.is_sensor() && moving.is_sensor() && !moving.sensor_detects_static()) return;
+  }
+  // Collision groups (a ragdoll's own limbs): after the layers, before any contact work.
+  if (!bodies.groups_collide(*a, *b)) return;
+  // Body 1 has the lower ID: the cache keys on IDs, which are stable (the listener and the
+  // events see the listener order below).
+  if (b->id().value() < a->id().value()) std::swap(a, b);
+  const uint32_t i1 = a->id().index(), i2 = b->id().index();
+  const ContactBodyPair pair{a->id().value(), b->id().value(), ctx.solver.index_for(bodies, i1),
+                             ctx.solver.index_for(bodies, i2)};
+  const int collision_step = ctx.collision_step;
+  AllContactsCollector& collector = ctx.collector;
+  ContactListener* listener = ctx.contact_listener;
+
+  // What the listener and the events see (ContactListener.h): the more dynamic body first.
+  const bool swapped = listener_swaps(*a, *b);
+  const Body& l1 = swapped ? *b : *a;
+  const Body& l2 = swapped ? *a : *b;
+
+  ctx.manifolds.clear();
+  bool solid = false;  // a manifold takes impulses (wakes a sleeping body)
+  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
+  // phase or the listener (as in Jolt).
+  const bool reused =
+      contacts.try_reuse_body_pair(pair, ctx.solver.bodies, settings, &ctx.manifolds);
+  if (!reused) {
+    collector.manifolds.clear();
+    // A sensor reports overlap only: no speculative contacts.
+    CollideShapeSettings collide_settings = tally.collide_settings;
+    if (sensor) collide_settings.max_separation_distance = 0.0f;
+    const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
+                                           b->world_transform(), collide_settings, collector);
+    ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
+    (void)collided;
+    if (sensor)
+      std::erase_if(collector.manifolds,
+                    [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
+    // Validation only for pairs that touch (within the speculative distance), as in Jolt.
+    if (collector.manifolds.empty()) return;
+    if (listener != nullptr && listener->on_contact_validate(l1, l2) == ValidateResult::Reject)
+      return;
+    for (const ContactManifold& manifold : collector.manifolds) {
+      if (ctx.max_contact_manifolds != 0 && tally.num_manifolds >= ctx.max_contact_manifolds) {
+        if (result.skipped_manifolds++ == 0) {
+          result.first_skipped_manifold_body1 = l1.id();
+          result.first_skipped_manifold_body2 = l2.id();
+        }
+        result.max_contact_manifolds = ctx.max_contact_manifolds;
+        result.flag(UpdateError::manifold_cap_reached);
+        continue;
+      }
+      ++tally.num_manifolds;
+      ContactSettings cs;
+      cs.combined_friction = combine_friction(a->friction(), b->friction());
+      cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
+      cs.is_sensor = sensor;
+      const bool existed =
+          contacts.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
+      if (listener != nullptr) {
+        const ContactSettings defaults = cs;
+        if (swapped) swap_bodies(cs, a->center_of_mass_position(), b->center_of_mass_position());
+        const ContactManifold seen = swapped ? flipped(manifold) : manifold;
+        if (existed)
+          listener->on_contact_persisted(l1, l2, seen, cs);
+        else
+          listener->on_contact_added(l1, l2, seen, cs);
+        // A NaN friction or a negative mass scale would poison the solve: keep the defaults and
+        // say so.
+        if (std::string problem = cs.problem(); !problem.empty()) {
+          if (result.rejected_contact_settings++ == 0) {
+            result.rejected_settings_callback =
+                existed ? "on_contact_persisted" : "on_contact_added";
+            result.rejected_settings_field = std::move(problem);
+            result.rejected_settings_body1 = l1.id();
+            result.rejected_settings_body2 = l2.id();
+          }
+          result.flag(UpdateError::invalid_contact_settings);
+          cs = defaults;
+        } else if (swapped) {
+          // Back to the cache's order (lower ID first).
+          swap_bodies(cs, b->center_of_mass_position(), a->center_of_mass_position());
+        }
+      }
+      solid |= !cs.is_sensor;
+      contacts.add_manifold(pair, manifold, cs, ctx.solver.bodies, settings);
+      ctx.manifolds.push_back(manifold);
+      ctx.events.push_back(
+          contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, l1.id(),
+                        l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
+    }
+  } else {
+    solid = !ctx.manifolds.empty() && !sensor;
+    tally.num_manifolds += static_cast<uint32_t>(ctx.manifolds.size());
+    for (const ContactManifold& manifold : ctx.manifolds)
+      ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
+                                         swapped ? flipped(manifold) : manifold, collision_step));
+  }
+  // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
+  // step's narrow phase); sensors wake nothing.
+  if (solid) {
+    if (a->is_dynamic() && !a->is_active() && ctx.wake_state[i1] == k_not_woken) {
+      ctx.wake_state[i1] = k_wake_queued;
+      ctx.wake.push_back(i1);
+    }
+    if (b->is_dynamic() && !b->is_active() && ctx.wake_state[i2] == k_not_woken) {
+      ctx.wake_state[i2] = k_wake_queued;
+      ctx.wake.push_back(i2);
+    }
+  }
+}
+
+}  // namespace
+
+void narrow_phase(StepContext& ctx) {
+  BodyManager& bodies = *ctx.body_manager;
+  UpdateResult& result = *ctx.result;
+  ctx.contacts->begin_step(ctx.dt, *ctx.settings);
+  NarrowPhaseTally tally;
+  tally.collide_settings.max_separation_distance = ctx.settings->speculative_contact_distance;
+  tally.collide_settings.manifold_tolerance = ctx.settings->manifold_tolerance;
+
+  // Which bodies' pairs were found this step (k_pairs_found), or are queued to wake
+  // (k_wake_queued): the bodies active at the start of the step were found by find_pairs.
+  ctx.wake_state.resize(bodies.num_slots(), k_not_woken);
+  for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_pairs_found;
+  ctx.wake.clear();
+  for (const BodyPair& bp : ctx.pairs) collide_pair(ctx, bp, tally);
+
+  // A sleeping dynamic body that a contact reached wakes now and takes full part in this step
+  // (as in Jolt): it gets a movable solver body, and its own pairs are found and collided, which
+  // may wake more. Rounds in body-index order until none is added keep this deterministic.
+  while (!ctx.wake.empty()) {
+    quick_sort(ctx.wake.begin(), ctx.wake.end());
+    ctx.wake_batch.swap(ctx.wake);
+    ctx.wake.clear();
+    for (uint32_t index : ctx.wake_batch) wake_body(ctx, index);
+    const Status found = ctx.broadphase->find_pairs(ctx.wake_batch, ctx.wake_pairs);
+    ATOLL_ASSERT(found.ok(), "a sleeping body is in the broadphase, and is queued once");
+    (void)found;
+    // A pair with a body whose pairs were already found has been collided (from that side).
+    uint32_t kept = 0;
+    for (const BodyPair& bp : ctx.wake_pairs)
+      if (ctx.wake_state[bp.a] != k_pairs_found && ctx.wake_state[bp.b] != k_pairs_found)
+        ctx.wake_pairs[kept++] = bp;
+    ctx.wake_pairs.resize(kept);
+    for (uint32_t index : ctx.wake_batch) ctx.wake_state[index] = k_pairs_found;
+    if (ctx.max_body_pairs != 0) {
+      const uint32_t room = ctx.max_body_pairs > result.num_body_pairs
+                                ? ctx.max_body_pairs - result.num_body_pairs
+                                : 0;
+      if (ctx.wake_pairs.size() > room) {
+        if (result.skipped_body_pairs == 0) {
+          result.first_skipped_pair_body1 = bodies.body_at_slot(ctx.wake_pairs[room].a)->id();
+          result.first_skipped_pair_body2 = bodies.body_at_slot(ctx.wake_pairs[room].b)->id();
+        }
+        result.skipped_body_pairs += static_cast<uint32_t>(ctx.wake_pairs.size() - room);
+        result.max_body_pairs = ctx.max_body_pairs;
+        result.flag(UpdateError::body_pair_cap_reached);
+        ctx.wake_pairs.resize(room);
+      }
+    }
+    result.num_body_pairs += static_cast<uint32_t>(ctx.wake_pairs.size());
+    for (const BodyPair& bp : ctx.wake_pairs) collide_pair(ctx, bp, tally);
+  }
+  // Every body marked k_pairs_found is active now (those that were and those woken).
+  for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_not_woken;
+
+  result.num_manifolds = tally.num_manifolds;
+  result.num_contact_points = ctx.contacts->num_contact_points();
+  if (ctx.contacts->max_penetration() > result.max_penetration) {
+    result.max_penetration = ctx.contacts->max_penetration();
+    result.max_penetration_body1 = BodyID(ctx.contacts->max_penetration_keys().first);
+    result.max_penetration_body2 = BodyID(ctx.contacts->max_penetration_keys().second);
+  }
+}
+
+void finish_contacts(StepContext& ctx) {
+  BodyManager& bodies = *ctx.body_manager;
+  ctx.removed.clear();
+  // A pair that nobody collided because both bodies sleep keeps its contacts, as in Jolt: no
+  // removed event when an island falls asleep, persisted events and warm start when it wakes.
+  // Bodies taken out of the simulation (removed, destroyed, quarantined) lose theirs.
+  ctx.contacts->end_step(ctx.removed, [&bodies](uint32_t key1, uint32_t key2) {
+    for (uint32_t key : {key1, key2}) {
+      const Body* body = bodies.get(BodyID(key));
+      if (body == nullptr || !body->is_added() || body->is_active() || body->is_quarantined())
+        return false;
+    }
+    return true;
+  });
+  for (const RemovedContact& r : ctx.removed) {
+    ContactManifold gone;  // no geometry: only the sub-shapes are reported
+    BodyID id1(r.key1), id2(r.key2);
+    gone.sub_shape_id1 = r.sub_shape_id1;
+    gone.sub_shape_id2 = r.sub_shape_id2;
+    // Listener order; a body destroyed since keeps the ID order.
+    const Body* b1 = bodies.get(id1);
+    const Body* b2 = bodies.get(id2);
+    if (b1 != nullptr && b2 != nullptr && listener_swaps(*b1, *b2)) {
+      std::swap(id1, id2);
+      std::swap(gone.sub_shape_id1, gone.sub_shape_id2);
+    }
+    ctx.events.push_back(
+        contact_event(ContactEventType::Removed, id1, id2, gone, ctx.collision_step));
+  }
+}
+
+}  // namespace atl

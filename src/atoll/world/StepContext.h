@@ -1,0 +1,120 @@
+#pragma once
+// Everything one collision step produces and consumes (DESIGN.md §1–§2), like Jolt's
+// PhysicsUpdateContext::Step or Box2D's b2StepContext: pairs, manifolds, solver bodies, islands,
+// CCD bodies, wake lists, events, removed contacts, non-finite bodies. PhysicsSystem owns one
+// and hands it to every stage; its buffers are cleared, never freed, so a warmed-up step does
+// not allocate.
+//
+// Where it lives, and how stages see it: dependencies point one way (solver/ may not include
+// world/), so the context is defined here, in world/, and is made of pieces defined in the
+// areas that own them (SolverBodies and IslandBuilder in solver/, BodyPair and the collectors in
+// collision/). A stage in a lower area takes only the pieces it needs as arguments (for example
+// solve_island_velocity takes the contact manager, the solver bodies and one island's items),
+// which keeps it testable on its own and free of world/; a stage that needs world-level
+// knowledge (the contact listener and its events: the narrow phase, CCD, removed contacts) lives
+// in world/ and takes the whole context. The context also points at the world's long-lived parts
+// (bodies, broadphase, contact cache, settings) for those stages, set by PhysicsSystem before
+// each step.
+
+#include <cstdint>
+#include <vector>
+
+#include "atoll/body/BodyManager.h"
+#include "atoll/collision/broadphase/BodyPair.h"
+#include "atoll/collision/broadphase/BroadPhase.h"
+#include "atoll/collision/broadphase/BroadPhaseCollector.h"
+#include "atoll/collision/narrowphase/ContactCollector.h"
+#include "atoll/solver/ContactConstraintManager.h"
+#include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/PhysicsSettings.h"
+#include "atoll/solver/SolverBodies.h"
+#include "atoll/world/ContactListener.h"
+#include "atoll/world/UpdateResult.h"
+
+namespace atl {
+
+/// A LinearCast body queued in stage integrate_positions for stage ccd (Jolt's CCDBody).
+struct CcdBody {
+  static constexpr uint32_t k_no_hit = 0xffffffffu;
+  /// Index in the solver-body array.
+  uint32_t solver_index = 0;
+  /// Body ID value (ties in the hit order).
+  uint32_t body_id = 0;
+  /// Centre of mass (m) at the start of the step.
+  Vec3 start_position;
+  /// This step's displacement (m).
+  Vec3 delta_position;
+  /// (linear_cast_threshold × inner radius)² (m²): relative motions below it are not cast.
+  float threshold_sq = 0.0f;
+  /// Penetration (m) the body may end with at a hit: min(penetration_slop,
+  /// linear_cast_max_penetration × inner radius).
+  float max_penetration = 0.0f;
+  /// Fraction of the displacement at the chosen hit (1 without one).
+  float fraction = 1.0f;
+  /// Fraction the body moves: the hit's fraction plus max_penetration along the normal
+  /// (1 without a hit); 1 or more leaves the whole move.
+  float fraction_plus_slop = 1.0f;
+  /// Body slot index of what was hit, or k_no_hit.
+  uint32_t hit_body = k_no_hit;
+};
+
+struct StepContext {
+  // --- The world's long-lived parts this step reads and changes (set by PhysicsSystem) -------
+  BodyManager* body_manager = nullptr;
+  BroadPhase* broadphase = nullptr;
+  ContactConstraintManager* contacts = nullptr;
+  const PhysicsSettings* settings = nullptr;
+  /// Null: no listener.
+  ContactListener* contact_listener = nullptr;
+  /// The layer filters the broadphase was built with (CCD queries it with the same rules).
+  const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter = nullptr;
+  const ObjectLayerPairFilter* object_layer_pair_filter = nullptr;
+  /// PhysicsSystemSettings caps (0 = none).
+  uint32_t max_body_pairs = 0;
+  uint32_t max_contact_manifolds = 0;
+
+  // --- This step -------------------------------------------------------------------------------
+  /// Length of the collision step (s).
+  float dt = 0.0f;
+  /// Index of the collision step inside the update.
+  int collision_step = 0;
+  /// The update's result, which the stages add their counts and problems to.
+  UpdateResult* result = nullptr;
+
+  /// Stage find_pairs: broadphase pairs of the active bodies.
+  std::vector<BodyPair> pairs;
+  /// Stage gather_solver_bodies on: the solver-body array and its maps.
+  SolverBodies solver;
+  /// Stage narrow_phase: the collector of one pair, the manifolds of one pair (for events).
+  AllContactsCollector collector;
+  std::vector<ContactManifold> manifolds;
+  /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
+  /// their pairs, and per body slot whether its pairs were found this step (WakeState).
+  std::vector<uint32_t> wake;
+  std::vector<uint32_t> wake_batch;
+  std::vector<BodyPair> wake_pairs;
+  std::vector<uint8_t> wake_state;
+  /// Stage build_islands: the islands, and the body pair of each contact constraint.
+  IslandBuilder islands;
+  std::vector<uint32_t> constraint_body1;
+  std::vector<uint32_t> constraint_body2;
+  /// Stages integrate_positions and ccd: the bodies to cast, solver index → CCD index (or
+  /// SolverBodies::k_none), the resolve order, a cast's broadphase candidates.
+  std::vector<CcdBody> ccd_bodies;
+  std::vector<uint32_t> ccd_index_of;
+  std::vector<uint32_t> ccd_order;
+  AllHitsBroadPhaseCollector ccd_candidates;
+  /// Stage write_back: moving bodies whose state went non-finite.
+  std::vector<NonFiniteBody> non_finite;
+  /// Stage finish_contacts: last step's contacts that are gone.
+  std::vector<RemovedContact> removed;
+  /// Stage update_sleep: bodies that fall asleep.
+  std::vector<uint32_t> to_sleep;
+  /// Contact events of the whole update (all its collision steps), delivered after it.
+  std::vector<ContactEvent> events;
+};
+
+/// Per body slot during the narrow phase (StepContext::wake_state).
+enum WakeState : uint8_t { k_not_woken = 0, k_wake_queued = 1, k_pairs_found = 2 };
+
+}  // namespace atl
