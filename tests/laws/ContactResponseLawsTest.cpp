@@ -98,9 +98,9 @@ TEST_F(LawFixture, AllowedDOFs_SpinAboutYSurvivesAFrictionlessRestingContact) {
 // push-only contact cannot take back. Fix: a contact point that starts a step without impulse
 // does not carry to the next step the part that stopped the bodies' approach (measured before
 // this step's forces) — the collision is over; only a load beyond it (the weight, a push passed
-// along a chain) is warm-started. Reading after: drift 0, spin 0; the pyramid's state hash is
-// unchanged (its contacts all start with impulse). Jolt reaches the same by applying the
-// collision impulse at the CCD hit itself, so its next step has nothing to take back.
+// along a chain) is warm-started. Reading after: drift 0, spin 0. Jolt reaches the same by
+// applying the collision impulse at the CCD hit itself, so its next step has nothing to take
+// back. (The pyramid's landings change too: README, Differences from Jolt.)
 TEST_F(LawFixture, LinearCast_BoxesMeetingInelasticallyComeToRest) {
   PhysicsSettings settings = law_settings();
   settings.gravity = Vec3();
