@@ -14,6 +14,7 @@ const PhysicsSettingField k_fields[] = {
     {"warm_start", &S::warm_start},
     {"penetration_slop", &S::penetration_slop},
     {"speculative_contact_distance", &S::speculative_contact_distance},
+    {"speculative_contacts_from_velocity", &S::speculative_contacts_from_velocity},
     {"max_penetration_distance", &S::max_penetration_distance},
     {"contact_point_preserve_lambda_max_dist", &S::contact_point_preserve_lambda_max_dist},
     {"contact_normal_cos_max_delta_rotation", &S::contact_normal_cos_max_delta_rotation},

@@ -25,6 +25,48 @@ void wake_body(StepContext& ctx, uint32_t body_index) {
   ctx.solver.add_woken(*ctx.body_manager, body_index);
 }
 
+// How far the surfaces of two bodies can move towards each other in a step of `dt`: their
+// relative speed plus each one's spin times the farthest its bounds reach from its centre of
+// mass (PhysicsSettings::speculative_contacts_from_velocity).
+float closing_reach(const Body& a, const SolverBody& sa, const Body& b, const SolverBody& sb,
+                    float dt) {
+  const auto reach = [](const Body& body) {
+    const AABox& bounds = body.world_bounds();
+    return (bounds.center() - body.center_of_mass_position()).length() + bounds.extent().length();
+  };
+  return dt * ((sa.linear_velocity - sb.linear_velocity).length() +
+               sa.angular_velocity.length() * reach(a) + sb.angular_velocity.length() * reach(b));
+}
+
+// Whether a manifold found beyond the speculative distance closes within this step: one of its
+// points approaches at least as fast as the gap needs. The others would be contacts the bodies
+// never reach (and events for them).
+bool closes_this_step(const ContactManifold& m, const SolverBody& s1, const SolverBody& s2,
+                      float speculative, float dt) {
+  const float separation = -m.penetration_depth;
+  if (separation <= speculative) return true;
+  float closing = 0.0f;
+  for (size_t i = 0; i < m.points_on_1.size(); ++i) {
+    const Vec3 v1 =
+        s1.linear_velocity + s1.angular_velocity.cross(m.points_on_1[i] - s1.com_position);
+    const Vec3 v2 =
+        s2.linear_velocity + s2.angular_velocity.cross(m.points_on_2[i] - s2.com_position);
+    closing = std::max(closing, (v1 - v2).dot(m.normal));
+  }
+  return separation <= closing * dt;
+}
+
+// The body's transform after a step of `dt` at the solver's velocities (a free flight).
+Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
+  const Vec3 com = body.center_of_mass_position();
+  const Vec3 offset = body.rotation().conjugated() * (com - body.position());
+  Quat rotation = body.rotation();
+  const float spin = s.angular_velocity.length();
+  if (spin * dt > 1.0e-12f)
+    rotation = (Quat::rotation(s.angular_velocity / spin, spin * dt) * rotation).normalized();
+  return Mat44::rotation_translation(rotation, com + s.linear_velocity * dt - rotation * offset);
+}
+
 // The narrow phase for one broadphase pair: contacts, listener calls, events; queues the
 // sleeping dynamic bodies it touches for waking.
 void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally) {
@@ -73,7 +115,14 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
     collector.manifolds.clear();
     // A sensor reports overlap only: no speculative contacts.
     CollideShapeSettings collide_settings = tally.collide_settings;
-    if (sensor) collide_settings.max_separation_distance = 0.0f;
+    const float speculative = collide_settings.max_separation_distance;
+    const SolverBody& s1 = ctx.solver.bodies[pair.solver_body1];
+    const SolverBody& s2 = ctx.solver.bodies[pair.solver_body2];
+    if (sensor)
+      collide_settings.max_separation_distance = 0.0f;
+    else if (settings.speculative_contacts_from_velocity)
+      collide_settings.max_separation_distance =
+          std::max(speculative, closing_reach(*a, s1, *b, s2, ctx.dt));
     const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
                                            b->world_transform(), collide_settings, collector);
     ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
@@ -81,6 +130,30 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
     if (sensor)
       std::erase_if(collector.manifolds,
                     [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
+    else if (collide_settings.max_separation_distance > speculative) {
+      std::erase_if(collector.manifolds, [&](const ContactManifold& m) {
+        return !closes_this_step(m, s1, s2, speculative, ctx.dt);
+      });
+      // A plane through an edge can seem to close while the shapes pass by (a ball skimming
+      // over a box's edge was thrown up): keep contacts found this far out only when the
+      // shapes, flown freely to the end of the step, meet.
+      const bool far =
+          std::any_of(collector.manifolds.begin(), collector.manifolds.end(),
+                      [&](const ContactManifold& m) { return -m.penetration_depth > speculative; });
+      if (far) {
+        CollideShapeSettings end_settings = tally.collide_settings;
+        ClosestContactCollector end_hit;
+        const Status ended =
+            collide_shapes(*a->shape(), end_of_step_transform(*a, s1, ctx.dt), *b->shape(),
+                           end_of_step_transform(*b, s2, ctx.dt), end_settings, end_hit);
+        ATOLL_ASSERT(ended.ok(), "validated settings and rigid body transforms");
+        (void)ended;
+        if (!end_hit.has_hit)
+          std::erase_if(collector.manifolds, [&](const ContactManifold& m) {
+            return -m.penetration_depth > speculative;
+          });
+      }
+    }
     // Validation only for pairs that touch (within the speculative distance), as in Jolt.
     if (collector.manifolds.empty()) return;
     if (listener != nullptr && listener->on_contact_validate(l1, l2) == ValidateResult::Reject)
