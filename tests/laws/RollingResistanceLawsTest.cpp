@@ -107,6 +107,62 @@ TEST_F(LawFixture, RollingResistance_PairUsesTheLargerCoefficient) {
   EXPECT_NEAR(measured, expected, 0.03f * expected);
 }
 
+// A contact listener may set the pair's coefficients: bodies at 0, the listener's
+// combined_rolling_resistance = 0.01 m decelerates the ball as the body setting does.
+TEST_F(LawFixture, RollingResistance_ContactListenerOverridesThePairCoefficient) {
+  struct Listener : ContactListener {
+    void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                          ContactSettings& settings) override {
+      settings.combined_rolling_resistance = 0.01f;
+    }
+    void on_contact_persisted(const Body&, const Body&, const ContactManifold&,
+                              ContactSettings& settings) override {
+      settings.combined_rolling_resistance = 0.01f;
+    }
+  } listener;
+  LawWorld w;
+  w.system().set_contact_listener(&listener);
+  const BodyID ball = add_rolling_ball(w, 2.0f, 0.0f);
+  w.run(60);
+  const float v1 = w.velocity(ball).x();
+  w.run(5 * 60);
+  const float measured = (v1 - w.velocity(ball).x()) / 5.0f;
+  const float expected = 0.01f * k_g / (k_radius * (1.0f + k_inertia_ratio));
+  report("RollingResistance.listener.deceleration", measured);
+  EXPECT_NEAR(measured, expected, 0.03f * expected);
+  w.system().set_contact_listener(nullptr);
+}
+
+// The scene fields reach the engine: a scene file's ball with rolling_resistance 0.01 and
+// torsional_friction 0.01 (m) on a default floor slows as the closed forms say.
+TEST_F(LawFixture, RollingResistance_SceneFieldsReachTheEngine) {
+  const std::unique_ptr<LawWorld> w = LawWorld::from_scene(R"({
+    "bodies": [
+      { "name": "floor", "shape": { "type": "box", "half_extent": [50, 1, 50] },
+        "position": [0, -1, 0], "motion": "static", "friction": 0.5 },
+      { "name": "ball", "shape": { "type": "sphere", "radius": 0.5 }, "position": [0, 0.5, 0],
+        "mass": 1, "friction": 0.5, "rolling_resistance": 0.01, "torsional_friction": 0.01,
+        "linear_velocity": [2, 0, 0], "angular_velocity": [0, 10, -4] }
+    ]})",
+                                                           "rolling.json");
+  ASSERT_NE(w, nullptr);
+  const BodyID ball = w->scene_body("ball");
+  EXPECT_EQ(w->body(ball).rolling_resistance(), 0.01f);
+  EXPECT_EQ(w->body(ball).torsional_friction(), 0.01f);
+  w->run(60);
+  const Vec3 v1 = w->velocity(ball);
+  const Vec3 w1 = w->angular_velocity(ball);
+  w->run(2 * 60);
+  const float rolling = (v1.x() - w->velocity(ball).x()) / 2.0f;
+  const float spin = (w1.y() - w->angular_velocity(ball).y()) / 2.0f;
+  report("RollingResistance.scene.deceleration", rolling);
+  report("RollingResistance.scene.spin_decay", spin);
+  const float expected_rolling = 0.01f * k_g / (k_radius * (1.0f + k_inertia_ratio));
+  const float expected_spin = 0.01f * k_g / (k_inertia_ratio * k_radius * k_radius);
+  EXPECT_NEAR(rolling, expected_rolling, 0.03f * expected_rolling);
+  EXPECT_NEAR(spin, expected_spin, 0.03f * expected_spin);
+}
+
 // Regression (see the file header): spinning about the vertical on one contact point, the
 // ball slows at (5/2)·c·g/r² = 0.981 rad/s² for c = 0.01 m; with c = 0 it keeps spinning
 // (manifold friction's twist row has no lever on one point).
