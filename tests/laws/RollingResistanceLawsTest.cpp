@@ -258,6 +258,74 @@ TEST_F(LawFixture, RollingResistance_BallOnSlopeStaysAboveThresholdRollsBelow) {
   }
 }
 
+// The rolling rows are warm-started like the friction rows: with a single velocity iteration
+// (LAWS.md B1 conditions) the ball at 1.2× the threshold still holds on the 10° slope, and the
+// one on the flat floor still decelerates at (5/7)·c·g/r; the same with per-point friction
+// (manifold_friction off), where the torsional row runs on its own.
+TEST_F(LawFixture, RollingResistance_WorksWithOneVelocityIterationAndPerPointFriction) {
+  const float theta = 10.0f * k_pi / 180.0f;
+  for (const bool manifold : {true, false}) {
+    PhysicsSettings settings = law_settings();
+    settings.velocity_steps = 1;
+    settings.manifold_friction = manifold;
+    {
+      LawWorld w(settings);
+      BodyOptions slope;
+      slope.motion_type = MotionType::Static;
+      slope.friction = 1.0f;
+      slope.rotation = Quat::rotation(Vec3(0.0f, 0.0f, 1.0f), -theta);
+      w.add_box(Vec3(30.0f, 1.0f, 5.0f), Vec3(), slope);
+      BodyOptions o;
+      o.mass = k_mass;
+      o.friction = 1.0f;
+      o.rolling_resistance = 1.2f * k_radius * std::tan(theta);
+      const Vec3 start = slope.rotation * Vec3(0.0f, 1.0f + k_radius, 0.0f);
+      const BodyID ball = w.add_sphere(k_radius, start, o);
+      w.run(3 * 60);
+      const Vec3 down = slope.rotation * Vec3(1.0f, 0.0f, 0.0f);
+      const float travelled = std::fabs((w.position(ball) - start).dot(down));
+      report(manifold ? "RollingResistance.one_iteration.slope_travel_m"
+                      : "RollingResistance.one_iteration_per_point.slope_travel_m",
+             travelled);
+      // Measured: 1.7 mm along the slope in 3 s (0.017 mm at 10 iterations), then at rest.
+      EXPECT_LT(travelled, 2e-3f);
+      EXPECT_LT(w.velocity(ball).length(), 1e-4f);
+    }
+    {
+      LawWorld w(settings);
+      const BodyID ball = add_rolling_ball(w, 2.0f, 0.01f);
+      w.run(60);
+      const float v1 = w.velocity(ball).x();
+      w.run(5 * 60);
+      const float measured = (v1 - w.velocity(ball).x()) / 5.0f;
+      const float expected = 0.01f * k_g / (k_radius * (1.0f + k_inertia_ratio));
+      report(manifold ? "RollingResistance.one_iteration.deceleration"
+                      : "RollingResistance.one_iteration_per_point.deceleration",
+             measured);
+      EXPECT_NEAR(measured, expected, 0.03f * expected);
+    }
+    {
+      LawWorld w(settings);
+      w.add_floor(0.5f);
+      BodyOptions o;
+      o.mass = k_mass;
+      o.friction = 0.5f;
+      o.angular_velocity = Vec3(0.0f, 10.0f, 0.0f);
+      o.torsional_friction = 0.01f;
+      const BodyID ball = w.add_sphere(k_radius, Vec3(0.0f, k_radius, 0.0f), o);
+      w.run(30);
+      const float w1 = w.angular_velocity(ball).y();
+      w.run(5 * 60);
+      const float measured = (w1 - w.angular_velocity(ball).y()) / 5.0f;
+      const float expected = 0.01f * k_g / (k_inertia_ratio * k_radius * k_radius);
+      report(manifold ? "TorsionalFriction.one_iteration.spin_decay"
+                      : "TorsionalFriction.one_iteration_per_point.spin_decay",
+             measured);
+      EXPECT_NEAR(measured, expected, 0.03f * expected);
+    }
+  }
+}
+
 // Energy never grows while rolling resistance and torsional friction act: the ball's kinetic
 // plus potential energy does not rise from one step to the next.
 TEST_F(LawFixture, RollingResistance_EnergyNeverGrows) {
