@@ -2,6 +2,9 @@
 // The contact solver of seed 000: sequential impulses with warm starting, friction solved
 // before non-penetration, restitution and speculative contacts as velocity targets, and a
 // separate Baumgarte position pass that keeps `penetration_slop` of overlap.
+// A pair with rolling resistance or torsional friction (ContactSettings, > 0) also gets angular
+// rows about the contact tangents / normal, bounded by coefficient × the manifold's normal
+// impulse; a pair with neither sets up no extra row.
 //
 // It also owns the contact cache that carries impulses from one step to the next: each step's
 // manifolds are stored per body pair (keyed by stable body identities), so that next step
