@@ -78,6 +78,10 @@ struct BodyOptions {
   MotionQuality motion_quality = MotionQuality::Discrete;
   /// A sensor: reports overlaps, no collision response.
   bool sensor = false;
+  /// Rolling resistance (m); engine default 0.
+  float rolling_resistance = 0.0f;
+  /// Torsional friction (m); engine default 0.
+  float torsional_friction = 0.0f;
 };
 
 /// Values of one quantity, one per step.
@@ -308,6 +312,8 @@ class LawWorld {
     s.gravity_factor = o.gravity_factor;
     s.motion_quality = o.motion_quality;
     s.is_sensor = o.sensor;
+    s.rolling_resistance = o.rolling_resistance;
+    s.torsional_friction = o.torsional_friction;
     return s;
   }
 

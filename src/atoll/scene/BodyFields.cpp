@@ -76,6 +76,8 @@ std::span<const Field<B>> FieldTable<B>::fields() {
       field<Optional<Positive>, k_settings, &S::override_mass>("mass", "kg"),
       field<NonNegative, k_settings, &S::friction>("friction"),
       field<UnitInterval, k_settings, &S::restitution>("restitution"),
+      field<NonNegative, k_settings, &S::rolling_resistance>("rolling_resistance", "m"),
+      field<NonNegative, k_settings, &S::torsional_friction>("torsional_friction", "m"),
       field<Vector, k_settings, &S::linear_velocity>("linear_velocity", "m/s"),
       field<Vector, k_settings, &S::angular_velocity>("angular_velocity", "rad/s"),
       field<Enum<MotionQualityNames>, k_settings, &S::motion_quality>("motion_quality"),

@@ -35,6 +35,8 @@ std::string ContactSettings::problem() const {
   const std::pair<const char*, float> fields[] = {
       {"combined_friction", combined_friction},
       {"combined_restitution", combined_restitution},
+      {"combined_rolling_resistance", combined_rolling_resistance},
+      {"combined_torsional_friction", combined_torsional_friction},
       {"mass_scales.inv_mass1", mass_scales.inv_mass1},
       {"mass_scales.inv_inertia1", mass_scales.inv_inertia1},
       {"mass_scales.inv_mass2", mass_scales.inv_mass2},
@@ -118,6 +120,8 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   c.body2 = pair.solver_body2;
   c.friction = manifold.settings.combined_friction;
   c.restitution = manifold.settings.combined_restitution;
+  c.rolling_resistance = manifold.settings.combined_rolling_resistance;
+  c.torsional_friction = manifold.settings.combined_torsional_friction;
   c.mass_scales = manifold.settings.mass_scales;
   c.surface_linear = manifold.settings.relative_linear_surface_velocity;
   c.surface_angular = manifold.settings.relative_angular_surface_velocity;
@@ -220,6 +224,8 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
     entry.friction_lambda1 = old_manifold->friction_lambda1;
     entry.friction_lambda2 = old_manifold->friction_lambda2;
     entry.twist_lambda = old_manifold->twist_lambda;
+    entry.rolling_lambda1 = old_manifold->rolling_lambda1;
+    entry.rolling_lambda2 = old_manifold->rolling_lambda2;
   }
   const float preserve_sq = square(settings.contact_point_preserve_lambda_max_dist);
   for (size_t i = 0; i < manifold.points_on_1.size(); ++i) {
@@ -270,7 +276,11 @@ void ContactConstraintManager::setup_velocity_constraints(
   for (Constraint& c : constraints_) {
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
-    if (!settings.use_friction) c.friction = 0.0f;
+    if (!settings.use_friction) {
+      c.friction = 0.0f;
+      c.rolling_resistance = 0.0f;
+      c.torsional_friction = 0.0f;
+    }
     // The normal was stored in body 1's frame when the manifold was found.
     c.normal = (b1.rotation * cache.manifolds[c.cache_manifold].local_normal).normalized();
     c.tangent1 = c.normal.normalized_perpendicular();
@@ -365,6 +375,24 @@ void ContactConstraintManager::setup_velocity_constraints(
       c.friction2.set_total_lambda(m.friction_lambda2);
       c.twist.set_total_lambda(m.twist_lambda);
     }
+    // Torsional friction and rolling resistance: angular rows about the normal and the
+    // tangents, driving the relative angular velocity to the surface's (a turntable).
+    const CachedManifold& m = cache.manifolds[c.cache_manifold];
+    c.twist_row = c.manifold_friction && c.friction > 0.0f;
+    if (!c.twist_row && c.torsional_friction > 0.0f) {
+      c.twist_row = true;
+      c.twist.calculate_constraint_properties(b1, b2, c.normal, -c.surface_angular.dot(c.normal),
+                                              c.mass_scales);
+      c.twist.set_total_lambda(m.twist_lambda);
+    }
+    if (c.rolling_resistance > 0.0f) {
+      c.rolling1.calculate_constraint_properties(b1, b2, c.tangent1,
+                                                 -c.surface_angular.dot(c.tangent1), c.mass_scales);
+      c.rolling2.calculate_constraint_properties(b1, b2, c.tangent2,
+                                                 -c.surface_angular.dot(c.tangent2), c.mass_scales);
+      c.rolling1.set_total_lambda(m.rolling_lambda1);
+      c.rolling2.set_total_lambda(m.rolling_lambda2);
+    }
   }
 }
 
@@ -378,7 +406,11 @@ void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
     if (c.manifold_friction) {
       c.friction1.warm_start(b1, b2, warm_start_ratio_);
       c.friction2.warm_start(b1, b2, warm_start_ratio_);
-      c.twist.warm_start(b1, b2, warm_start_ratio_);
+    }
+    if (c.manifold_friction || c.twist_row) c.twist.warm_start(b1, b2, warm_start_ratio_);
+    if (c.rolling_resistance > 0.0f) {
+      c.rolling1.warm_start(b1, b2, warm_start_ratio_);
+      c.rolling2.warm_start(b1, b2, warm_start_ratio_);
     }
     for (uint32_t p = 0; p < c.num_points; ++p) {
       ConstraintPoint& cp = c.points[p];
@@ -407,8 +439,9 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
     // entirely (LAWS.md B1). Here the warm start counts, and a contact that has no normal
     // impulse yet (new, or warm starting off) solves its normal first in the first iteration,
     // so that friction has a budget even when there is only one iteration.
+    const bool torques = c.rolling_resistance > 0.0f || c.torsional_friction > 0.0f;
     bool normal_first = false;
-    if (iteration == 0 && c.friction > 0.0f) {
+    if (iteration == 0 && (c.friction > 0.0f || torques)) {
       normal_first = true;
       for (uint32_t p = 0; p < c.num_points; ++p)
         normal_first &= c.points[p].normal.total_lambda() == 0.0f;
@@ -417,6 +450,7 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
     if (c.friction > 0.0f)
       applied |= c.manifold_friction ? solve_manifold_friction(c, b1, b2)
                                      : solve_point_friction(c, b1, b2);
+    if (torques) applied |= solve_contact_torques(c, b1, b2);
     applied |= solve_normals(c, b1, b2);
   }
   return applied;
@@ -438,6 +472,9 @@ bool ContactConstraintManager::solve_manifold_friction(Constraint& c, SolverBody
   // Budgets (seed 000 §4.1): μ·Σλ for the linear rows, μ·Σ(r·λ) for the twist, with each
   // point's λ counted as in the per-point model (B1: the accumulated impulse, warm start
   // included, or the one this iteration's normal solve is about to reach if larger).
+  // Torsional friction raises the twist bound to torsional_friction × Σλ where that is larger:
+  // both describe the same contact patch resisting spin, one from the manifold's extent, the
+  // other as a declared patch radius, so the larger counts rather than their sum.
   float sum = 0.0f;
   float moment = 0.0f;
   for (uint32_t i = 0; i < c.num_points; ++i) {
@@ -447,8 +484,27 @@ bool ContactConstraintManager::solve_manifold_friction(Constraint& c, SolverBody
   }
   bool applied = solve_friction_cone(c.friction1, c.friction2, b1, b2, c.tangent1, c.tangent2,
                                      c.friction * sum);
-  const float max_twist = c.friction * moment;
+  const float max_twist = std::max(c.friction * moment, c.torsional_friction * sum);
   applied |= c.twist.solve_velocity_constraint(b1, b2, -max_twist, max_twist);
+  return applied;
+}
+
+bool ContactConstraintManager::solve_contact_torques(Constraint& c, SolverBody& b1,
+                                                     SolverBody& b2) {
+  // Budgets: coefficient (m) × Σλ, the manifold's normal impulses counted as for friction.
+  float sum = 0.0f;
+  for (uint32_t i = 0; i < c.num_points; ++i)
+    sum += friction_budget(c.points[i].normal, b1, b2, c.normal);
+  bool applied = false;
+  // Torsional friction, unless manifold friction's twist row already solved it.
+  const bool twist_done = c.manifold_friction && c.friction > 0.0f;
+  if (c.twist_row && !twist_done) {
+    const float max_twist = c.torsional_friction * sum;
+    applied |= c.twist.solve_velocity_constraint(b1, b2, -max_twist, max_twist);
+  }
+  if (c.rolling_resistance > 0.0f)
+    applied |=
+        solve_angular_friction_disc(c.rolling1, c.rolling2, b1, b2, c.rolling_resistance * sum);
   return applied;
 }
 
@@ -484,11 +540,15 @@ void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> 
       point.friction_lambda1 = c.points[p].friction1.total_lambda();
       point.friction_lambda2 = c.points[p].friction2.total_lambda();
     }
+    CachedManifold& m = cache.manifolds[c.cache_manifold];
     if (c.manifold_friction) {
-      CachedManifold& m = cache.manifolds[c.cache_manifold];
       m.friction_lambda1 = c.friction1.total_lambda();
       m.friction_lambda2 = c.friction2.total_lambda();
-      m.twist_lambda = c.twist.total_lambda();
+    }
+    if (c.manifold_friction || c.twist_row) m.twist_lambda = c.twist.total_lambda();
+    if (c.rolling_resistance > 0.0f) {
+      m.rolling_lambda1 = c.rolling1.total_lambda();
+      m.rolling_lambda2 = c.rolling2.total_lambda();
     }
   }
 }

@@ -2,6 +2,9 @@
 // The contact solver of seed 000: sequential impulses with warm starting, friction solved
 // before non-penetration, restitution and speculative contacts as velocity targets, and a
 // separate Baumgarte position pass that keeps `penetration_slop` of overlap.
+// A pair with rolling resistance or torsional friction (ContactSettings, > 0) also gets angular
+// rows about the contact tangents / normal, bounded by coefficient × the manifold's normal
+// impulse; a pair with neither sets up no extra row.
 //
 // It also owns the contact cache that carries impulses from one step to the next: each step's
 // manifolds are stored per body pair (keyed by stable body identities), so that next step
@@ -36,6 +39,12 @@ struct ContactSettings {
   float combined_friction = 0.0f;
   /// Restitution of the pair (default: max of the bodies').
   float combined_restitution = 0.0f;
+  /// Rolling resistance of the pair (m, default: max of the bodies'): the contact resists the
+  /// bodies' relative rolling with a torque of at most this × the normal force.
+  float combined_rolling_resistance = 0.0f;
+  /// Torsional friction of the pair (m, default: max of the bodies'): the contact resists the
+  /// bodies' relative spin about the normal with a torque of at most this × the normal force.
+  float combined_torsional_friction = 0.0f;
   /// Sensor contacts report events but take no impulses.
   bool is_sensor = false;
   /// Per-contact scaling of the bodies' inverse mass and inertia.
@@ -181,6 +190,9 @@ class ContactConstraintManager {
     float friction_lambda1 = 0.0f;
     float friction_lambda2 = 0.0f;
     float twist_lambda = 0.0f;
+    // Rolling resistance about the tangents (torsional friction shares twist_lambda).
+    float rolling_lambda1 = 0.0f;
+    float rolling_lambda2 = 0.0f;
   };
   struct CachedPair {
     uint32_t key1 = 0;
@@ -225,6 +237,15 @@ class ContactConstraintManager {
     AxisConstraintPart friction2;
     AngularFrictionPart twist;
     float twist_lever[k_max_manifold_points] = {};
+    // Torsional friction (m): the twist row also runs without manifold friction, and its bound
+    // is the larger of manifold friction's and torsional_friction × Σλ.
+    float torsional_friction = 0.0f;
+    bool twist_row = false;  // `twist` is set up (manifold friction, or torsional friction > 0)
+    // Rolling resistance (m): two angular rows about the tangents, bounded together by
+    // rolling_resistance × Σλ. Set up only when it is > 0.
+    float rolling_resistance = 0.0f;
+    AngularFrictionPart rolling1;
+    AngularFrictionPart rolling2;
     // The points' non-penetration as one block when they form a face (inactive otherwise).
     FaceContactPart face;
   };
@@ -237,6 +258,7 @@ class ContactConstraintManager {
   static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
   static bool solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
   static bool solve_manifold_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
+  static bool solve_contact_torques(Constraint& c, SolverBody& b1, SolverBody& b2);
 
   // The prepared stack: its contacts from one end to the other, for each whether it shares a
   // body with the next through its body 2, and the stack's solver part.

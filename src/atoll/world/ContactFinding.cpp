@@ -172,6 +172,10 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
       ContactSettings cs;
       cs.combined_friction = combine_friction(a->friction(), b->friction());
       cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
+      cs.combined_rolling_resistance =
+          combine_rolling_resistance(a->rolling_resistance(), b->rolling_resistance());
+      cs.combined_torsional_friction =
+          combine_torsional_friction(a->torsional_friction(), b->torsional_friction());
       cs.is_sensor = sensor;
       const bool existed =
           contacts.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);

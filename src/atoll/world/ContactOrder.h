@@ -66,5 +66,10 @@ inline void swap_bodies(ContactSettings& s, const Vec3& com1, const Vec3& com2) 
 inline float combine_friction(float a, float b) { return std::sqrt(a * b); }
 /// Combined restitution of two bodies: the larger (Jolt's default).
 inline float combine_restitution(float a, float b) { return std::max(a, b); }
+/// Combined rolling resistance (m) of two bodies: the larger. It is a length of the contact's
+/// deformation, set by the softer body: a rubber ball on a default floor (0) still resists.
+inline float combine_rolling_resistance(float a, float b) { return std::max(a, b); }
+/// Combined torsional friction (m, contact patch radius) of two bodies: the larger, as above.
+inline float combine_torsional_friction(float a, float b) { return std::max(a, b); }
 
 }  // namespace atl

@@ -86,6 +86,10 @@ bool ccd_hit_accepted(ContactListener& listener, const Body& body1, const Body& 
   ContactSettings cs;
   cs.combined_friction = combine_friction(body1.friction(), body2.friction());
   cs.combined_restitution = combine_restitution(body1.restitution(), body2.restitution());
+  cs.combined_rolling_resistance =
+      combine_rolling_resistance(body1.rolling_resistance(), body2.rolling_resistance());
+  cs.combined_torsional_friction =
+      combine_torsional_friction(body1.torsional_friction(), body2.torsional_friction());
   listener.on_contact_added(l1, l2, first ? manifold : flipped(manifold), cs);
   return !cs.is_sensor;
 }

@@ -120,6 +120,10 @@ class AngleConstraintPart {
     return true;
   }
 
+  /// Whether an impulse `delta` (N·m·s) changes the relative angular velocity by more than
+  /// k_min_velocity_change.
+  bool is_significant(float delta) const { return row_.is_significant(delta); }
+
   /// Accumulated angular impulse (N·m·s) of this step so far.
   float total_lambda() const { return row_.total_lambda(); }
   void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }

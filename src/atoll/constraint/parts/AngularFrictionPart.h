@@ -7,6 +7,8 @@
 //
 // Jacobian J = [0, −a, 0, a] (see AngleConstraintPart); λ in N·m·s.
 
+#include <cmath>
+
 #include "atoll/constraint/parts/AngleConstraintPart.h"
 
 namespace atl {
@@ -28,6 +30,8 @@ class AngularFrictionPart : private AngleConstraintPart {
   using AngleConstraintPart::solve_velocity_constraint;
   /// Applies an angular impulse about the axis (negative on body 1).
   using AngleConstraintPart::apply;
+  /// Whether an impulse changes the relative angular velocity noticeably.
+  using AngleConstraintPart::is_significant;
   /// Accumulated angular impulse (N·m·s) of this step so far.
   using AngleConstraintPart::set_total_lambda;
   using AngleConstraintPart::total_lambda;
@@ -35,5 +39,31 @@ class AngularFrictionPart : private AngleConstraintPart {
   /// Friction has no position error: nothing to correct.
   bool solve_position_constraint(SolverBody&, SolverBody&, float) const { return false; }
 };
+
+/// One Gauss-Seidel step of two angular friction rows about perpendicular axes (a contact's
+/// rolling resistance about its tangents): the pair's accumulated angular impulse is clamped as
+/// a 2D vector to length `max_lambda` (N·m·s), so the resistance does not depend on the
+/// direction of rolling. Returns true when a significant impulse was applied.
+inline bool solve_angular_friction_disc(AngularFrictionPart& part1, AngularFrictionPart& part2,
+                                        SolverBody& body1, SolverBody& body2, float max_lambda) {
+  const float old1 = part1.total_lambda();
+  const float old2 = part2.total_lambda();
+  float new1 = old1 + part1.lambda_for_target(body1, body2);
+  float new2 = old2 + part2.lambda_for_target(body1, body2);
+  const float len_sq = new1 * new1 + new2 * new2;
+  if (len_sq > max_lambda * max_lambda) {
+    const float scale = len_sq > 0.0f ? max_lambda / std::sqrt(len_sq) : 0.0f;
+    new1 *= scale;
+    new2 *= scale;
+  }
+  const float d1 = new1 - old1;
+  const float d2 = new2 - old2;
+  if (d1 == 0.0f && d2 == 0.0f) return false;
+  part1.set_total_lambda(new1);
+  part2.set_total_lambda(new2);
+  part1.apply(body1, body2, d1);
+  part2.apply(body1, body2, d2);
+  return part1.is_significant(d1) || part2.is_significant(d2);
+}
 
 }  // namespace atl
