@@ -32,6 +32,7 @@ const PhysicsSettingField k_fields[] = {
     {"min_velocity_for_restitution", &S::min_velocity_for_restitution},
     {"use_friction", &S::use_friction},
     {"manifold_friction", &S::manifold_friction},
+    {"face_contact_block", &S::face_contact_block},
     {"use_position_solver_for_contacts", &S::use_position_solver_for_contacts},
     {"stack_solve_min_bodies", &S::stack_solve_min_bodies},
     {"stack_solve_min_mass_ratio", &S::stack_solve_min_mass_ratio},

@@ -344,7 +344,9 @@ void ContactConstraintManager::setup_velocity_constraints(
       cp.friction1.set_total_lambda(point.friction_lambda1);
       cp.friction2.set_total_lambda(point.friction_lambda2);
     }
-    c.face.calculate_constraint_properties(b1, b2, lever1, lever2, targets, c.num_points, c.normal,
+    // With no points the block stays inactive: every contact is solved point by point.
+    c.face.calculate_constraint_properties(b1, b2, lever1, lever2, targets,
+                                           settings.face_contact_block ? c.num_points : 0, c.normal,
                                            c.tangent1, c.tangent2, c.mass_scales);
 
     c.manifold_friction = settings.manifold_friction;
