@@ -95,12 +95,12 @@ TEST_F(LawFixture, AllowedDOFs_SpinAboutYSurvivesAFrictionlessRestingContact) {
 // warm-started the 50 m/s stopping impulse and the solver took it back; the four points'
 // impulses were added and removed in different orders (point by point, then as the face block),
 // and the float round-off of a 50 m/s impulse was left as a separating velocity, which a
-// push-only contact cannot take back. Fix: a contact point that starts a step without impulse
-// does not carry to the next step the part that stopped the bodies' approach (measured before
-// this step's forces) — the collision is over; only a load beyond it (the weight, a push passed
-// along a chain) is warm-started. Reading after: drift 0, spin 0. Jolt reaches the same by
-// applying the collision impulse at the CCD hit itself, so its next step has nothing to take
-// back. (The pyramid's landings change too: README, Differences from Jolt.)
+// push-only contact cannot take back. Fix: a contact point on a body that CCD stopped in the
+// step before, starting without impulse, does not carry to the next step the part that stopped
+// the bodies' approach (measured before this step's forces) — the collision is over; only a
+// load beyond it (a push passed along a row of bullets) is warm-started. Jolt applies that
+// impulse at the CCD hit itself, outside the contact cache. Reading after: drift 0, spin 0.
+// (For every new contact the rule raised the pyramid's largest layer drift from 81 to 170 mm.)
 TEST_F(LawFixture, LinearCast_BoxesMeetingInelasticallyComeToRest) {
   PhysicsSettings settings = law_settings();
   settings.gravity = Vec3();

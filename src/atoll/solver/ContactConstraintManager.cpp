@@ -118,6 +118,9 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   Constraint& c = constraints_.emplace_back();
   c.body1 = pair.solver_body1;
   c.body2 = pair.solver_body2;
+  c.after_ccd = !ccd_stopped_.empty() &&
+                (std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key1) ||
+                 std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key2));
   c.friction = manifold.settings.combined_friction;
   c.restitution = manifold.settings.combined_restitution;
   c.rolling_resistance = manifold.settings.combined_rolling_resistance;
@@ -319,13 +322,14 @@ void ContactConstraintManager::setup_velocity_constraints(
       }
       targets[p] = target;
       cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
-      // A point that starts without an impulse (new, or speculative until now) stops the
-      // bodies' approach in this step: the impulse that takes the approach before this step's
-      // forces to the target is the collision's, not a load the next step meets again. What
-      // the point carries beyond it (the weight, a push passed along a chain) is warm-started.
-      // Points that start with an impulse are loads already; their approach is solver residue.
+      // A CCD body's collision: CCD stopped it at the hit last step with its velocity (seed
+      // 004 §4), and a point that starts without an impulse stops the approach now. The
+      // impulse that takes the approach before this step's forces to the target is that
+      // collision's (Jolt applies it at the hit, outside the contact cache), not a load the
+      // next step meets again; what the point carries beyond it (a push passed along a row of
+      // bullets) is warm-started as usual.
       cp.impact_lambda = 0.0f;
-      if (point.normal_lambda == 0.0f) {
+      if (c.after_ccd && point.normal_lambda == 0.0f) {
         const Vec3 pre1 = point_velocity_before_forces(c.body1, r1);
         const Vec3 pre2 = point_velocity_before_forces(c.body2, r2);
         cp.impact_lambda =
@@ -652,6 +656,11 @@ void ContactConstraintManager::end_step(
   quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
     return pair_less(a.key1, a.key2, b.key1, b.key2);
   });
+}
+
+void ContactConstraintManager::set_ccd_stopped(std::span<const uint32_t> body_keys) {
+  ccd_stopped_.assign(body_keys.begin(), body_keys.end());
+  quick_sort(ccd_stopped_.begin(), ccd_stopped_.end());
 }
 
 float ContactConstraintManager::total_normal_lambda(uint32_t i) const {

@@ -161,6 +161,10 @@ class ContactConstraintManager {
   float max_penetration() const { return max_penetration_; }
   /// Body ID values (key1, key2) of the pair with the deepest penetration; (0, 0) when none.
   std::pair<uint32_t, uint32_t> max_penetration_keys() const { return max_penetration_keys_; }
+  /// Stage ccd: the body ID values of the bodies CCD stopped this step (any order). Their new
+  /// contacts in the next step stop the approach the CCD hit left to them; that impulse is not
+  /// warm-started (setup_velocity_constraints).
+  void set_ccd_stopped(std::span<const uint32_t> body_keys);
   /// Total normal impulse (N·s) of constraint i this step, summed over its points.
   float total_normal_lambda(uint32_t i) const;
   /// Total friction impulse magnitude (N·s) of constraint i this step.
@@ -227,6 +231,7 @@ class ContactConstraintManager {
     Vec3 surface_linear;          // ContactSettings::relative_linear_surface_velocity
     Vec3 surface_angular;         // ContactSettings::relative_angular_surface_velocity
     uint32_t cache_manifold = 0;  // index in cache_[current_].manifolds
+    bool after_ccd = false;       // a body was stopped by CCD last step (set_ccd_stopped)
     uint32_t cache_point = 0;     // first point in cache_[current_].points
     uint32_t num_points = 0;
     ConstraintPoint points[k_max_manifold_points];
@@ -274,6 +279,7 @@ class ContactConstraintManager {
   std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over
   int current_ = 0;
   std::vector<Constraint> constraints_;
+  std::vector<uint32_t> ccd_stopped_;  // sorted body keys (set_ccd_stopped)
   float warm_start_ratio_ = 1.0f;
   float previous_dt_ = 0.0f;
   float max_penetration_ = 0.0f;

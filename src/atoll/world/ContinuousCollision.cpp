@@ -196,11 +196,14 @@ void resolve_ccd(StepContext& ctx) {
   // Time stealing: the body stops part of the way (stage integrate_positions moved it all the
   // way); its velocity is left as it is, so it bounces (or stops) through the ordinary contact
   // on the next step (seed 004 §4).
+  ctx.ccd_stopped.clear();
   for (const CcdBody& c : ccd_bodies) {
     if (c.fraction_plus_slop >= 1.0f) continue;
     ctx.solver.bodies[c.solver_index].com_position =
         c.start_position + c.delta_position * std::max(c.fraction_plus_slop, 0.0f);
+    ctx.ccd_stopped.push_back(c.body_id);
   }
+  ctx.contacts->set_ccd_stopped(ctx.ccd_stopped);
 }
 
 }  // namespace
@@ -227,7 +230,10 @@ void register_ccd_bodies(StepContext& ctx) {
 }
 
 void ccd(StepContext& ctx) {
-  if (ctx.ccd_bodies.empty()) return;
+  if (ctx.ccd_bodies.empty()) {
+    ctx.contacts->set_ccd_stopped({});
+    return;
+  }
   ctx.result->num_ccd_bodies += static_cast<uint32_t>(ctx.ccd_bodies.size());
   ctx.ccd_index_of.assign(ctx.solver.size(), k_none);
   for (uint32_t k = 0; k < ctx.ccd_bodies.size(); ++k)

@@ -103,6 +103,7 @@ struct StepContext {
   std::vector<CcdBody> ccd_bodies;
   std::vector<uint32_t> ccd_index_of;
   std::vector<uint32_t> ccd_order;
+  std::vector<uint32_t> ccd_stopped;  // body ID values CCD stopped this step
   AllHitsBroadPhaseCollector ccd_candidates;
   /// Stage write_back: moving bodies whose state went non-finite.
   std::vector<NonFiniteBody> non_finite;
