@@ -7,6 +7,7 @@
 
 #include "atoll/constraint/DistanceConstraint.h"
 #include "atoll/constraint/FixedConstraint.h"
+#include "atoll/constraint/HingeConstraint.h"
 #include "atoll/constraint/PointConstraint.h"
 #include "laws/LawFixture.h"
 
@@ -306,6 +307,120 @@ TEST_F(ConstraintLaws, FixedChainSagGrowsWithLengthShrinksWithIterationsNotWithM
   EXPECT_GT(sag16, sag8);
   EXPECT_LT(sag8_more, sag8);
   EXPECT_NEAR(sag8_heavy, sag8, 0.01f * sag8 + 0.001f);
+}
+
+// A hinge between two thrown boxes (axis z, at their midpoint) keeps its point (< 1 mm) and its
+// axes aligned (< 0.01 rad).
+TEST_F(ConstraintLaws, HingeJointHoldsThrownBodies) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    LawWorld world;
+    const ThrownPair p = thrown_pair(world, seed);
+    HingeConstraintSettings s;
+    s.point1 = s.point2 = Vec3(0.5f, 10.0f, 0.0f);
+    s.hinge_axis1 = s.hinge_axis2 = Vec3(0.0f, 0.0f, 1.0f);
+    const Ref<Constraint> c = add(world, s.create(world.bodies(), p.a, p.b));
+    ASSERT_NE(c, nullptr);
+    const HingeConstraintSettings local = static_cast<HingeConstraint&>(*c).settings();
+    float error = 0.0f, angle = 0.0f;
+    world.run(120, [&](int step) {
+      if (step < 60) return;
+      error = std::max(
+          error,
+          (world_point(world, p.a, local.point1) - world_point(world, p.b, local.point2)).length());
+      const Vec3 a1 = world.body(p.a).rotation() * local.hinge_axis1;
+      const Vec3 a2 = world.body(p.b).rotation() * local.hinge_axis2;
+      angle = std::max(angle, std::acos(std::clamp(a1.dot(a2), -1.0f, 1.0f)));
+    });
+    report("Constraint.hinge.thrown_separation_mm.seed" + std::to_string(seed), error * 1000.0f);
+    report("Constraint.hinge.thrown_axis_angle_rad.seed" + std::to_string(seed), angle);
+    EXPECT_LT(error, 0.001f);
+    EXPECT_LT(angle, 0.01f);
+  }
+}
+
+// A door: a 1 m box on a hinge to the world about y, no gravity.
+struct Door {
+  std::unique_ptr<LawWorld> world;
+  BodyID door;
+  Ref<Constraint> hinge;
+  HingeConstraint& h() { return static_cast<HingeConstraint&>(*hinge); }
+};
+Door make_door(const HingeConstraintSettings& base, const Vec3& angular_velocity = Vec3()) {
+  PhysicsSettings settings = law_settings();
+  settings.gravity = Vec3::zero();
+  Door d;
+  d.world = std::make_unique<LawWorld>(settings);
+  BodyOptions o;
+  o.mass = 10.0f;
+  o.angular_velocity = angular_velocity;
+  d.door = d.world->add_box(Vec3(0.5f, 1.0f, 0.05f), Vec3(0.5f, 1.0f, 0.0f), o);
+  HingeConstraintSettings s = base;
+  s.point1 = s.point2 = Vec3(0.0f, 1.0f, 0.0f);
+  s.hinge_axis1 = s.hinge_axis2 = Vec3(0.0f, 1.0f, 0.0f);
+  s.normal_axis1 = s.normal_axis2 = Vec3(1.0f, 0.0f, 0.0f);
+  d.hinge = add(*d.world, s.create(d.world->bodies(), Constraint::k_world, d.door));
+  return d;
+}
+
+// Limits hold: a door swung at 3 rad/s against limits [−0.5, 0.5] rad never passes them by more
+// than 0.01 rad.
+TEST_F(ConstraintLaws, HingeLimitsHold) {
+  HingeConstraintSettings s;
+  s.limits_min = -0.5f;
+  s.limits_max = 0.5f;
+  for (const float w : {3.0f, -3.0f}) {
+    Door d = make_door(s, Vec3(0.0f, w, 0.0f));
+    ASSERT_NE(d.hinge, nullptr);
+    float lo = 0.0f, hi = 0.0f;
+    d.world->run(120, [&](int) {
+      lo = std::min(lo, d.h().current_angle());
+      hi = std::max(hi, d.h().current_angle());
+    });
+    report("Constraint.hinge.limits.min_angle_rad.w" + std::to_string(int(w)), lo);
+    report("Constraint.hinge.limits.max_angle_rad.w" + std::to_string(int(w)), hi);
+    EXPECT_GT(lo, -0.51f);
+    EXPECT_LT(hi, 0.51f);
+  }
+}
+
+// Motors reach their targets (D4): a velocity motor turns the door at 2 rad/s; a position motor
+// with its default 2 Hz critically damped spring brings it to π/2 (within 0.01 rad after 1 s)
+// and its impulse returns to 0 at rest; a friction torque stops a spinning door.
+TEST_F(ConstraintLaws, HingeMotorsReachTargets) {
+  {
+    Door d = make_door(HingeConstraintSettings{});
+    d.h().set_motor_state(MotorState::Velocity);
+    ASSERT_TRUE(d.h().set_target_angular_velocity(2.0f).ok());
+    d.world->run(30);
+    const float w = d.world->angular_velocity(d.door).y();
+    report("Constraint.hinge.velocity_motor.w_rad_s", w);
+    EXPECT_NEAR(w, 2.0f, 0.01f);
+  }
+  {
+    Door d = make_door(HingeConstraintSettings{});
+    d.h().set_motor_state(MotorState::Position);
+    ASSERT_TRUE(d.h().set_target_angle(0.5f * k_pi).ok());
+    int reached = -1;
+    d.world->run(60, [&](int step) {
+      if (reached < 0 && std::fabs(d.h().current_angle() - 0.5f * k_pi) < 0.01f) reached = step;
+    });
+    d.world->run(60);
+    report("Constraint.hinge.position_motor.steps_to_0.01rad", reached);
+    report("Constraint.hinge.position_motor.angle_rad", d.h().current_angle());
+    report("Constraint.hinge.position_motor.lambda_at_rest", d.h().total_lambda_motor());
+    EXPECT_GE(reached, 0);
+    EXPECT_NEAR(d.h().current_angle(), 0.5f * k_pi, 0.01f);
+    EXPECT_NEAR(d.h().total_lambda_motor(), 0.0f, 1.0e-3f);
+  }
+  {
+    HingeConstraintSettings s;
+    s.max_friction_torque = 5.0f;
+    Door d = make_door(s, Vec3(0.0f, 2.0f, 0.0f));
+    d.world->run(120);
+    const float w = d.world->angular_velocity(d.door).y();
+    report("Constraint.hinge.friction.w_after_2s", w);
+    EXPECT_NEAR(w, 0.0f, 1.0e-4f);
+  }
 }
 
 }  // namespace
