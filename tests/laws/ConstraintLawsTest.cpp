@@ -9,6 +9,7 @@
 #include "atoll/constraint/FixedConstraint.h"
 #include "atoll/constraint/HingeConstraint.h"
 #include "atoll/constraint/PointConstraint.h"
+#include "atoll/constraint/SliderConstraint.h"
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
@@ -447,6 +448,103 @@ TEST_F(ConstraintLaws, HigherPriorityConstraintHoldsMoreExactly) {
       EXPECT_LT(std::fabs(d - 1.0f), std::fabs(d - 1.1f));  // measured 1.0444 m
     else
       EXPECT_LT(std::fabs(d - 1.1f), std::fabs(d - 1.0f));  // measured 1.0556 m
+  }
+}
+
+// A slider between two thrown boxes (axis x) keeps point 2 on body 1's axis line (< 1 mm off
+// it) and their relative rotation (< 0.01 rad).
+TEST_F(ConstraintLaws, SliderJointHoldsThrownBodies) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    LawWorld world;
+    const ThrownPair p = thrown_pair(world, seed);
+    SliderConstraintSettings s;
+    s.point1 = s.point2 = Vec3(0.5f, 10.0f, 0.0f);
+    const Ref<Constraint> c = add(world, s.create(world.bodies(), p.a, p.b));
+    ASSERT_NE(c, nullptr);
+    const SliderConstraintSettings local = static_cast<SliderConstraint&>(*c).settings();
+    float error = 0.0f, angle = 0.0f;
+    world.run(120, [&](int step) {
+      if (step < 60) return;
+      const Vec3 u = world_point(world, p.b, local.point2) - world_point(world, p.a, local.point1);
+      const Vec3 axis = world.body(p.a).rotation() * local.slider_axis1;
+      error = std::max(error, (u - axis * u.dot(axis)).length());
+      angle = std::max(angle, rotation_error(world, p.a, p.b, local.relative_rotation));
+    });
+    report("Constraint.slider.thrown_off_axis_mm.seed" + std::to_string(seed), error * 1000.0f);
+    report("Constraint.slider.thrown_angle_rad.seed" + std::to_string(seed), angle);
+    EXPECT_LT(error, 0.001f);
+    EXPECT_LT(angle, 0.01f);
+  }
+}
+
+// A 10 kg box on a slider along x to the world, no gravity.
+struct Carriage {
+  std::unique_ptr<LawWorld> world;
+  BodyID box;
+  Ref<Constraint> slider;
+  SliderConstraint& s() { return static_cast<SliderConstraint&>(*slider); }
+};
+Carriage make_carriage(const SliderConstraintSettings& base, const Vec3& velocity = Vec3()) {
+  PhysicsSettings settings = law_settings();
+  settings.gravity = Vec3::zero();
+  Carriage c;
+  c.world = std::make_unique<LawWorld>(settings);
+  BodyOptions o;
+  o.mass = 10.0f;
+  o.linear_velocity = velocity;
+  c.box = c.world->add_box(Vec3(0.2f, 0.2f, 0.2f), Vec3(0.0f, 1.0f, 0.0f), o);
+  SliderConstraintSettings s = base;
+  s.point1 = s.point2 = Vec3(0.0f, 1.0f, 0.0f);
+  c.slider = add(*c.world, s.create(c.world->bodies(), Constraint::k_world, c.box));
+  return c;
+}
+
+// Limits hold (a box sent at ±3 m/s against limits [−0.2, 0.2] m passes them by < 1 mm), and
+// motors reach their targets: velocity 1 m/s, position 0.3 m (within 1 mm after 2 s); friction
+// stops a sliding box.
+TEST_F(ConstraintLaws, SliderLimitsHoldAndMotorsReachTargets) {
+  SliderConstraintSettings limited;
+  limited.limits_min = -0.2f;
+  limited.limits_max = 0.2f;
+  for (const float v : {3.0f, -3.0f}) {
+    Carriage c = make_carriage(limited, Vec3(v, 1.0f, 0.0f));
+    ASSERT_NE(c.slider, nullptr);
+    float lo = 0.0f, hi = 0.0f;
+    c.world->run(120, [&](int) {
+      const float x = c.world->body(c.box).center_of_mass_position().x();
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    });
+    report("Constraint.slider.limits.min_m.v" + std::to_string(int(v)), lo);
+    report("Constraint.slider.limits.max_m.v" + std::to_string(int(v)), hi);
+    EXPECT_GT(lo, -0.201f);
+    EXPECT_LT(hi, 0.201f);
+    EXPECT_NEAR(c.world->body(c.box).center_of_mass_position().y(), 1.0f, 0.001f);
+  }
+  {
+    Carriage c = make_carriage(SliderConstraintSettings{});
+    c.s().set_motor_state(MotorState::Velocity);
+    ASSERT_TRUE(c.s().set_target_velocity(1.0f).ok());
+    c.world->run(30);
+    report("Constraint.slider.velocity_motor.v_m_s", c.world->velocity(c.box).x());
+    EXPECT_NEAR(c.world->velocity(c.box).x(), 1.0f, 0.01f);
+  }
+  {
+    Carriage c = make_carriage(SliderConstraintSettings{});
+    c.s().set_motor_state(MotorState::Position);
+    ASSERT_TRUE(c.s().set_target_position(0.3f).ok());
+    c.world->run(120);
+    const float x = c.world->body(c.box).center_of_mass_position().x();
+    report("Constraint.slider.position_motor.x_m", x);
+    EXPECT_NEAR(x, 0.3f, 0.001f);
+  }
+  {
+    SliderConstraintSettings s;
+    s.max_friction_force = 20.0f;
+    Carriage c = make_carriage(s, Vec3(1.0f, 0.0f, 0.0f));
+    c.world->run(60);
+    report("Constraint.slider.friction.v_after_1s", c.world->velocity(c.box).x());
+    EXPECT_NEAR(c.world->velocity(c.box).x(), 0.0f, 1.0e-4f);  // 10 kg at 1 m/s, 2 m/s²: 0.5 s
   }
 }
 
