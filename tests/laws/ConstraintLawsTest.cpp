@@ -221,7 +221,9 @@ TEST_F(ConstraintLaws, PendulumOnDistanceJointKeepsPeriodAndEnergy) {
 // D5: the impulse a constraint reports is this step's, not a running sum. Two 1 kg spheres
 // joined at their midpoint, no gravity, force F on one along the joint: the joint carries F/2,
 // so λ = (F/2)·dt each step, and a threshold τ breaks it at F_max = 2τ/dt (τ = 1 N·s at 60 Hz:
-// 120 N). Returns the step it broke at (−1: not within 60 steps) and the last λ before.
+// 120 N; Atoll's block point solve reads λ = 1.000 at exactly 120 N, on the threshold, where
+// Jolt's reads 0.9992, so the test holds at 0.99·F_max and breaks at 125/120·F_max). Returns
+// the step it broke at (−1: not within 60 steps) and the last λ before.
 struct BreakReading {
   int broken_at = -1;
   float lambda = 0.0f;
@@ -263,8 +265,9 @@ TEST_F(ConstraintLaws, BreakingIsPerStepImpulseAtTwoTauOverDt) {
     const BreakReading above = pull_apart(f_max * 125.0f / 120.0f, tau);
     report("Constraint.break.tau" + std::to_string(int(tau)) + ".lambda_below", below.lambda);
     report("Constraint.break.tau" + std::to_string(int(tau)) + ".broken_at_above", above.broken_at);
-    EXPECT_EQ(below.broken_at, -1) << "tau " << tau;  // 0.99·F_max holds for 60 steps
-    EXPECT_EQ(above.broken_at, 0) << "tau " << tau;   // F_max·125/120 breaks in the first step
+    EXPECT_EQ(below.broken_at, -1)
+        << "tau " << tau;  // 0.99·F_max holds for 60 steps (λ 0.99, 1.98)
+    EXPECT_EQ(above.broken_at, 0) << "tau " << tau;  // F_max·125/120 breaks in the first step
   }
 }
 
