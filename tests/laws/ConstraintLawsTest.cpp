@@ -388,8 +388,9 @@ TEST_F(ConstraintLaws, HingeLimitsHold) {
 }
 
 // Motors reach their targets (D4): a velocity motor turns the door at 2 rad/s; a position motor
-// with its default 2 Hz critically damped spring brings it to π/2 (within 0.01 rad after 1 s)
-// and its impulse returns to 0 at rest; a friction torque stops a spinning door.
+// with its default 2 Hz critically damped spring brings it to π/2 (within 0.01 rad after 24
+// steps; Jolt ~35) and its impulse returns to 0 at rest (after 5 s); a friction torque stops a
+// spinning door.
 TEST_F(ConstraintLaws, HingeMotorsReachTargets) {
   {
     Door d = make_door(HingeConstraintSettings{});
@@ -408,13 +409,13 @@ TEST_F(ConstraintLaws, HingeMotorsReachTargets) {
     d.world->run(60, [&](int step) {
       if (reached < 0 && std::fabs(d.h().current_angle() - 0.5f * k_pi) < 0.01f) reached = step;
     });
-    d.world->run(60);
+    d.world->run(240);  // at rest after 5 s (at 2 s it still turned at 0.01 rad/s)
     report("Constraint.hinge.position_motor.steps_to_0.01rad", reached);
     report("Constraint.hinge.position_motor.angle_rad", d.h().current_angle());
     report("Constraint.hinge.position_motor.lambda_at_rest", d.h().total_lambda_motor());
     EXPECT_GE(reached, 0);
-    EXPECT_NEAR(d.h().current_angle(), 0.5f * k_pi, 0.01f);
-    EXPECT_NEAR(d.h().total_lambda_motor(), 0.0f, 1.0e-3f);
+    EXPECT_NEAR(d.h().current_angle(), 0.5f * k_pi, 1.0e-4f);  // measured 1.570797
+    EXPECT_NEAR(d.h().total_lambda_motor(), 0.0f, 1.0e-5f);    // measured 8e-8 N·m·s
   }
   {
     HingeConstraintSettings s;
