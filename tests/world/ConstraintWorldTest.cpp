@@ -195,6 +195,26 @@ TEST(ConstraintWorld, SleepingBodyJoinedToAwakeOneWakes) {
   for (BodyID id : chain) EXPECT_TRUE(world.bodies().is_active(id).value());
 }
 
+// Moving a sleeping body (with activation) wakes the bodies joined to it; the partners of a
+// body that stays asleep stay asleep, and a static body's constraint wakes nothing.
+TEST(ConstraintWorld, MovingAJoinedBodyWakesItsPartners) {
+  LawWorld world;
+  const BodyID ground = world.add_static_box(Vec3(0.1f, 0.1f, 0.1f), Vec3(0.0f, 5.0f, 0.0f));
+  const BodyID a = world.add_sphere(0.1f, Vec3(1.0f, 5.0f, 0.0f));
+  const BodyID b = world.add_sphere(0.1f, Vec3(2.0f, 5.0f, 0.0f));
+  const BodyID c = world.add_sphere(0.1f, Vec3(-1.0f, 5.0f, 0.0f));
+  point_joint(world, a, b, Vec3(1.5f, 5.0f, 0.0f));
+  point_joint(world, ground, c, Vec3(-0.5f, 5.0f, 0.0f));
+  for (BodyID id : {a, b, c}) ASSERT_TRUE(world.bodies().deactivate(id).ok());
+  world.step();
+  for (BodyID id : {a, b, c}) EXPECT_FALSE(world.bodies().is_active(id).value());
+  ASSERT_TRUE(world.bodies().set_position(a, Vec3(1.0f, 5.1f, 0.0f), Activation::Activate).ok());
+  world.step();
+  EXPECT_TRUE(world.bodies().is_active(a).value());
+  EXPECT_TRUE(world.bodies().is_active(b).value());
+  EXPECT_FALSE(world.bodies().is_active(c).value());
+}
+
 // Islands: a constraint links its two movable bodies; one to a static body or to the world
 // links nothing.
 TEST(ConstraintWorld, ConstraintsLinkMovableBodiesOnly) {
