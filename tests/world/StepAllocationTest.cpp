@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "atoll/constraint/HingeConstraint.h"
+#include "atoll/constraint/PointConstraint.h"
 #include "laws/LawFixture.h"
 
 namespace {
@@ -190,6 +192,47 @@ TEST(StepAllocation, TheWarmedUpStepWithLinearCastBodiesAllocatesNothing) {
   const Window window = steps_100_to_200(world.system());
   EXPECT_EQ(window.allocations, 0u);
   EXPECT_GT(window.ccd_bodies, 100u);  // CCD ran in the counted steps
+}
+
+// Constraints too: a 20-link hinge chain (10 m) hanging from the world 12 m up and a 10-link point
+// chain whose links rest on a floor (constraints and contacts in one island), with limits and a
+// motor on every hinge.
+TEST(StepAllocation, TheWarmedUpStepWithConstraintsAllocatesNothing) {
+  PhysicsSettings settings;
+  settings.allow_sleeping = false;
+  LawWorld world(settings);
+  world.add_floor();
+  BodyID previous = Constraint::k_world;
+  for (int i = 0; i < 20; ++i) {
+    const BodyID link =
+        world.add_box(Vec3(0.2f, 0.05f, 0.05f), Vec3(0.25f + 0.5f * i, 12.0f, 0.0f));
+    HingeConstraintSettings s;
+    s.point1 = s.point2 = Vec3(0.5f * i, 12.0f, 0.0f);
+    s.hinge_axis1 = s.hinge_axis2 = Vec3(0.0f, 0.0f, 1.0f);
+    s.limits_min = -1.0f;
+    s.limits_max = 1.0f;
+    s.motor_settings.set_torque_limit(1.0f);
+    Result<Ref<Constraint>> c = s.create(world.bodies(), previous, link);
+    ASSERT_TRUE(c.ok());
+    auto& hinge = static_cast<HingeConstraint&>(*c.value());
+    hinge.set_motor_state(MotorState::Velocity);
+    ASSERT_TRUE(hinge.set_target_angular_velocity(0.5f).ok());
+    ASSERT_TRUE(world.system().add_constraint(c.value()).ok());
+    previous = link;
+  }
+  previous = BodyID();
+  for (int i = 0; i < 10; ++i) {
+    const BodyID link = world.add_sphere(0.2f, Vec3(0.5f * i, 0.2f, 3.0f));
+    if (i > 0) {
+      PointConstraintSettings s;
+      s.point1 = s.point2 = Vec3(0.5f * i - 0.25f, 0.2f, 3.0f);
+      Result<Ref<Constraint>> c = s.create(world.bodies(), previous, link);
+      ASSERT_TRUE(c.ok());
+      ASSERT_TRUE(world.system().add_constraint(c.value()).ok());
+    }
+    previous = link;
+  }
+  EXPECT_EQ(steps_100_to_200(world.system()).allocations, 0u);
 }
 
 }  // namespace

@@ -2,14 +2,77 @@
 
 namespace atl {
 
-SolverSteps island_solver_steps(const IslandBuilder& /*islands*/, uint32_t /*island*/) {
-  // Neither bodies nor contacts carry step overrides: every island uses the global settings.
-  return SolverSteps();
+SolverSteps island_solver_steps(const ConstraintManager& constraints,
+                                std::span<const uint32_t> constraint_items) {
+  SolverSteps steps;
+  // The island's bodies: no overrides yet (0), so the global settings are in the maximum.
+  steps.add(0, 0);
+  for (uint32_t i : constraint_items) {
+    const Constraint& c = constraints.solved(i);
+    steps.add(c.velocity_steps_override(), c.position_steps_override());
+  }
+  return steps;
 }
 
-void build_islands(const ContactConstraintManager& contacts, const SolverBodies& solver,
-                   BodyManager& body_manager, IslandBuilder& islands, std::vector<uint32_t>& body1,
+namespace {
+
+// The body of a constraint if it is present in the world (added, not destroyed); null for the
+// world and for a body that is gone.
+Body* constraint_body(BodyManager& body_manager, BodyID id) {
+  if (id == Constraint::k_world) return nullptr;
+  Result<Body*> body = body_manager.lookup(id, "constraint");
+  if (!body || !body.value()->is_added()) return nullptr;
+  return body.value();
+}
+
+// True when the body of `id` is present, or `id` is the world.
+bool is_present(BodyManager& body_manager, BodyID id) {
+  return id == Constraint::k_world || constraint_body(body_manager, id) != nullptr;
+}
+
+}  // namespace
+
+void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager& constraints) {
+  bool woke = true;
+  while (woke) {
+    woke = false;
+    for (const Ref<Constraint>& c : constraints.constraints()) {
+      if (!c->is_enabled()) continue;
+      Body* a = constraint_body(body_manager, c->body1());
+      Body* b = constraint_body(body_manager, c->body2());
+      if (a == nullptr || b == nullptr || a->is_active() == b->is_active()) continue;
+      Body& asleep = a->is_active() ? *b : *a;
+      if (!asleep.is_dynamic() || asleep.is_quarantined()) continue;
+      body_manager.activate(asleep);
+      woke = true;
+    }
+  }
+}
+
+void build_islands(const ContactConstraintManager& contacts, ConstraintManager& constraints,
+                   SolverBodies& solver, BodyManager& body_manager, IslandBuilder& islands,
+                   IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
                    std::vector<uint32_t>& body2) {
+  // This step's constraints: a constraint with no movable body has nothing to move.
+  constraints.begin_step();
+  const auto movable = [&solver](BodyID id) {
+    if (id == Constraint::k_world) return false;
+    const uint32_t s = solver.index_of[id.index()];
+    return s != SolverBodies::k_none && solver.movable[s] != 0;
+  };
+  const auto entry = [&](BodyID id) {
+    return id == Constraint::k_world ? ConstraintManager::k_world_entry
+                                     : solver.index_for(body_manager, id.index());
+  };
+  for (const Ref<Constraint>& c : constraints.constraints()) {
+    if (!c->is_enabled() || !is_present(body_manager, c->body1()) ||
+        !is_present(body_manager, c->body2()))
+      continue;
+    if (!movable(c->body1()) && !movable(c->body2())) continue;
+    constraints.push_solved(c.get(), entry(c->body1()), entry(c->body2()));
+  }
+  constraints.sort_solved();
+
   islands.begin(solver.movable);
   const uint32_t n = contacts.num_constraints();
   body1.resize(n);
@@ -19,7 +82,33 @@ void build_islands(const ContactConstraintManager& contacts, const SolverBodies&
     body2[i] = contacts.constraint_body2(i);
     islands.link(body1[i], body2[i]);
   }
+  const uint32_t m = constraints.num_solved();
+  for (uint32_t i = 0; i < m; ++i) {
+    const uint32_t a = constraints.solved_body1(i);
+    const uint32_t b = constraints.solved_body2(i);
+    if (a != ConstraintManager::k_world_entry && b != ConstraintManager::k_world_entry)
+      islands.link(a, b);
+  }
   islands.finish(body1, body2);
+
+  // Each constraint goes to the island of its movable body, keeping the solve order.
+  const uint32_t num_islands = islands.num_islands();
+  IslandConstraints& ic = island_constraints;
+  ic.begin.assign(num_islands + 1, 0);
+  ic.island_of.resize(m);
+  for (uint32_t i = 0; i < m; ++i) {
+    const uint32_t a = constraints.solved_body1(i);
+    const uint32_t b = constraints.solved_body2(i);
+    const uint32_t s = a != ConstraintManager::k_world_entry && solver.movable[a] != 0 ? a : b;
+    ic.island_of[i] = islands.island_of_body(s);
+    ++ic.begin[ic.island_of[i] + 1];
+  }
+  for (uint32_t i = 0; i < num_islands; ++i) ic.begin[i + 1] += ic.begin[i];
+  ic.items.resize(m);
+  // Fill with a moving cursor per island (island_of is reused as the cursor's source).
+  for (uint32_t i = 0; i < m; ++i) ic.items[ic.begin[ic.island_of[i]]++] = i;
+  for (uint32_t i = num_islands; i > 0; --i) ic.begin[i] = ic.begin[i - 1];
+  ic.begin[0] = 0;
   // MotionProperties::island_index: this step's island of each moving body (kinematic: none).
   for (uint32_t s : solver.moving)
     body_manager.body_at_slot(solver.source[s])
@@ -28,10 +117,13 @@ void build_islands(const ContactConstraintManager& contacts, const SolverBodies&
                                              : MotionProperties::k_no_island);
 }
 
-uint32_t solve_island_velocity(ContactConstraintManager& contacts, std::span<SolverBody> bodies,
-                               std::span<const uint32_t> contact_items, const SolverSteps& steps,
+uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                               std::span<SolverBody> bodies,
+                               std::span<const uint32_t> contact_items,
+                               std::span<const uint32_t> constraint_items, const SolverSteps& steps,
                                const PhysicsSettings& settings) {
-  if (contact_items.empty()) return 0;
+  if (contact_items.empty() && constraint_items.empty()) return 0;
+  constraints.warm_start(bodies, constraint_items);
   contacts.warm_start(bodies, contact_items);
   // A tall or lopsided stack also gets its non-penetration solved directly after every
   // contact-wise pass (ContactStackChain.cpp), so that the velocities the bodies move with
@@ -41,7 +133,8 @@ uint32_t solve_island_velocity(ContactConstraintManager& contacts, std::span<Sol
   uint32_t iterations = 0;
   for (int step = 0; step < count; ++step) {
     ++iterations;
-    const bool applied = contacts.solve_velocity_constraints(bodies, contact_items, step);
+    bool applied = constraints.solve_velocity_constraints(bodies, constraint_items);
+    applied |= contacts.solve_velocity_constraints(bodies, contact_items, step);
     if (stack) contacts.solve_stack(bodies);
     if (!applied) break;
   }
@@ -49,13 +142,20 @@ uint32_t solve_island_velocity(ContactConstraintManager& contacts, std::span<Sol
   return iterations;
 }
 
-void solve_island_position(ContactConstraintManager& contacts, std::span<SolverBody> bodies,
-                           std::span<const uint32_t> contact_items, const SolverSteps& steps,
+void solve_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                           std::span<SolverBody> bodies, std::span<const uint32_t> contact_items,
+                           std::span<const uint32_t> constraint_items, const SolverSteps& steps,
                            const PhysicsSettings& settings) {
-  if (!settings.use_position_solver_for_contacts || contact_items.empty()) return;
+  const bool solve_contacts = settings.use_position_solver_for_contacts && !contact_items.empty();
+  if (!solve_contacts && constraint_items.empty()) return;
   const int count = steps.position_steps(settings);
-  for (int step = 0; step < count; ++step)
-    if (!contacts.solve_position_constraints(bodies, contact_items, settings)) break;
+  for (int step = 0; step < count; ++step) {
+    bool moved =
+        constraints.solve_position_constraints(bodies, constraint_items, settings.baumgarte);
+    if (solve_contacts)
+      moved |= contacts.solve_position_constraints(bodies, contact_items, settings);
+    if (!moved) break;
+  }
 }
 
 void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "atoll/body/BodyManager.h"
+#include "atoll/constraint/ConstraintManager.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -52,27 +53,52 @@ class SolverSteps {
   bool default_position_ = false;
 };
 
-/// The step counts of island `island` (bodies carry no overrides yet: the global settings).
-SolverSteps island_solver_steps(const IslandBuilder& islands, uint32_t island);
+/// The constraints (solve-list positions in ConstraintManager) of each island, in solve order.
+struct IslandConstraints {
+  /// Constraints of island i.
+  std::span<const uint32_t> island_items(uint32_t i) const {
+    return std::span(items).subspan(begin[i], begin[i + 1] - begin[i]);
+  }
+  std::vector<uint32_t> begin{0};
+  std::vector<uint32_t> items;
+  // Scratch: island of each solved constraint.
+  std::vector<uint32_t> island_of;
+};
 
-/// Stage build_islands: links the movable bodies of every contact constraint, builds the
-/// islands and stores each moving body's island in its MotionProperties. `body1`/`body2` are
-/// scratch for the constraints' bodies.
-void build_islands(const ContactConstraintManager& contacts, const SolverBodies& solver,
-                   BodyManager& body_manager, IslandBuilder& islands, std::vector<uint32_t>& body1,
+/// The step counts of an island with the constraints `constraint_items`: the largest of the
+/// constraints' overrides and of its bodies' (which have none yet, so at least the global
+/// settings; LAWS.md D7).
+SolverSteps island_solver_steps(const ConstraintManager& constraints,
+                                std::span<const uint32_t> constraint_items);
+
+/// Before the step's body lists are made: wakes every sleeping dynamic body that an enabled
+/// constraint joins to an awake body, until no more wake (a chain wakes whole).
+void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager& constraints);
+
+/// Stage build_islands: lists this step's solved constraints (enabled, bodies present, one of
+/// them movable; immovable entries created for the others) in solve order, links the movable
+/// bodies of every contact and constraint (a static body, a kinematic one or the world links
+/// nothing), builds the islands, sorts the constraints into them and stores each moving body's
+/// island in its MotionProperties. `body1`/`body2` are scratch for the contacts' bodies.
+void build_islands(const ContactConstraintManager& contacts, ConstraintManager& constraints,
+                   SolverBodies& solver, BodyManager& body_manager, IslandBuilder& islands,
+                   IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
                    std::vector<uint32_t>& body2);
 
 /// Stage solve_velocity for one island: warm start, then velocity iterations until one applies
 /// no impulse or the island's count is reached (seed 000 §1.2), then the impulses are stored for
-/// the next step. Returns the iterations run.
-uint32_t solve_island_velocity(ContactConstraintManager& contacts, std::span<SolverBody> bodies,
-                               std::span<const uint32_t> contact_items, const SolverSteps& steps,
+/// the next step; in each pass constraints come before contacts. Returns the iterations run.
+uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                               std::span<SolverBody> bodies,
+                               std::span<const uint32_t> contact_items,
+                               std::span<const uint32_t> constraint_items, const SolverSteps& steps,
                                const PhysicsSettings& settings);
 
-/// Stage solve_position for one island: Baumgarte iterations until one moves nothing or the
-/// island's count is reached.
-void solve_island_position(ContactConstraintManager& contacts, std::span<SolverBody> bodies,
-                           std::span<const uint32_t> contact_items, const SolverSteps& steps,
+/// Stage solve_position for one island: Baumgarte iterations (constraints, then contacts) until
+/// one moves nothing or the island's count is reached.
+void solve_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                           std::span<SolverBody> bodies, std::span<const uint32_t> contact_items,
+                           std::span<const uint32_t> constraint_items, const SolverSteps& steps,
                            const PhysicsSettings& settings);
 
 /// Stage update_sleep: advances every island body's sleep test; whole islands whose bodies are

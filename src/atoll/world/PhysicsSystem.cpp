@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "atoll/core/QuickSort.h"
 #include "atoll/solver/IslandSolver.h"
@@ -120,6 +121,7 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps) {
                  std::to_string(collision_steps));
   UpdateResult result;
   ctx_.events.clear();
+  ctx_.broken.clear();
   const float sub_dt = dt / static_cast<float>(collision_steps);
   for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
 
@@ -130,6 +132,7 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps) {
 
   ++step_count_;
   result.num_active_bodies = body_manager_.num_active_bodies();
+  if (!ctx_.broken.empty()) result.broken = ctx_.broken;
   deliver_events();
   return result;
 }
@@ -139,6 +142,7 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   ctx.body_manager = &body_manager_;
   ctx.broadphase = &broadphase_;
   ctx.contacts = &contact_manager_;
+  ctx.constraints = &constraint_manager_;
   ctx.settings = &settings_;
   ctx.contact_listener = contact_listener_;
   ctx.object_vs_broadphase_filter = object_vs_broadphase_filter_;
@@ -155,6 +159,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     run();
   };
 
+  // A sleeping body joined to an awake one wakes before the body lists are made.
+  timed(Stage::build_islands, [&] { wake_constrained_bodies(body_manager_, constraint_manager_); });
   // The active list is in activation order; sorting makes every later list deterministic.
   body_manager_.sort_active_bodies();
   timed(Stage::apply_forces, [&] { apply_forces(body_manager_, settings_.gravity, dt, solver); });
@@ -162,19 +168,22 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::gather_solver_bodies, [&] { gather_solver_bodies(body_manager_, solver); });
   timed(Stage::narrow_phase, [&] { narrow_phase(ctx); });
   timed(Stage::build_islands, [&] {
-    build_islands(contact_manager_, solver, body_manager_, islands, ctx.constraint_body1,
-                  ctx.constraint_body2);
+    build_islands(contact_manager_, constraint_manager_, solver, body_manager_, islands,
+                  ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2);
   });
   result.num_islands = islands.num_islands();
+  const IslandConstraints& island_constraints = ctx.island_constraints;
   timed(Stage::setup_velocity, [&] {
+    constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start);
     contact_manager_.setup_velocity_constraints(solver.bodies, solver.velocities_before_forces, dt,
                                                 settings_);
   });
   timed(Stage::solve_velocity, [&] {
     for (uint32_t i = 0; i < islands.num_islands(); ++i)
-      result.num_velocity_iterations +=
-          solve_island_velocity(contact_manager_, solver.bodies, islands.island_items(i),
-                                island_solver_steps(islands, i), settings_);
+      result.num_velocity_iterations += solve_island_velocity(
+          contact_manager_, constraint_manager_, solver.bodies, islands.island_items(i),
+          island_constraints.island_items(i),
+          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_);
   });
   timed(Stage::integrate_positions, [&] {
     // LinearCast bodies are queued before the move, which they then share with every body.
@@ -184,8 +193,12 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::ccd, [&] { ccd(ctx); });
   timed(Stage::solve_position, [&] {
     for (uint32_t i = 0; i < islands.num_islands(); ++i)
-      solve_island_position(contact_manager_, solver.bodies, islands.island_items(i),
-                            island_solver_steps(islands, i), settings_);
+      solve_island_position(
+          contact_manager_, constraint_manager_, solver.bodies, islands.island_items(i),
+          island_constraints.island_items(i),
+          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_);
+    // This step's impulses are final: constraints past their break threshold are disabled.
+    constraint_manager_.break_constraints(ctx.broken);
   });
   timed(Stage::write_back, [&] {
     // Non-finite bodies are found while every body still holds its pose from the start of the
@@ -255,6 +268,33 @@ void PhysicsSystem::deliver_events() {
   }
   if (contact_listener_ != nullptr && !ctx_.events.empty())
     contact_listener_->on_contact_events(ctx_.events);
+  if (constraint_listener_ != nullptr && !ctx_.broken.empty())
+    constraint_listener_->on_constraints_broken(ctx_.broken);
+}
+
+Status PhysicsSystem::add_constraint(const Ref<Constraint>& constraint) {
+  constexpr const char* call = "PhysicsSystem::add_constraint";
+  if (constraint == nullptr) return Error(std::string(call) + ": constraint: is null");
+  if (constraint->index() != Constraint::k_not_in_world)
+    return Error(std::string(call) + ": constraint: is already in a world");
+  const BodyID ids[2] = {constraint->body1(), constraint->body2()};
+  const char* names[2] = {"body1", "body2"};
+  for (int i = 0; i < 2; ++i) {
+    if (ids[i] == Constraint::k_world) continue;
+    Result<const Body*> body = std::as_const(body_manager_).lookup(ids[i], call);
+    if (!body) return Error(std::string(call) + ": " + names[i] + ": " + body.error().message());
+    if (!body.value()->is_added())
+      return Error(std::string(call) + ": " + names[i] + ": body " +
+                   std::to_string(ids[i].value()) + " is not added to the world");
+  }
+  constraint_manager_.add(constraint);
+  return Ok{};
+}
+
+Status PhysicsSystem::remove_constraint(const Ref<Constraint>& constraint) {
+  if (constraint == nullptr || !constraint_manager_.remove(*constraint))
+    return Error("PhysicsSystem::remove_constraint: constraint: is not in this world");
+  return Ok{};
 }
 
 void PhysicsSystem::set_body_activation_listener(BodyActivationListener* listener) {

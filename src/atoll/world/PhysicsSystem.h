@@ -15,8 +15,10 @@
 #include "atoll/body/BodyInterface.h"
 #include "atoll/collision/broadphase/BroadPhase.h"
 #include "atoll/collision/broadphase/DefaultLayers.h"
+#include "atoll/constraint/ConstraintManager.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/PhysicsSettings.h"
+#include "atoll/world/ConstraintListener.h"
 #include "atoll/world/ContactListener.h"
 #include "atoll/world/StepContext.h"
 #include "atoll/world/UpdateResult.h"
@@ -66,6 +68,19 @@ class PhysicsSystem final : private BodyListener {
   /// buffered from the moment it is set and delivered by update(), after its step and before
   /// the contact events, in the order they happened (BodyActivationListener.h).
   void set_body_activation_listener(BodyActivationListener* listener);
+  /// The listener of broken constraints (null: none). Not owned. Delivered by update(), after
+  /// the activation and contact events.
+  void set_constraint_listener(ConstraintListener* listener) { constraint_listener_ = listener; }
+
+  /// Adds a constraint made by a `…ConstraintSettings::create`. Error (nothing changed) when it
+  /// is null, already in a world, or a body of it is not in this world (not added, removed or
+  /// destroyed). A body removed later leaves the constraint in the world, unsolved, until it is
+  /// removed (or the body is added back).
+  Status add_constraint(const Ref<Constraint>& constraint);
+  /// Removes a constraint; error (nothing changed) when it is not in this world.
+  Status remove_constraint(const Ref<Constraint>& constraint);
+  /// The constraints in the world, in the order they were added (index order).
+  std::span<const Ref<Constraint>> constraints() const { return constraint_manager_.constraints(); }
 
   /// Wakes (or keeps awake, restarting their sleep test) every added non-static body whose
   /// bounds overlap `box` (m) and whose layer passes `filter`, in body-index order. Returns how
@@ -114,10 +129,12 @@ class PhysicsSystem final : private BodyListener {
   BodyInterface body_interface_;
   BroadPhase broadphase_;
   ContactConstraintManager contact_manager_;
+  ConstraintManager constraint_manager_;
   PhysicsSettings settings_;
   PhysicsSystemSettings system_settings_;
   ContactListener* contact_listener_ = nullptr;
   BodyActivationListener* activation_listener_ = nullptr;
+  ConstraintListener* constraint_listener_ = nullptr;
   std::vector<BodyActivationEvent> activation_events_;
   // The layer filters the broadphase was built with (CCD queries it with the same rules).
   const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter_ = nullptr;

@@ -24,8 +24,10 @@
 #include "atoll/collision/broadphase/BroadPhase.h"
 #include "atoll/collision/broadphase/BroadPhaseCollector.h"
 #include "atoll/collision/narrowphase/ContactCollector.h"
+#include "atoll/constraint/ConstraintManager.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/IslandSolver.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/solver/SolverBodies.h"
 #include "atoll/world/ContactListener.h"
@@ -63,6 +65,7 @@ struct StepContext {
   BodyManager* body_manager = nullptr;
   BroadPhase* broadphase = nullptr;
   ContactConstraintManager* contacts = nullptr;
+  ConstraintManager* constraints = nullptr;
   const PhysicsSettings* settings = nullptr;
   /// Null: no listener.
   ContactListener* contact_listener = nullptr;
@@ -98,6 +101,8 @@ struct StepContext {
   IslandBuilder islands;
   std::vector<uint32_t> constraint_body1;
   std::vector<uint32_t> constraint_body2;
+  /// Stage build_islands: the (joint) constraints of each island.
+  IslandConstraints island_constraints;
   /// Stages integrate_positions and ccd: the bodies to cast, solver index → CCD index (or
   /// SolverBodies::k_none), the resolve order, a cast's broadphase candidates.
   std::vector<CcdBody> ccd_bodies;
@@ -113,6 +118,8 @@ struct StepContext {
   std::vector<uint32_t> to_sleep;
   /// Contact events of the whole update (all its collision steps), delivered after it.
   std::vector<ContactEvent> events;
+  /// Constraints broken during the update (all its collision steps), delivered after it.
+  std::vector<Ref<Constraint>> broken;
 };
 
 /// Per body slot during the narrow phase (StepContext::wake_state).

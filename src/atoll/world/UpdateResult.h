@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atoll/body/BodyID.h"
+#include "atoll/constraint/Constraint.h"
 #include "atoll/world/Stage.h"
 
 namespace atl {
@@ -85,6 +86,10 @@ struct UpdateResult {
   /// Bodies quarantined during the update because their state went non-finite (DESIGN.md §7;
   /// see BodyInterface::is_quarantined), by collision step, then body index.
   std::vector<BodyID> quarantined;
+  /// Constraints that broke during the update: their impulse in a step exceeded a non-zero
+  /// break threshold, and they were disabled after that step (by collision step, then solve
+  /// order).
+  std::vector<Ref<Constraint>> broken;
 };
 
 }  // namespace atl
