@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -87,6 +88,27 @@ struct ConstraintSettings {
   Status validate(std::string_view path) const;
   bool operator==(const ConstraintSettings&) const = default;
 };
+
+/// A one-dimensional limit [min, max] on a measured value (rad or m): when the value is at or
+/// beyond a bound, sets `error` = value − bound and the impulse range that pushes it back (≥ 0
+/// at the lower bound, ≤ 0 at the upper) and returns true; false inside the limits.
+inline bool limit_violation(float value, float min, float max, float& error, float& min_lambda,
+                            float& max_lambda) {
+  constexpr float k_unbounded = std::numeric_limits<float>::max();
+  if (value <= min) {
+    error = value - min;
+    min_lambda = 0.0f;
+    max_lambda = k_unbounded;
+    return true;
+  }
+  if (value >= max) {
+    error = value - max;
+    min_lambda = -k_unbounded;
+    max_lambda = 0.0f;
+    return true;
+  }
+  return false;
+}
 
 class Constraint : public RefTarget<Constraint> {
  public:

@@ -125,20 +125,8 @@ void HingeConstraint::measure(const SolverBody& body1, const SolverBody& body2) 
 }
 
 bool HingeConstraint::limit_violation(float& c, float& min_lambda, float& max_lambda) const {
-  if (!has_limits()) return false;
-  if (angle_ <= s_.limits_min) {
-    c = angle_ - s_.limits_min;
-    min_lambda = 0.0f;
-    max_lambda = k_float_max;
-    return true;
-  }
-  if (angle_ >= s_.limits_max) {
-    c = angle_ - s_.limits_max;
-    min_lambda = -k_float_max;
-    max_lambda = 0.0f;
-    return true;
-  }
-  return false;
+  return has_limits() &&
+         atl::limit_violation(angle_, s_.limits_min, s_.limits_max, c, min_lambda, max_lambda);
 }
 
 void HingeConstraint::setup_velocity_constraint(const SolverBody& body1, const SolverBody& body2,

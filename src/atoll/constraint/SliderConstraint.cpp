@@ -109,20 +109,8 @@ void SliderConstraint::measure(const SolverBody& body1, const SolverBody& body2)
 }
 
 bool SliderConstraint::limit_violation(float& c, float& min_lambda, float& max_lambda) const {
-  if (!has_limits()) return false;
-  if (position_ <= s_.limits_min) {
-    c = position_ - s_.limits_min;
-    min_lambda = 0.0f;
-    max_lambda = k_float_max;
-    return true;
-  }
-  if (position_ >= s_.limits_max) {
-    c = position_ - s_.limits_max;
-    min_lambda = -k_float_max;
-    max_lambda = 0.0f;
-    return true;
-  }
-  return false;
+  return has_limits() &&
+         atl::limit_violation(position_, s_.limits_min, s_.limits_max, c, min_lambda, max_lambda);
 }
 
 void SliderConstraint::setup_velocity_constraint(const SolverBody& body1, const SolverBody& body2,
