@@ -174,6 +174,53 @@ TEST_F(GearPulleyLaws, CoupledHingesTakeBackTheGearDrift) {
   }
 }
 
+// Re-enabled, a coupled gear keeps the angles it finds: gear 1 turns alone (4 rad/s motor) for
+// 1 s while the gear is disabled, then the gear is enabled again; from then on the speeds and
+// the turns since re-enabling keep the ratio 2 — no jerk back towards the angles of before.
+TEST_F(GearPulleyLaws, ReenabledGearKeepsTheAnglesItFinds) {
+  LawWorld world;
+  BodyOptions o1;
+  o1.mass = 2.0f;
+  BodyOptions o2;
+  o2.mass = 8.0f;
+  const BodyID g1 = world.add_box(Vec3(0.5f, 0.5f, 0.1f), Vec3(0.0f, 5.0f, 0.0f), o1);
+  const BodyID g2 = world.add_box(Vec3(1.0f, 1.0f, 0.1f), Vec3(3.0f, 5.0f, 0.0f), o2);
+  const Ref<Constraint> h1 = add(world, hinge_to_world(world, g1));
+  const Ref<Constraint> h2 = add(world, hinge_to_world(world, g2));
+  GearConstraintSettings gs;
+  gs.hinge_axis1 = gs.hinge_axis2 = Vec3(0.0f, 0.0f, 1.0f);
+  gs.ratio = 2.0f;
+  const Ref<Constraint> gear = add(world, gs.create(world.bodies(), g1, g2));
+  ASSERT_TRUE(static_cast<GearConstraint&>(*gear).set_constraints(h1, h2).ok());
+  auto& motor = static_cast<HingeConstraint&>(*h1);
+  motor.set_motor_state(MotorState::Velocity);
+  ASSERT_TRUE(motor.set_target_angular_velocity(4.0f).ok());
+  gear->set_enabled(false);
+  world.run(60);
+  const float w2_alone = world.angular_velocity(g2).z();
+  gear->set_enabled(true);
+  TurnAboutZ t1, t2;
+  t1.update(world.body(g1).rotation());
+  t2.update(world.body(g2).rotation());
+  const float start1 = t1.angle, start2 = t2.angle;
+  float max_drift = 0.0f, max_w_error = 0.0f;
+  world.run(120, [&](int) {
+    t1.update(world.body(g1).rotation());
+    t2.update(world.body(g2).rotation());
+    max_drift = std::max(max_drift, std::fabs((t1.angle - start1) + 2.0f * (t2.angle - start2)));
+    const float w1 = world.angular_velocity(g1).z();
+    const float w2 = world.angular_velocity(g2).z();
+    max_w_error = std::max(max_w_error, std::fabs(w1 + 2.0f * w2) / std::fabs(w1));
+  });
+  report("Gear.reenabled.w2_while_disabled", w2_alone);
+  report("Gear.reenabled.max_drift_rad", max_drift);
+  report("Gear.reenabled.max_w_ratio_error", max_w_error);
+  report("Gear.reenabled.turn1_rad", t1.angle - start1);
+  EXPECT_NEAR(w2_alone, 0.0f, 1.0e-5f);                        // measured
+  EXPECT_LT(max_w_error, 0.01f);                               // measured
+  EXPECT_LT(max_drift, 0.01f * std::fabs(t1.angle - start1));  // measured
+}
+
 struct RackReadings {
   float max_ratio_error = 0.0f;  // max over the last 4 s of |θ1 + ratio·x2| / |θ1|
   float max_drift = 0.0f;        // max |θ1 + ratio·x2| (rad)

@@ -82,6 +82,18 @@ Result<SliderPositionReading> SliderPositionReading::make(const Ref<Constraint>&
   return r;
 }
 
+void HingeAngleReading::restart() {
+  if (joint_ == nullptr) return;
+  last_ = static_cast<const HingeConstraint&>(*joint_).current_angle();
+  angle_ = 0.0f;
+}
+
+void SliderPositionReading::restart() {
+  if (joint_ == nullptr) return;
+  start_ = static_cast<const SliderConstraint&>(*joint_).current_position();
+  position_ = 0.0f;
+}
+
 float SliderPositionReading::update() {
   position_ = sign_ * (static_cast<const SliderConstraint&>(*joint_).current_position() - start_);
   return position_;

@@ -29,6 +29,8 @@ class HingeAngleReading {
   float update();
   /// The unwrapped turn (rad) at the last update().
   float angle() const { return angle_; }
+  /// Starts counting again from the hinge's current angle (turn 0).
+  void restart();
   /// The hinge.
   const Ref<Constraint>& constraint() const { return joint_; }
 
@@ -53,6 +55,8 @@ class SliderPositionReading {
   float update();
   /// The travel (m) at the last update().
   float position() const { return position_; }
+  /// Starts counting again from the slider's current position (travel 0).
+  void restart();
   /// The slider.
   const Ref<Constraint>& constraint() const { return joint_; }
 

@@ -75,6 +75,13 @@ void GearConstraint::calculate_properties(const SolverBody& body1, const SolverB
                                         body2.rotation * s_.hinge_axis2, s_.ratio);
 }
 
+void GearConstraint::reset_warm_start() {
+  gear_.set_total_lambda(0.0f);
+  hinge1_.restart();
+  hinge2_.restart();
+  angle_error_ = 0.0f;
+}
+
 void GearConstraint::read_hinges() {
   // Both readings start at 0 at set_constraints, so their sum is the drift since then.
   angle_error_ = hinge1_.update() + s_.ratio * hinge2_.update();

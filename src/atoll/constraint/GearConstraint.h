@@ -46,7 +46,9 @@ class GearConstraint final : public Constraint {
   /// solve corrects the drift of θ1 + ratio·θ2 from its value now (θ from the hinges' current
   /// angles, which before the first step are the angles at creation). Both null: no position
   /// correction (the default). Error naming the argument, nothing changed, otherwise. The
-  /// hinges are read, not owned; they should stay in the same world as the gear.
+  /// hinges are read, not owned; they should stay in the same world as the gear. While the
+  /// gear is disabled the hinges are not followed: re-enabled, it corrects the drift from the
+  /// angles it finds then.
   Status set_constraints(const Ref<Constraint>& hinge1, const Ref<Constraint>& hinge2);
   /// The coupled hinges (null when none).
   const Ref<Constraint>& constraint1() const { return hinge1_.constraint(); }
@@ -66,7 +68,8 @@ class GearConstraint final : public Constraint {
                                  float baumgarte) override;
   float linear_impulse() const override { return 0.0f; }
   float angular_impulse() const override { return std::fabs(gear_.total_lambda()); }
-  void reset_warm_start() override { gear_.set_total_lambda(0.0f); }
+  /// Also restarts the hinge readings: re-enabled, the gear keeps the angles it finds.
+  void reset_warm_start() override;
 
  private:
   friend struct GearConstraintSettings;

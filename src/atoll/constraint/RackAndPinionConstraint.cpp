@@ -61,6 +61,13 @@ void RackAndPinionConstraint::calculate_properties(const SolverBody& body1,
                                         body2.rotation * s_.slider_axis, s_.ratio);
 }
 
+void RackAndPinionConstraint::reset_warm_start() {
+  part_.set_total_lambda(0.0f);
+  hinge_.restart();
+  slider_.restart();
+  error_ = 0.0f;
+}
+
 void RackAndPinionConstraint::read_joints() {
   // Both readings start at 0 at set_constraints, so their sum is the drift since then.
   error_ = hinge_.update() + s_.ratio * slider_.update();

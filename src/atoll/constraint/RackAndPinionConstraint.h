@@ -46,7 +46,9 @@ class RackAndPinionConstraint final : public Constraint {
   /// parallel to hinge_axis) and the slider holding the rack (a SliderConstraint attaching
   /// body2, its axis parallel to slider_axis), so the position solve corrects the drift of
   /// θ1 + ratio·x2 from its value now. Both null: no position correction (the default). Error
-  /// naming the argument, nothing changed, otherwise. The joints are read, not owned.
+  /// naming the argument, nothing changed, otherwise. The joints are read, not owned. While
+  /// this constraint is disabled the joints are not followed: re-enabled, it corrects the drift
+  /// from the angle and position it finds then.
   Status set_constraints(const Ref<Constraint>& hinge, const Ref<Constraint>& slider);
   /// The coupled hinge and slider (null when none).
   const Ref<Constraint>& constraint1() const { return hinge_.constraint(); }
@@ -66,7 +68,8 @@ class RackAndPinionConstraint final : public Constraint {
                                  float baumgarte) override;
   float linear_impulse() const override { return std::fabs(s_.ratio * part_.total_lambda()); }
   float angular_impulse() const override { return std::fabs(part_.total_lambda()); }
-  void reset_warm_start() override { part_.set_total_lambda(0.0f); }
+  /// Also restarts the joint readings: re-enabled, it keeps the angle and position it finds.
+  void reset_warm_start() override;
 
  private:
   friend struct RackAndPinionConstraintSettings;
