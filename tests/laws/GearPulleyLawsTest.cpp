@@ -222,15 +222,15 @@ TEST_F(GearPulleyLaws, ReenabledGearKeepsTheAnglesItFinds) {
 }
 
 struct RackReadings {
-  float max_ratio_error = 0.0f;  // max over the last 4 s of |θ1 + ratio·x2| / |θ1|
-  float max_drift = 0.0f;        // max |θ1 + ratio·x2| (rad)
-  float end_drift = 0.0f;        // |θ1 + ratio·x2| after 5 s (rad)
+  float max_ratio_error = 0.0f;  // max over the last 4 s of |θ1 − ratio·x2| / |θ1|
+  float max_drift = 0.0f;        // max |θ1 − ratio·x2| (rad)
+  float end_drift = 0.0f;        // |θ1 − ratio·x2| after 5 s (rad)
   float theta = 0.0f;            // pinion turn after 5 s (rad)
   float x = 0.0f;                // rack travel after 5 s (m)
 };
 
 // A pinion (2 kg, on a hinge about z) drives a rack (4 kg bar, on a slider along x) at ratio
-// 2 rad/m: its hinge motor turns it at 3 rad/s, so the rack runs at −1.5 m/s against the
+// 2 rad/m: its hinge motor turns it at 3 rad/s, so the rack runs at +1.5 m/s against the
 // slider's friction (20 N). The coupling is added before the joints (it is solved first, so the
 // motor and the friction leave it a residual each step: drift); 5 s.
 RackReadings run_rack(bool couple) {
@@ -265,7 +265,7 @@ RackReadings run_rack(bool couple) {
   world.run(300, [&](int step) {
     t.update(world.body(pinion).rotation());
     const float x = world.position(rack).x() - x0;
-    const float e = std::fabs(t.angle + 2.0f * x);
+    const float e = std::fabs(t.angle - 2.0f * x);
     r.max_drift = std::max(r.max_drift, e);
     if (step >= 60) r.max_ratio_error = std::max(r.max_ratio_error, e / std::fabs(t.angle));
     r.theta = t.angle;
@@ -275,8 +275,8 @@ RackReadings run_rack(bool couple) {
   return r;
 }
 
-// The rack's travel follows the pinion's turn (x2 = −θ1 / ratio) within 1 %, with and without
-// the joints coupled; coupled, the drift is smaller.
+// The rack's travel follows the pinion's turn (x2 = θ1 / ratio, Jolt's sign) within 1 %, with and
+// without the joints coupled; coupled, the drift is smaller.
 TEST_F(GearPulleyLaws, RackFollowsPinion) {
   const RackReadings free = run_rack(false);
   const RackReadings coupled = run_rack(true);
@@ -288,9 +288,10 @@ TEST_F(GearPulleyLaws, RackFollowsPinion) {
   report("RackAndPinion.coupled.end_drift_rad", coupled.end_drift);
   report("RackAndPinion.theta_rad", coupled.theta);
   report("RackAndPinion.x_m", coupled.x);
-  EXPECT_NEAR(coupled.theta, 15.0f, 0.3f);              // measured 15.000 rad (x −7.4999 m)
-  EXPECT_LT(free.max_ratio_error, 0.01f);               // measured 9.7e-5
-  EXPECT_LT(coupled.max_ratio_error, 0.01f);            // measured 1.1e-6
+  EXPECT_NEAR(coupled.theta, 15.0f, 0.3f);    // measured 14.9998 rad
+  EXPECT_NEAR(coupled.x, 7.5f, 0.075f);       // measured 7.4999 m: +θ moves the rack along +s2
+  EXPECT_LT(free.max_ratio_error, 0.01f);     // measured 9.7e-5
+  EXPECT_LT(coupled.max_ratio_error, 0.01f);  // measured 1.1e-6
   EXPECT_LT(coupled.end_drift, 0.5f * free.end_drift);  // measured 9.5e-6 vs 2.8e-4 rad
 }
 

@@ -57,8 +57,9 @@ Status RackAndPinionConstraint::set_constraints(const Ref<Constraint>& hinge,
 
 void RackAndPinionConstraint::calculate_properties(const SolverBody& body1,
                                                    const SolverBody& body2) {
+  // The part keeps θ1 + ratio·x2 along the axis it is given: −s2 makes it θ1 − ratio·x2.
   part_.calculate_constraint_properties(body1, body1.rotation * s_.hinge_axis, body2,
-                                        body2.rotation * s_.slider_axis, s_.ratio);
+                                        -(body2.rotation * s_.slider_axis), s_.ratio);
 }
 
 void RackAndPinionConstraint::reset_warm_start() {
@@ -70,7 +71,7 @@ void RackAndPinionConstraint::reset_warm_start() {
 
 void RackAndPinionConstraint::read_joints() {
   // Both readings start at 0 at set_constraints, so their sum is the drift since then.
-  error_ = hinge_.update() + s_.ratio * slider_.update();
+  error_ = hinge_.update() - s_.ratio * slider_.update();
 }
 
 void RackAndPinionConstraint::setup_velocity_constraint(const SolverBody& body1,

@@ -1,12 +1,13 @@
 #pragma once
 // Rack-and-pinion constraint: the rotation of a pinion (body 1, normally on a hinge) about its
 // axis and the translation of a rack (body 2, normally on a slider) along its axis are coupled
-// by a ratio in rad per m: ω1·a1 + ratio·v2·s2 = 0, so turning the pinion by +θ about a1 moves
-// the rack by −θ / ratio along s2. For a rack of N_r teeth over L m and a pinion of N_p teeth,
-// ratio = 2π·N_r / (L·N_p). The constraint only couples the two motions; the hinge and the slider
-// are separate constraints. With set_constraints the position solve also drives θ1 + ratio·x2
-// back to its value at that call, read from the hinge and the slider (as Jolt does, counting
-// whole turns of the pinion). Part: RackAndPinionConstraintPart.
+// by a ratio in rad per m: ω1·a1 − ratio·v2·s2 = 0 (Jolt's convention), so turning the pinion by
+// +θ about a1 moves the rack by +θ / ratio along s2. For a rack of N_r teeth over L m and a
+// pinion of N_p teeth, ratio = 2π·N_r / (L·N_p). The constraint only couples the two motions;
+// the hinge and the slider are separate constraints. With set_constraints the position solve
+// also drives θ1 − ratio·x2 back to its value at that call, read from the hinge and the slider
+// (as Jolt does, counting whole turns of the pinion). Part: RackAndPinionConstraintPart, given
+// −s2 as the rack's axis (its own convention is θ1 + ratio·x2).
 
 #include <cmath>
 
@@ -28,7 +29,7 @@ struct RackAndPinionConstraintSettings {
   /// The axis the rack (body 2) moves along (non-zero; normalized). Default +x.
   Vec3 slider_axis = Vec3(1.0f, 0.0f, 0.0f);
   /// Ratio (rad/m, finite, non-zero; default 1): the pinion's turn per metre of the rack, in
-  /// ω1·a1 + ratio·v2·s2 = 0. A negative ratio is the same as flipping slider_axis.
+  /// ω1·a1 − ratio·v2·s2 = 0. A negative ratio is the same as flipping slider_axis.
   float ratio = 1.0f;
 
   /// Validates every field and the bodies and builds the constraint; the error names the field.
@@ -45,7 +46,7 @@ class RackAndPinionConstraint final : public Constraint {
   /// Couples the hinge holding the pinion (a HingeConstraint attaching body1, its axis
   /// parallel to hinge_axis) and the slider holding the rack (a SliderConstraint attaching
   /// body2, its axis parallel to slider_axis), so the position solve corrects the drift of
-  /// θ1 + ratio·x2 from its value now. Both null: no position correction (the default). Error
+  /// θ1 − ratio·x2 from its value now. Both null: no position correction (the default). Error
   /// naming the argument, nothing changed, otherwise. The joints are read, not owned. While
   /// this constraint is disabled the joints are not followed: re-enabled, it corrects the drift
   /// from the angle and position it finds then.
@@ -53,7 +54,7 @@ class RackAndPinionConstraint final : public Constraint {
   /// The coupled hinge and slider (null when none).
   const Ref<Constraint>& constraint1() const { return hinge_.constraint(); }
   const Ref<Constraint>& constraint2() const { return slider_.constraint(); }
-  /// θ1 + ratio·x2 − its value at set_constraints (rad), from the joints at the last solve (0
+  /// θ1 − ratio·x2 − its value at set_constraints (rad), from the joints at the last solve (0
   /// without coupled joints).
   float error() const { return error_; }
 
