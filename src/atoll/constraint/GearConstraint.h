@@ -1,7 +1,7 @@
 #pragma once
 // Gear constraint: two bodies, each turning about its own axis (normally each on a hinge), turn
 // at a fixed ratio of angular velocities: ω1·a1 + ratio·ω2·a2 = 0, so with parallel axes and
-// ratio 2 body 1 turns twice as fast as body 2 and the other way round (gear 2 has twice the
+// ratio 2 body 1 turns twice as fast as body 2, in the opposite sense (gear 2 has twice the
 // teeth of gear 1). The constraint only couples the two rotations; the hinges that hold each
 // gear in place are separate constraints. Velocity rows alone let the angles drift; with
 // set_constraints the position solve also drives θ1 + ratio·θ2 back to its value at that call,
