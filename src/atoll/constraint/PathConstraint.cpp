@@ -11,6 +11,8 @@ namespace atl {
 namespace {
 
 constexpr std::string_view k_path = "PathConstraintSettings";
+// Most fractions a rigid position motor moves the point in one step.
+constexpr float k_rigid_motor_step = 0.25f;
 
 Status check_friction(float force, std::string_view path) {
   if (!std::isfinite(force) || force < 0.0f)
@@ -226,7 +228,11 @@ void PathConstraint::setup_velocity_constraint(const SolverBody& body1, const So
   // Speed along the path (fractions per second) and the frame at the step's midpoint.
   const Vec3 relative_velocity = (body2.linear_velocity + body2.angular_velocity.cross(r2_)) -
                                  (body1.linear_velocity + body1.angular_velocity.cross(r1u));
-  const float fraction_rate = relative_velocity.dot(tangent_) / frame_.speed;
+  float fraction_rate = relative_velocity.dot(tangent_) / frame_.speed;
+  // On an open path the point will not pass an end this step (the ends' row below sees to it).
+  if (!path.is_looping())
+    fraction_rate =
+        std::clamp(fraction_rate, -fraction_ / dt, (path.max_fraction() - fraction_) / dt);
   const float mid = path.wrap_fraction(fraction_ + 0.5f * fraction_rate * dt);
   const PathConstraintPath::Frame mid_frame = path.frame(mid);
   axis_ = path_to_world_ * mid_frame.tangent;
@@ -257,9 +263,15 @@ void PathConstraint::setup_velocity_constraint(const SolverBody& body1, const So
     limits_.deactivate();
   }
 
+  // The force limits as impulse bounds; an unlimited force stays unlimited (scaled by dt it
+  // would read as a finite bound to ConstraintRow::set_for_motor, whose braking-speed formula
+  // then cancels to 0 in double precision and the rigid motor never moves).
   const MotorSettings& m = s_.position_motor_settings;
-  motor_min_lambda_ = m.min_force_limit * dt;
-  motor_max_lambda_ = m.max_force_limit * dt;
+  const auto bound = [dt](float force) {
+    return std::fabs(force) >= k_float_max ? force : force * dt;
+  };
+  motor_min_lambda_ = bound(m.min_force_limit);
+  motor_max_lambda_ = bound(m.max_force_limit);
   switch (motor_state_) {
     case MotorState::Off:
       if (s_.max_friction_force > 0.0f) {
@@ -277,8 +289,14 @@ void PathConstraint::setup_velocity_constraint(const SolverBody& body1, const So
     case MotorState::PositionAndVelocity: {
       const float velocity =
           motor_state_ == MotorState::PositionAndVelocity ? target_velocity_ : 0.0f;
-      // Path length from the target to the point, to first order (m).
-      const float error = -path.fraction_delta(fraction_, target_path_fraction_) * frame_.speed;
+      // Path length from the target to the point, to first order (m). A rigid motor would
+      // close it within one step along the tangent: it is given at most a quarter of a
+      // fraction per step (the path bends away from its tangent, and a point a segment away
+      // is no longer near last step's closest fraction).
+      float error = -path.fraction_delta(fraction_, target_path_fraction_) * frame_.speed;
+      if (!m.spring.has_stiffness())
+        error = std::clamp(error, -k_rigid_motor_step * frame_.speed,
+                           k_rigid_motor_step * frame_.speed);
       motor_.calculate_constraint_properties_for_motor(dt, body1, r1u, body2, r2_, axis_, velocity,
                                                        error, m.spring, motor_min_lambda_,
                                                        motor_max_lambda_);
