@@ -219,6 +219,51 @@ Vec3 PathConstraint::rotation_error(const SolverBody& body1, const SolverBody& b
   return Vec3::zero();
 }
 
+void PathConstraint::setup_motor(const SolverBody& body1, const SolverBody& body2, float dt,
+                                 const Vec3& r1u, const Vec3& axis) {
+  const PathConstraintPath& path = *s_.path;
+  // The force limits as impulse bounds; an unlimited force stays unlimited (scaled by dt it
+  // would read as a finite bound to ConstraintRow::set_for_motor, whose braking-speed formula
+  // then cancels to 0 in double precision and the rigid motor never moves).
+  const MotorSettings& m = s_.position_motor_settings;
+  const auto bound = [dt](float force) {
+    return std::fabs(force) >= k_float_max ? force : force * dt;
+  };
+  motor_min_lambda_ = bound(m.min_force_limit);
+  motor_max_lambda_ = bound(m.max_force_limit);
+  switch (motor_state_) {
+    case MotorState::Off:
+      if (s_.max_friction_force > 0.0f) {
+        motor_min_lambda_ = -s_.max_friction_force * dt;
+        motor_max_lambda_ = s_.max_friction_force * dt;
+        motor_.calculate_constraint_properties(body1, r1u, body2, r2_, axis, 0.0f);
+      } else {
+        motor_.deactivate();
+      }
+      break;
+    case MotorState::Velocity:
+      motor_.calculate_constraint_properties(body1, r1u, body2, r2_, axis, target_velocity_);
+      break;
+    case MotorState::Position:
+    case MotorState::PositionAndVelocity: {
+      const float velocity =
+          motor_state_ == MotorState::PositionAndVelocity ? target_velocity_ : 0.0f;
+      // Path length from the target to the point, to first order (m). A rigid motor would
+      // close it within one step along the tangent: it is given at most a quarter of a
+      // fraction per step (the path bends away from its tangent, and a point a segment away
+      // is no longer near last step's closest fraction).
+      float error = -path.fraction_delta(fraction_, target_path_fraction_) * frame_.speed;
+      if (!m.spring.has_stiffness())
+        error = std::clamp(error, -k_rigid_motor_step * frame_.speed,
+                           k_rigid_motor_step * frame_.speed);
+      motor_.calculate_constraint_properties_for_motor(dt, body1, r1u, body2, r2_, axis, velocity,
+                                                       error, m.spring, motor_min_lambda_,
+                                                       motor_max_lambda_);
+      break;
+    }
+  }
+}
+
 void PathConstraint::setup_velocity_constraint(const SolverBody& body1, const SolverBody& body2,
                                                float dt) {
   const PathConstraintPath& path = *s_.path;
@@ -228,7 +273,23 @@ void PathConstraint::setup_velocity_constraint(const SolverBody& body1, const So
   // Speed along the path (fractions per second) and the frame at the step's midpoint.
   const Vec3 relative_velocity = (body2.linear_velocity + body2.angular_velocity.cross(r2_)) -
                                  (body1.linear_velocity + body1.angular_velocity.cross(r1u));
-  float fraction_rate = relative_velocity.dot(tangent_) / frame_.speed;
+  float along = relative_velocity.dot(tangent_);
+  if (motor_state_ != MotorState::Off) {
+    // A motor changes the speed within the step: the prediction takes the speed its impulse
+    // alone would give (tried on copies of the bodies, from a zero accumulated impulse).
+    const float warm = motor_.total_lambda();
+    motor_.set_total_lambda(0.0f);
+    setup_motor(body1, body2, dt, r1u, tangent_);
+    if (motor_.is_active()) {
+      const float lambda = std::clamp(motor_.lambda_for_target(body1, body2, tangent_),
+                                      motor_min_lambda_, motor_max_lambda_);
+      SolverBody trial1 = body1, trial2 = body2;
+      motor_.apply(trial1, trial2, lambda);
+      along = motor_.relative_velocity(trial1, trial2, tangent_);
+    }
+    motor_.set_total_lambda(warm);
+  }
+  float fraction_rate = along / frame_.speed;
   // On an open path the point will not pass an end this step (the ends' row below sees to it).
   if (!path.is_looping())
     fraction_rate =
@@ -263,46 +324,7 @@ void PathConstraint::setup_velocity_constraint(const SolverBody& body1, const So
     limits_.deactivate();
   }
 
-  // The force limits as impulse bounds; an unlimited force stays unlimited (scaled by dt it
-  // would read as a finite bound to ConstraintRow::set_for_motor, whose braking-speed formula
-  // then cancels to 0 in double precision and the rigid motor never moves).
-  const MotorSettings& m = s_.position_motor_settings;
-  const auto bound = [dt](float force) {
-    return std::fabs(force) >= k_float_max ? force : force * dt;
-  };
-  motor_min_lambda_ = bound(m.min_force_limit);
-  motor_max_lambda_ = bound(m.max_force_limit);
-  switch (motor_state_) {
-    case MotorState::Off:
-      if (s_.max_friction_force > 0.0f) {
-        motor_min_lambda_ = -s_.max_friction_force * dt;
-        motor_max_lambda_ = s_.max_friction_force * dt;
-        motor_.calculate_constraint_properties(body1, r1u, body2, r2_, axis_, 0.0f);
-      } else {
-        motor_.deactivate();
-      }
-      break;
-    case MotorState::Velocity:
-      motor_.calculate_constraint_properties(body1, r1u, body2, r2_, axis_, target_velocity_);
-      break;
-    case MotorState::Position:
-    case MotorState::PositionAndVelocity: {
-      const float velocity =
-          motor_state_ == MotorState::PositionAndVelocity ? target_velocity_ : 0.0f;
-      // Path length from the target to the point, to first order (m). A rigid motor would
-      // close it within one step along the tangent: it is given at most a quarter of a
-      // fraction per step (the path bends away from its tangent, and a point a segment away
-      // is no longer near last step's closest fraction).
-      float error = -path.fraction_delta(fraction_, target_path_fraction_) * frame_.speed;
-      if (!m.spring.has_stiffness())
-        error = std::clamp(error, -k_rigid_motor_step * frame_.speed,
-                           k_rigid_motor_step * frame_.speed);
-      motor_.calculate_constraint_properties_for_motor(dt, body1, r1u, body2, r2_, axis_, velocity,
-                                                       error, m.spring, motor_min_lambda_,
-                                                       motor_max_lambda_);
-      break;
-    }
-  }
+  setup_motor(body1, body2, dt, r1u, axis_);
 
   if (s_.rotation_constraint_type == PathRotationConstraintType::FullyConstrained) {
     rotation_euler_.calculate_constraint_properties(body1, body2);
