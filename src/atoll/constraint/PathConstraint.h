@@ -16,8 +16,9 @@
 //
 // Differences from Jolt, for a curved path (a body at speed v on a curve of radius R turns its
 // tangent by v·dt/R per step). Measured in tests/laws/PathLawsTest.cpp, boxes thrown at ~4–9
-// m/s along a 3 m circle and a banked S-curve (radius down to 1.25 m), with Jolt's scheme
-// (frame at the start of the step, rotation rows driven to 0) in brackets:
+// m/s along a 3 m circle and a banked S-curve (radius down to 1.25 m); in brackets the same
+// runs with the first two switched off (Jolt's scheme: the frame at the start of the step,
+// rotation rows driven to 0):
 // - the velocity rows use the frame at the step's predicted midpoint (the fraction advanced by
 //   half a step at the speed along the path, a motor's impulse included, never past an open
 //   path's end), so that the velocity they allow is the step's chord and the point stays on
