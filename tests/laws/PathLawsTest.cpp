@@ -258,9 +258,42 @@ TEST_F(PathLaws, EndsOfAnOpenPathStopTheBody) {
   }
 }
 
+// Breaking (LAWS.md D5): a 10 kg box resting at the lower end of the tilted S-curve loads the
+// path with its whole weight, m·g·dt = 1.635 N·s per step (the ends' row along the path and
+// the two rows across it: linear_impulse() is their magnitude). A threshold of 1.60 N·s breaks
+// it in the first step; 1.70 N·s holds for 2 s.
+TEST_F(PathLaws, BreaksWhenItCarriesMoreThanItsThreshold) {
+  for (const float threshold : {1.60f, 1.70f}) {
+    PathConstraintSettings s;
+    s.path_fraction = 3.0f;
+    s.path_rotation = Quat::rotation(Vec3(0.0f, 0.0f, 1.0f), -k_pi / 6.0f);
+    s.common.break_impulse = threshold;
+    OnPath p = make_on_path(s_curve_path(), s);
+    ASSERT_NE(p.constraint, nullptr);
+    int broken_at = -1;
+    float impulse = 0.0f;
+    for (int step = 0; step < 120 && broken_at < 0; ++step) {
+      const UpdateResult r = p.world->step();
+      impulse = p.c().linear_impulse();
+      if (!r.broken.empty()) broken_at = step;
+    }
+    report("Path.break.threshold" + std::to_string(threshold) + ".broken_at", broken_at);
+    report("Path.break.threshold" + std::to_string(threshold) + ".linear_impulse", impulse);
+    if (threshold < 1.635f) {
+      EXPECT_EQ(broken_at, 0);  // measured 0
+      EXPECT_FALSE(p.c().is_enabled());
+    } else {
+      EXPECT_EQ(broken_at, -1);  // measured −1
+      EXPECT_TRUE(p.c().is_enabled());
+      EXPECT_NEAR(impulse, 10.0f * k_g * k_dt, 0.01f);  // measured 1.635 N·s
+    }
+  }
+}
+
 // Motors on the level circle: a position motor (2 Hz, critically damped) takes the box from
-// fraction 0 to 3.5 (8.2 m along the path, the shorter way) within 1 mm in 3 s; a rigid one
-// (frequency 0) in 1 s; a velocity motor reaches 2 m/s within 1 % in 1 s.
+// fraction 0 to 3.5 (8.2 m along the path) within 1 mm in 3 s, a rigid one (frequency 0) in
+// 1 s, both staying on the path (< 1 mm); to fraction 7 it goes back through the seam (the
+// shorter way); a velocity motor reaches 2 m/s within 1 % in 1 s.
 TEST_F(PathLaws, MotorsReachTheirTargets) {
   for (const bool rigid : {false, true}) {
     PathConstraintSettings s;
@@ -288,6 +321,20 @@ TEST_F(PathLaws, MotorsReachTheirTargets) {
     report(std::string("Path.position_motor.error_mm.") + (rigid ? "rigid" : "2hz"),
            error * 1000.0f);
     EXPECT_LT(error, 0.001f);  // measured 0 (to float resolution) for both
+  }
+  {
+    // On a looping path the motor takes the shorter way: to 7 from 0 is back through the seam.
+    OnPath p = make_on_path(circle_path(8, 3.0f), PathConstraintSettings{});
+    p.c().set_motor_state(MotorState::Position);
+    ASSERT_TRUE(p.c().set_target_path_fraction(7.0f).ok());
+    float farthest = 0.0f;  // from fraction 0 the long way round: fractions in (0.01, 6.99)
+    p.world->run(180, [&](int) {
+      const float f = p.c().path_fraction();
+      if (f > 0.01f && f < 6.99f) farthest = std::max(farthest, std::min(f, 7.0f - f));
+    });
+    report("Path.position_motor.shorter_way.final_fraction", p.c().path_fraction());
+    EXPECT_EQ(farthest, 0.0f);                          // measured 0
+    EXPECT_NEAR(p.c().path_fraction(), 7.0f, 1.0e-4f);  // measured 7
   }
   {
     OnPath p = make_on_path(circle_path(8, 3.0f), PathConstraintSettings{});
