@@ -387,6 +387,27 @@ TEST_F(ConstraintLaws, HingeMotorsReachTargets) {
     EXPECT_NEAR(d.h().total_lambda_motor(), 0.0f, 1.0e-5f);    // measured 8e-8 N·m·s
   }
   {
+    // B2: a rigid position motor (spring frequency 0) with the default unlimited torque reaches
+    // its target within a step or two (an unlimited bound once rounded the motor's approach
+    // speed to 0, so that it never moved, as Jolt's).
+    HingeConstraintSettings s;
+    s.motor_settings.spring.frequency = 0.0f;
+    Door d = make_door(s);
+    d.h().set_motor_state(MotorState::Position);
+    ASSERT_TRUE(d.h().set_target_angle(0.5f).ok());
+    int reached = -1;
+    d.world->run(30, [&](int step) {
+      if (reached < 0 && std::fabs(d.h().current_angle() - 0.5f) < 1.0e-3f) reached = step;
+    });
+    report("Constraint.hinge.rigid_position_motor.steps_to_1mrad", reached);
+    report("Constraint.hinge.rigid_position_motor.angle_rad", d.h().current_angle());
+    // The motor's row sees the door's inertia about its centre of mass, not about the hinge,
+    // so it closes the error over a few steps (0.486 rad after 3; within 1 mrad at step 5).
+    EXPECT_GE(reached, 0);
+    EXPECT_LE(reached, 10);
+    EXPECT_NEAR(d.h().current_angle(), 0.5f, 1.0e-4f);
+  }
+  {
     HingeConstraintSettings s;
     s.max_friction_torque = 5.0f;
     Door d = make_door(s, Vec3(0.0f, 2.0f, 0.0f));
@@ -510,6 +531,18 @@ TEST_F(ConstraintLaws, SliderLimitsHoldAndMotorsReachTargets) {
     const float x = c.world->body(c.box).center_of_mass_position().x();
     report("Constraint.slider.position_motor.x_m", x);
     EXPECT_NEAR(x, 0.3f, 0.001f);
+  }
+  {
+    // B2 on the slider: rigid position motor, unlimited force.
+    SliderConstraintSettings s;
+    s.motor_settings.spring.frequency = 0.0f;
+    Carriage c = make_carriage(s);
+    c.s().set_motor_state(MotorState::Position);
+    ASSERT_TRUE(c.s().set_target_position(0.3f).ok());
+    c.world->run(3);
+    const float x = c.world->body(c.box).center_of_mass_position().x();
+    report("Constraint.slider.rigid_position_motor.x_after_3_steps", x);
+    EXPECT_NEAR(x, 0.3f, 1.0e-3f);
   }
   {
     SliderConstraintSettings s;
