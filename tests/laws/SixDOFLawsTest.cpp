@@ -1,0 +1,378 @@
+// Six-dof constraint laws (LAWS.md §D, seed 003, issue 8 §2.2): configured as a fixed, point,
+// slider-like, cone-like or pyramid joint it holds like those; translation and rotation limits
+// hold; per-axis velocity and position motors reach their targets; friction stops motion; a
+// spring on a translation limit oscillates at its frequency. Law conditions: dt = 1/60 s, 10
+// velocity and 2 position steps, sleeping off, damping 0. The comment beside each assertion
+// gives the measured reading.
+
+#include <memory>
+
+#include "atoll/constraint/SixDOFConstraint.h"
+#include "laws/ConstraintLawUtil.h"
+#include "laws/LawFixture.h"
+
+namespace atl::laws {
+namespace {
+
+using Axis = SixDOFConstraintSettings::Axis;
+
+class SixDOFLaws : public LawFixture {};
+
+SixDOFConstraintSettings all_fixed() {
+  SixDOFConstraintSettings s;
+  for (int i = 0; i < SixDOFConstraintSettings::k_num_axes; ++i) s.make_fixed_axis(Axis(i));
+  return s;
+}
+
+// Swing angles of a frame rotation (rad): twist about X, 2·asin of the swing's y and z (the
+// angles SwingTwistConstraintPart limits).
+Vec3 swing_twist_angles(const Quat& q) {
+  Quat swing, twist;
+  q.ensure_w_positive().swing_twist(swing, twist);
+  return Vec3(2.0f * std::atan2(twist.x(), twist.w()), 2.0f * std::asin(swing.y()),
+              2.0f * std::asin(swing.z()));
+}
+
+// The thrown pair of ConstraintLawUtil.h joined at (0.5, 10, 0) by `s`: the largest separation
+// of the two points (m) and rotation error (rad) over the second second.
+struct Held {
+  float separation = 0.0f;
+  float angle = 0.0f;
+};
+Held throw_pair(const SixDOFConstraintSettings& base, uint32_t seed) {
+  LawWorld world;
+  const ThrownPair p = thrown_pair(world, seed);
+  SixDOFConstraintSettings s = base;
+  s.position1 = s.position2 = Vec3(0.5f, 10.0f, 0.0f);
+  const Ref<Constraint> c = add(world, s.create(world.bodies(), p.a, p.b));
+  if (c == nullptr) return {1.0e9f, 1.0e9f};
+  const SixDOFConstraintSettings local = static_cast<SixDOFConstraint&>(*c).settings();
+  const Quat q0 = world.body(p.a).rotation().conjugated() * world.body(p.b).rotation();
+  Held held;
+  world.run(120, [&](int step) {
+    if (step < 60) return;
+    held.separation = std::max(held.separation, (world_point(world, p.a, local.position1) -
+                                                 world_point(world, p.b, local.position2))
+                                                    .length());
+    held.angle = std::max(held.angle, rotation_error(world, p.a, p.b, q0));
+  });
+  return held;
+}
+
+// All six axes fixed: like the fixed joint (< 1 mm, < 0.01 rad), 3 seeds.
+TEST_F(SixDOFLaws, AllFixedHoldsThrownBodiesLikeAFixedJoint) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    const Held h = throw_pair(all_fixed(), seed);
+    report("SixDOF.all_fixed.thrown_separation_mm.seed" + std::to_string(seed),
+           h.separation * 1000.0f);
+    report("SixDOF.all_fixed.thrown_angle_rad.seed" + std::to_string(seed), h.angle);
+    EXPECT_LT(h.separation, 0.001f);  // measured
+    EXPECT_LT(h.angle, 0.01f);        // measured
+  }
+}
+
+// Translations fixed, rotations free: like the point joint (< 1 mm) while the bodies turn
+// freely relative to each other.
+TEST_F(SixDOFLaws, TranslationFixedRotationFreeHoldsLikeAPointJoint) {
+  SixDOFConstraintSettings s;
+  for (const Axis a : {Axis::TranslationX, Axis::TranslationY, Axis::TranslationZ})
+    s.make_fixed_axis(a);
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    const Held h = throw_pair(s, seed);
+    report("SixDOF.point_like.thrown_separation_mm.seed" + std::to_string(seed),
+           h.separation * 1000.0f);
+    report("SixDOF.point_like.thrown_angle_rad.seed" + std::to_string(seed), h.angle);
+    EXPECT_LT(h.separation, 0.001f);  // measured
+    EXPECT_GT(h.angle, 0.1f);         // free to turn: measured
+  }
+}
+
+// A 10 kg box (0.4 m cube) at (0, 1, 0) joined to the world at its centre, no gravity.
+struct Rig {
+  std::unique_ptr<LawWorld> world;
+  BodyID box;
+  Ref<Constraint> joint;
+  SixDOFConstraint& j() { return static_cast<SixDOFConstraint&>(*joint); }
+  Vec3 x() { return world->body(box).center_of_mass_position() - Vec3(0.0f, 1.0f, 0.0f); }
+  // Frame 2 in frame 1 (the world's axes) as swing-twist angles.
+  Vec3 angles() { return swing_twist_angles(world->body(box).rotation()); }
+};
+Rig make_rig(const SixDOFConstraintSettings& base, const Vec3& velocity = Vec3(),
+             const Vec3& angular_velocity = Vec3()) {
+  PhysicsSettings settings = law_settings();
+  settings.gravity = Vec3::zero();
+  Rig r;
+  r.world = std::make_unique<LawWorld>(settings);
+  BodyOptions o;
+  o.mass = 10.0f;
+  o.linear_velocity = velocity;
+  o.angular_velocity = angular_velocity;
+  r.box = r.world->add_box(Vec3(0.2f, 0.2f, 0.2f), Vec3(0.0f, 1.0f, 0.0f), o);
+  SixDOFConstraintSettings s = base;
+  s.position1 = s.position2 = Vec3(0.0f, 1.0f, 0.0f);
+  r.joint = add(*r.world, s.create(r.world->bodies(), Constraint::k_world, r.box));
+  return r;
+}
+
+// Slider-like: translation X limited to [−0.2, 0.3] m, the rest fixed. A box sent at ±3 m/s
+// (and 1 m/s sideways, which the fixed axes take) passes the limits by < 1 mm and stays on
+// the axis.
+TEST_F(SixDOFLaws, SliderLikeTranslationLimitsHold) {
+  SixDOFConstraintSettings s = all_fixed();
+  s.set_limited_axis(Axis::TranslationX, -0.2f, 0.3f);
+  for (const float v : {3.0f, -3.0f}) {
+    Rig r = make_rig(s, Vec3(v, 1.0f, 0.5f), Vec3(0.0f, 2.0f, 0.0f));
+    ASSERT_NE(r.joint, nullptr);
+    float lo = 0.0f, hi = 0.0f, off_axis = 0.0f, angle = 0.0f;
+    r.world->run(120, [&](int) {
+      lo = std::min(lo, r.x().x());
+      hi = std::max(hi, r.x().x());
+      off_axis = std::max(off_axis, std::hypot(r.x().y(), r.x().z()));
+      angle = std::max(angle, r.angles().length());
+    });
+    const std::string key = "SixDOF.slider_like.v" + std::to_string(int(v));
+    report(key + ".min_m", lo);
+    report(key + ".max_m", hi);
+    report(key + ".off_axis_mm", off_axis * 1000.0f);
+    report(key + ".angle_rad", angle);
+    EXPECT_GT(lo, -0.201f);  // measured
+    EXPECT_LT(hi, 0.301f);   // measured
+    EXPECT_LT(off_axis, 0.001f);
+    EXPECT_LT(angle, 0.01f);
+  }
+}
+
+// Rotation limits: translations fixed; spun at ±4 rad/s about each axis in turn, the box stays
+// within its limits (by < 0.02 rad) and reaches them. Cone-like: twist [−0.3, 0.5], a cone of
+// 0.5 rad; pyramid: twist [−0.3, 0.5], Y in [−0.2, 0.6], Z in [−0.7, 0.1].
+struct RotationRun {
+  Vec3 lo, hi;
+  float worst = 0.0f;       // the largest excess over any limit (rad)
+  float worst_cone = 0.0f;  // cone: the swing angle past the cone (rad)
+  float largest_swing = 0.0f;
+  float separation = 0.0f;  // of the joint's points (m)
+};
+RotationRun spin_in_limits(const SixDOFConstraintSettings& s, const Vec3& w) {
+  Rig r = make_rig(s, Vec3(), w);
+  RotationRun run;
+  if (r.joint == nullptr) return run;
+  run.lo = Vec3::replicate(10.0f);
+  run.hi = Vec3::replicate(-10.0f);
+  r.world->run(120, [&](int) {
+    const Vec3 a = r.angles();
+    for (int i = 0; i < 3; ++i) {
+      run.lo = Vec3::min(run.lo, a);
+      run.hi = Vec3::max(run.hi, a);
+      const float lo = std::max(s.limit_min[3 + i], -k_pi);
+      const float hi = std::min(s.limit_max[3 + i], k_pi);
+      run.worst = std::max({run.worst, lo - a[i], a[i] - hi});
+    }
+    // The swing: the angle between the box's X axis and the world's.
+    const Vec3 x = r.world->body(r.box).rotation().rotate_axis_x();
+    const float swing = std::acos(std::clamp(x.x(), -1.0f, 1.0f));
+    run.largest_swing = std::max(run.largest_swing, swing);
+    run.separation = std::max(run.separation, r.x().length());
+  });
+  return run;
+}
+
+TEST_F(SixDOFLaws, ConeLikeRotationLimitsHold) {
+  SixDOFConstraintSettings s;
+  for (const Axis a : {Axis::TranslationX, Axis::TranslationY, Axis::TranslationZ})
+    s.make_fixed_axis(a);
+  s.set_limited_axis(Axis::RotationX, -0.3f, 0.5f);
+  s.set_limited_axis(Axis::RotationY, -0.5f, 0.5f);
+  s.set_limited_axis(Axis::RotationZ, -0.5f, 0.5f);
+  const Vec3 spins[] = {Vec3(4.0f, 0.0f, 0.0f), Vec3(-4.0f, 0.0f, 0.0f), Vec3(0.0f, 4.0f, 0.0f),
+                        Vec3(0.0f, 2.8f, -2.8f)};
+  for (const Vec3& w : spins) {
+    const RotationRun run = spin_in_limits(s, w);
+    const std::string key = "SixDOF.cone_like.w" + std::to_string(int(w.x())) + "_" +
+                            std::to_string(int(w.y())) + "_" + std::to_string(int(w.z()));
+    report(key + ".twist_range_lo_rad", run.lo.x());
+    report(key + ".twist_range_hi_rad", run.hi.x());
+    report(key + ".largest_swing_rad", run.largest_swing);
+    report(key + ".separation_mm", run.separation * 1000.0f);
+    EXPECT_GT(run.lo.x(), -0.32f);  // measured
+    EXPECT_LT(run.hi.x(), 0.52f);   // measured
+    EXPECT_LT(run.largest_swing, 0.52f);
+    EXPECT_LT(run.separation, 0.001f);
+    if (w.x() > 0.0f) {
+      EXPECT_GT(run.hi.x(), 0.48f);  // the limit is reached
+    }
+    if (w.x() < 0.0f) {
+      EXPECT_LT(run.lo.x(), -0.28f);
+    }
+    if (w.x() == 0.0f) {
+      EXPECT_GT(run.largest_swing, 0.48f);
+    }
+  }
+}
+
+TEST_F(SixDOFLaws, PyramidAsymmetricRotationLimitsHold) {
+  SixDOFConstraintSettings s;
+  for (const Axis a : {Axis::TranslationX, Axis::TranslationY, Axis::TranslationZ})
+    s.make_fixed_axis(a);
+  s.swing_type = SwingType::Pyramid;
+  s.set_limited_axis(Axis::RotationX, -0.3f, 0.5f);
+  s.set_limited_axis(Axis::RotationY, -0.2f, 0.6f);
+  s.set_limited_axis(Axis::RotationZ, -0.7f, 0.1f);
+  for (int axis = 0; axis < 3; ++axis) {
+    for (const float sign : {1.0f, -1.0f}) {
+      Vec3 w;
+      w.set_component(axis, 4.0f * sign);
+      const RotationRun run = spin_in_limits(s, w);
+      const std::string key =
+          "SixDOF.pyramid.axis" + std::to_string(axis) + (sign > 0.0f ? ".plus" : ".minus");
+      const float bound = sign > 0.0f ? s.limit_max[3 + axis] : s.limit_min[3 + axis];
+      const float reached = sign > 0.0f ? run.hi[axis] : run.lo[axis];
+      report(key + ".reached_rad", reached);
+      report(key + ".bound_rad", bound);
+      report(key + ".worst_excess_rad", run.worst);
+      EXPECT_LT(run.worst, 0.02f) << key;         // measured
+      EXPECT_NEAR(reached, bound, 0.02f) << key;  // reached, not passed
+      EXPECT_LT(run.separation, 0.001f) << key;
+    }
+  }
+}
+
+// Velocity motors: translation X at 1 m/s, rotation Z at 2 rad/s (the other axes fixed).
+// Position motors (default 2 Hz critically damped spring): translation Y to 0.3 m, rotation
+// about Z to 1 rad, and a full orientation target with all rotations free; their impulses
+// return to 0 at rest.
+TEST_F(SixDOFLaws, PerAxisMotorsReachTheirTargets) {
+  {
+    SixDOFConstraintSettings s = all_fixed();
+    s.make_free_axis(Axis::TranslationX);
+    s.make_free_axis(Axis::RotationZ);
+    Rig r = make_rig(s);
+    ASSERT_NE(r.joint, nullptr);
+    r.j().set_motor_state(Axis::TranslationX, MotorState::Velocity);
+    r.j().set_motor_state(Axis::RotationZ, MotorState::Velocity);
+    ASSERT_TRUE(r.j().set_target_velocity_cs(Vec3(1.0f, 0.0f, 0.0f)).ok());
+    ASSERT_TRUE(r.j().set_target_angular_velocity_cs(Vec3(0.0f, 0.0f, 2.0f)).ok());
+    r.world->run(30);
+    const Vec3 v = r.world->velocity(r.box);
+    const Vec3 w = r.world->angular_velocity(r.box);
+    report("SixDOF.velocity_motor.v_x_m_s", v.x());
+    report("SixDOF.velocity_motor.w_z_rad_s", w.z());
+    EXPECT_NEAR(v.x(), 1.0f, 0.01f);  // measured
+    EXPECT_NEAR(w.z(), 2.0f, 0.01f);  // measured
+    EXPECT_NEAR(std::hypot(v.y(), v.z()), 0.0f, 1.0e-3f);
+    EXPECT_NEAR(std::hypot(w.x(), w.y()), 0.0f, 1.0e-3f);
+  }
+  {
+    SixDOFConstraintSettings s = all_fixed();
+    s.make_free_axis(Axis::TranslationY);
+    s.make_free_axis(Axis::RotationZ);
+    Rig r = make_rig(s);
+    ASSERT_NE(r.joint, nullptr);
+    r.j().set_motor_state(Axis::TranslationY, MotorState::Position);
+    r.j().set_motor_state(Axis::RotationZ, MotorState::Position);
+    ASSERT_TRUE(r.j().set_target_position_cs(Vec3(0.0f, 0.3f, 0.0f)).ok());
+    ASSERT_TRUE(r.j().set_target_orientation_cs(Quat::rotation(Vec3::axis_z(), 1.0f)).ok());
+    r.world->run(300);
+    const float y = r.x().y();
+    const float angle = r.angles().z();
+    report("SixDOF.position_motor.y_m", y);
+    report("SixDOF.position_motor.angle_z_rad", angle);
+    report("SixDOF.position_motor.lambda_translation_at_rest",
+           r.j().total_lambda_motor_translation().y());
+    report("SixDOF.position_motor.lambda_rotation_at_rest",
+           r.j().total_lambda_motor_rotation().z());
+    EXPECT_NEAR(y, 0.3f, 0.001f);      // measured
+    EXPECT_NEAR(angle, 1.0f, 0.001f);  // measured
+    EXPECT_NEAR(r.j().total_lambda_motor_translation().y(), 0.0f, 1.0e-4f);
+    EXPECT_NEAR(r.j().total_lambda_motor_rotation().z(), 0.0f, 1.0e-4f);
+  }
+  {
+    // All rotations free, a position motor on each: reaches a general orientation.
+    SixDOFConstraintSettings s;
+    for (const Axis a : {Axis::TranslationX, Axis::TranslationY, Axis::TranslationZ})
+      s.make_fixed_axis(a);
+    Rig r = make_rig(s);
+    ASSERT_NE(r.joint, nullptr);
+    for (const Axis a : {Axis::RotationX, Axis::RotationY, Axis::RotationZ})
+      r.j().set_motor_state(a, MotorState::Position);
+    const Quat target = Quat::rotation(Vec3(0.3f, -0.5f, 0.8f).normalized(), 1.2f);
+    ASSERT_TRUE(r.j().set_target_orientation_cs(target).ok());
+    r.world->run(300);
+    const Quat e = (target.conjugated() * r.world->body(r.box).rotation()).ensure_w_positive();
+    const float error = 2.0f * e.xyz().length();
+    report("SixDOF.orientation_motor.error_rad", error);
+    EXPECT_LT(error, 0.001f);  // measured
+  }
+}
+
+// Friction: a 10 kg box sliding at 1 m/s along a free X with 20 N of friction stops after
+// 0.5 s; one spinning at 2 rad/s about a free Z with 1 N·m stops after 2·I/1 = 0.53 s
+// (I = 10·(0.4² + 0.4²)/12 = 0.267 kg·m²).
+TEST_F(SixDOFLaws, FrictionStopsMotion) {
+  SixDOFConstraintSettings s = all_fixed();
+  s.make_free_axis(Axis::TranslationX);
+  s.make_free_axis(Axis::RotationZ);
+  s.max_friction[Axis::TranslationX] = 20.0f;
+  s.max_friction[Axis::RotationZ] = 1.0f;
+  Rig r = make_rig(s, Vec3(1.0f, 0.0f, 0.0f), Vec3(0.0f, 0.0f, 2.0f));
+  ASSERT_NE(r.joint, nullptr);
+  r.world->run(15);  // 0.25 s: half-way
+  const float v_half = r.world->velocity(r.box).x();
+  const float w_half = r.world->angular_velocity(r.box).z();
+  r.world->run(45);
+  const float v_end = r.world->velocity(r.box).x();
+  const float w_end = r.world->angular_velocity(r.box).z();
+  report("SixDOF.friction.v_after_0.25s", v_half);
+  report("SixDOF.friction.w_after_0.25s", w_half);
+  report("SixDOF.friction.v_after_1s", v_end);
+  report("SixDOF.friction.w_after_1s", w_end);
+  EXPECT_NEAR(v_half, 0.5f, 0.01f);            // 1 − 2 m/s² · 0.25 s
+  EXPECT_NEAR(w_half, 2.0f - 0.9375f, 0.01f);  // 2 − (1 / 0.2667) · 0.25
+  EXPECT_NEAR(v_end, 0.0f, 1.0e-4f);
+  EXPECT_NEAR(w_end, 0.0f, 1.0e-4f);
+}
+
+// A spring on translation limits: X limited to [0, 0] (pinned by its 2 Hz spring, damping 0)
+// and the box sent at 0.5 m/s: it oscillates with period 0.5 s (within 3 %); a 1 Hz spring
+// gives 1 s.
+TEST_F(SixDOFLaws, SpringOnTranslationLimitOscillatesAtItsFrequency) {
+  for (const float frequency : {1.0f, 2.0f}) {
+    SixDOFConstraintSettings s = all_fixed();
+    s.limits_spring_settings[0] = SpringSettings::frequency_and_damping(frequency, 0.0f);
+    Rig r = make_rig(s, Vec3(0.5f, 0.0f, 0.0f));
+    ASSERT_NE(r.joint, nullptr);
+    std::vector<float> crossings;  // times (s) of upward zero crossings of x
+    float last = 0.0f, amplitude = 0.0f;
+    r.world->run(360, [&](int step) {
+      const float x = r.x().x();
+      if (step > 0 && last < 0.0f && x >= 0.0f)
+        crossings.push_back((static_cast<float>(step) + last / (last - x)) / 60.0f);
+      amplitude = std::max(amplitude, std::fabs(x));
+      last = x;
+    });
+    ASSERT_GE(crossings.size(), 3u);
+    const float period =
+        (crossings.back() - crossings.front()) / static_cast<float>(crossings.size() - 1);
+    const std::string key = "SixDOF.limit_spring.f" + std::to_string(int(frequency));
+    report(key + ".period_s", period);
+    report(key + ".amplitude_m", amplitude);
+    EXPECT_NEAR(period, 1.0f / frequency, 0.03f / frequency);    // measured
+    EXPECT_GT(amplitude, 0.5f / (k_two_pi * frequency) * 0.9f);  // v/ω, not damped away
+  }
+}
+
+// Bad settings add nothing to the world.
+TEST_F(SixDOFLaws, BadSettingsAddNothing) {
+  LawWorld world;
+  const BodyID a = world.add_sphere(0.1f, Vec3(0.0f, 1.0f, 0.0f));
+  SixDOFConstraintSettings s;
+  s.set_limited_axis(Axis::RotationY, -0.1f, 0.4f);  // asymmetric in a cone
+  Result<Ref<Constraint>> c = s.create(world.bodies(), Constraint::k_world, a);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(std::string(c.error().message()).rfind("six_dof.limit_min[4]: ", 0), 0u);
+  EXPECT_EQ(world.system().constraints().size(), 0u);
+  world.run(10);
+  EXPECT_EQ(world.system().constraints().size(), 0u);
+}
+
+}  // namespace
+}  // namespace atl::laws
