@@ -79,6 +79,9 @@ TEST_F(SixDOFSettingsTest, BadInputIsRefusedNamingTheField) {
   expect_refused([](auto& s) { s.limit_max[2] = k_inf; }, "six_dof.limit_max[2]: must be finite");
   expect_refused([](auto& s) { s.set_limited_axis(Axis::TranslationY, 0.3f, 0.2f); },
                  "six_dof.limit_min[1]: must be <= limit_max[1]");
+  expect_refused([](auto& s) { s.set_limited_axis(Axis::TranslationZ, k_float_max, k_float_max); },
+                 "six_dof.limit_min[2]: a fixed axis (limit_min = limit_max) must be fixed at a "
+                 "real value");
   expect_refused([](auto& s) { s.set_limited_axis(Axis::RotationX, -4.0f, 0.5f); },
                  "six_dof.limit_min[3]: a rotation limit must be in [-pi, pi]");
   expect_refused([](auto& s) { s.set_limited_axis(Axis::RotationZ, -0.5f, 3.5f); },

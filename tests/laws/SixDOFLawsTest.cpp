@@ -121,6 +121,47 @@ TEST_F(SixDOFLaws, SliderLikeHoldsThrownBodies) {
   }
 }
 
+// Pyramid limits between the two thrown bodies (frames on moving bodies): twist [−0.1, 0.1],
+// Y [−0.05, 0.15], Z [−0.15, 0.05] rad, translations fixed. Over 2 s the relative rotation
+// reaches the limits and stays within each range by < 0.02 rad; over the second second the
+// points stay within 1 mm.
+TEST_F(SixDOFLaws, PyramidLimitsHoldBetweenThrownBodies) {
+  SixDOFConstraintSettings s;
+  for (const Axis a : {Axis::TranslationX, Axis::TranslationY, Axis::TranslationZ})
+    s.make_fixed_axis(a);
+  s.swing_type = SwingType::Pyramid;
+  s.set_limited_axis(Axis::RotationX, -0.1f, 0.1f);
+  s.set_limited_axis(Axis::RotationY, -0.05f, 0.15f);
+  s.set_limited_axis(Axis::RotationZ, -0.15f, 0.05f);
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    LawWorld world;
+    const ThrownPair p = thrown_pair(world, seed);
+    s.position1 = s.position2 = Vec3(0.5f, 10.0f, 0.0f);
+    const Ref<Constraint> c = add(world, s.create(world.bodies(), p.a, p.b));
+    ASSERT_NE(c, nullptr);
+    const SixDOFConstraintSettings local = static_cast<SixDOFConstraint&>(*c).settings();
+    // The largest of (angle − max, min − angle) over the axes: ≤ 0 inside, 0 at a limit.
+    float worst = -10.0f, separation = 0.0f;
+    world.run(120, [&](int step) {
+      // Both frames have the world's axes at creation, so frame i's rotation is body i's
+      // rotation relative to its rotation at creation; the bodies start unrotated.
+      const Quat q = world.body(p.a).rotation().conjugated() * world.body(p.b).rotation();
+      const Vec3 a = swing_twist_angles(q);
+      for (int i = 0; i < 3; ++i)
+        worst = std::max({worst, s.limit_min[3 + i] - a[i], a[i] - s.limit_max[3 + i]});
+      if (step < 60) return;
+      separation = std::max(separation, (world_point(world, p.a, local.position1) -
+                                         world_point(world, p.b, local.position2))
+                                            .length());
+    });
+    report("SixDOF.pyramid.thrown_worst_excess_rad.seed" + std::to_string(seed), worst);
+    report("SixDOF.pyramid.thrown_separation_mm.seed" + std::to_string(seed), separation * 1000.0f);
+    EXPECT_LT(worst, 0.02f);        // held: measured 1.5e-5, 2.2e-5, 4.6e-6 rad
+    EXPECT_GT(worst, -0.01f);       // and reached (the same readings)
+    EXPECT_LT(separation, 0.001f);  // measured 0.44, 0.36, 0.39 mm
+  }
+}
+
 // A 10 kg box (0.4 m cube) at (0, 1, 0) joined to the world at its centre, no gravity.
 struct Rig {
   std::unique_ptr<LawWorld> world;

@@ -89,6 +89,9 @@ Result<Ref<Constraint>> SixDOFConstraintSettings::create(const BodyInterface& bo
     if (lo > hi)
       return Error(indexed("limit_min", i) + ": must be <= limit_max[" + std::to_string(i) + "] (" +
                    std::to_string(hi) + "), got " + std::to_string(lo));
+    if (lo == hi && std::fabs(lo) == k_float_max)
+      return Error(indexed("limit_min", i) + ": a fixed axis (limit_min = limit_max) must be " +
+                   "fixed at a real value, not at +-FLT_MAX");
     if (is_rotation(i)) {
       if (lo != -k_float_max && (lo < -k_pi || lo > k_pi))
         return Error(indexed("limit_min", i) + ": a rotation limit must be in [-pi, pi] rad (or " +

@@ -11,7 +11,14 @@
 // AxisConstraintPart per fixed or limited translation axis (soft by that axis' limits spring);
 // RotationEulerConstraintPart when every rotation is fixed, else SwingTwistConstraintPart
 // for the rotation limits; an AxisConstraintPart per translation axis and an
-// AngleConstraintPart per rotation axis for the motors and friction.
+// AngleConstraintPart per rotation axis for the motors and friction (as Jolt; a rotation
+// position motor's error about axis i is 2·e_i of the rotation e = target⁻¹·q left to turn, so
+// each axis keeps its own spring and torque limits). A cone with one swing axis fixed is solved
+// as the equal pyramid (the segment of the other axis' range), whose rows hold the fixed axis
+// from both sides. A motor or friction on a fixed axis does nothing.
+//
+// Like every swing-twist split, the rotation limits are singular at a swing of π: with both
+// swing axes free a limited twist is undefined there (keep one swing axis limited below π).
 
 #include <array>
 
