@@ -63,6 +63,9 @@ TEST_F(SixDOFSettingsTest, AxisHelpers) {
   s.make_free_axis(Axis::RotationY);
   EXPECT_TRUE(s.is_free_axis(Axis::RotationY));
   EXPECT_EQ(s.limit_min[Axis::RotationY], -k_float_max);
+  EXPECT_EQ(s.swing_type, SwingType::Cone);  // Jolt's default
+  EXPECT_STREQ(to_string(SwingType::Cone), "cone");
+  EXPECT_STREQ(to_string(SwingType::Pyramid), "pyramid");
 }
 
 TEST_F(SixDOFSettingsTest, BadInputIsRefusedNamingTheField) {
