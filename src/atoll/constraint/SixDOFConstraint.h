@@ -43,7 +43,9 @@ struct SixDOFConstraintSettings {
     RotationY = 4,
     RotationZ = 5,
   };
+  /// Number of axes (the length of the 6-arrays).
   static constexpr int k_num_axes = 6;
+  /// Number of translation axes (the length of limits_spring_settings).
   static constexpr int k_num_translation_axes = 3;
 
   /// Common fields (enabled, priority, overrides, user data, break thresholds).
