@@ -64,7 +64,7 @@ PyramidRun spin_against_pyramid(const float (&lo)[3], const float (&hi)[3], int 
       run.worst[i] = std::max({run.worst[i], lo[i] - angles[i], angles[i] - hi[i]});
       worst = std::max({worst, lo[i] - angles[i], angles[i] - hi[i]});
     }
-    // is_within_limits agrees with the measured excess (2·|C| ≈ the angle past the bound).
+    // is_within_limits agrees with the measured excess (|C| ≈ the angle past the bound).
     if (worst > 0.06f) {
       EXPECT_FALSE(part.is_within_limits(q, 0.05f));
     }
@@ -129,7 +129,9 @@ TEST(SwingTwistPyramidPart, RowsAreOneSidedAndSetLimitsReturnsToCone) {
   const float w_out = b2.angular_velocity.z();
   const float lambda_z = part.total_lambda_swing_z();
   EXPECT_NEAR(w_out, 0.0f, 1.0e-4f);  // the outward turn stops: measured 0.000000
-  EXPECT_LT(lambda_z, 0.0f);          // measured −2.064 (per unit of C)
+  // The angular impulse that stops 1 rad/s of 1 kg·m² (N·m·s about the unit axis, one-sided):
+  // measured −1.000000 (−2.064 per unit of the raw error before the rows were normalised).
+  EXPECT_NEAR(lambda_z, -1.0f, 1.0e-4f);
   // Inwards is free.
   part.set_total_lambda_swing_z(0.0f);
   part.set_total_lambda({0.0f, 0.0f});

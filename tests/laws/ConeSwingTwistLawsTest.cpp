@@ -452,5 +452,132 @@ TEST_F(ConeSwingTwistLaws, BreakAngularImpulse) {
   }
 }
 
+// The swing limit's impulse is the torque it holds × dt (N·m·s, LAWS.md §D: the row's λ is an
+// angular impulse about a unit axis, whatever the row's state). A ball (10 kg, r 0.2 m, its
+// centre on the joint) on a circular cone of 0.3 rad to the world, twist free, pushed outwards
+// about z by 20 N·m: started 0.02 rad past the cone (violated row) the swing λ of step 0 is
+// −20·dt; resting on the cone (speculative row) over the second half-second it stays −20·dt.
+// (Before the rows were normalised these read −0.675 and −0.0504 N·m·s for −0.333.)
+TEST_F(ConeSwingTwistLaws, SwingTwistSwingLimitImpulseIsTorqueTimesDt) {
+  PhysicsSettings settings = law_settings();
+  settings.gravity = Vec3::zero();
+  LawWorld world(settings);
+  const float torque = 20.0f;
+  const BodyID ball = world.add_sphere(0.2f, Vec3(), BodyOptions{.mass = 10.0f});
+  SwingTwistConstraintSettings s = free_limits();
+  s.normal_half_cone_angle = s.plane_half_cone_angle = 0.3f;
+  const float start = 0.32f;  // swing about z at creation (rad)
+  s.twist_axis2 = Vec3(std::cos(start), std::sin(start), 0.0f);
+  s.plane_axis2 = Vec3(-std::sin(start), std::cos(start), 0.0f);
+  const Ref<Constraint> c = add(world, s.create(world.bodies(), Constraint::k_world, ball));
+  ASSERT_NE(c, nullptr);
+  auto& joint = static_cast<SwingTwistConstraint&>(*c);
+  float first = 0.0f, rest_lo = k_float_max, rest_hi = -k_float_max, angle = 0.0f;
+  Vec3 rest_vector;
+  for (int step = 0; step < 60; ++step) {
+    ASSERT_TRUE(world.bodies().add_torque(ball, Vec3(0.0f, 0.0f, torque)).ok());
+    world.step();
+    if (step == 0) first = joint.total_lambda_swing();
+    if (step >= 30) {
+      rest_lo = std::min(rest_lo, joint.total_lambda_swing());
+      rest_hi = std::max(rest_hi, joint.total_lambda_swing());
+      rest_vector = joint.swing_impulse();
+    }
+  }
+  // The ball's twist axis (body frame = world frame at creation) from the cone's axis x.
+  angle = axis_angle(world, Constraint::k_world, Vec3::axis_x(), ball, s.twist_axis2);
+  const float expected = -torque * k_dt;
+  report("SwingTwist.swing_impulse.first_violated", first);
+  report("SwingTwist.swing_impulse.resting_min", rest_lo);
+  report("SwingTwist.swing_impulse.resting_max", rest_hi);
+  report("SwingTwist.swing_impulse.resting_angle_rad", angle);
+  report("SwingTwist.angular_impulse", c->angular_impulse());
+  EXPECT_NEAR(first, expected, 0.01f * torque * k_dt);    // measured −0.33333
+  EXPECT_NEAR(rest_lo, expected, 0.01f * torque * k_dt);  // measured −0.33333
+  EXPECT_NEAR(rest_hi, expected, 0.01f * torque * k_dt);  // measured −0.33333
+  EXPECT_NEAR(angle, 0.3f, 1.0e-3f);  // resting on the cone: measured 0.30000 rad
+  // The vector is about −z (measured (0, 0, −0.33333)); the break measure is its length.
+  EXPECT_LT((rest_vector - Vec3(0.0f, 0.0f, expected)).length(), 0.01f * torque * k_dt);
+  EXPECT_NEAR(c->angular_impulse(), torque * k_dt, 0.01f * torque * k_dt);  // measured 0.33333
+}
+
+// A hanging arm (10 kg box 0.1 × 1 × 0.1 m, the joint at its top end) on a cone of 0.3 rad
+// whose axis is tilted 0.8 rad from straight down rests on the cone's edge 0.5 rad from
+// vertical; the limit holds gravity's torque about the joint, m·g·(L/2)·sin 0.5 = 23.5 N·m, so
+// its λ is 0.392 N·m·s a step once the arm has settled (second 2 to 3).
+TEST_F(ConeSwingTwistLaws, HangingArmOnSwingLimitHoldsGravityTorque) {
+  LawWorld world(law_settings());
+  const float rest = 0.5f, tilt = 0.8f, mass = 10.0f, length = 1.0f;
+  const Vec3 down_rest(std::sin(rest), -std::cos(rest), 0.0f);
+  const BodyID arm =
+      world.add_box(Vec3(0.05f, 0.5f * length, 0.05f), down_rest * (0.5f * length),
+                    BodyOptions{.mass = mass, .rotation = Quat::rotation(Vec3::axis_z(), rest)});
+  SwingTwistConstraintSettings s = free_limits();
+  s.normal_half_cone_angle = s.plane_half_cone_angle = 0.3f;
+  s.twist_axis1 = Vec3(std::sin(tilt), -std::cos(tilt), 0.0f);
+  s.twist_axis2 = down_rest;
+  s.plane_axis1 = s.plane_axis2 = Vec3::axis_z();
+  const Ref<Constraint> c = add(world, s.create(world.bodies(), Constraint::k_world, arm));
+  ASSERT_NE(c, nullptr);
+  auto& joint = static_cast<SwingTwistConstraint&>(*c);
+  float lo = k_float_max, hi = -k_float_max;
+  world.run(180, [&](int step) {
+    if (step < 120) return;
+    lo = std::min(lo, joint.total_lambda_swing());
+    hi = std::max(hi, joint.total_lambda_swing());
+  });
+  const Vec3 dir = world.body(arm).rotation() * Vec3(0.0f, -1.0f, 0.0f);
+  const float angle = std::atan2(dir.x(), -dir.y());
+  const float expected = -mass * k_g * 0.5f * length * std::sin(rest) * k_dt;
+  report("SwingTwist.hanging_arm.lambda_min", lo);
+  report("SwingTwist.hanging_arm.lambda_max", hi);
+  report("SwingTwist.hanging_arm.expected", expected);
+  report("SwingTwist.hanging_arm.angle_from_vertical_rad", angle);
+  EXPECT_NEAR(angle, rest, 2.0e-3f);  // measured 0.50000 rad
+  // Measured −0.39193 for −0.39193 expected (before the rows were normalised: −0.7928).
+  EXPECT_NEAR(lo, expected, 0.01f * std::fabs(expected));
+  EXPECT_NEAR(hi, expected, 0.01f * std::fabs(expected));  // measured −0.39193
+}
+
+// Breaking a swing limit (D5) at the angular threshold 0.5 N·m·s = 30 N·m × dt: the ball of
+// SwingTwistSwingLimitImpulseIsTorqueTimesDt resting on its cone (0.3 rad) holds 60 steps of
+// 29.4 N·m (2 % below) and breaks in step 0 under 30.6 N·m (2 % above).
+TEST_F(ConeSwingTwistLaws, BreakAngularImpulseOfSwingLimit) {
+  for (const float torque : {29.4f, 30.6f}) {
+    PhysicsSettings settings = law_settings();
+    settings.gravity = Vec3::zero();
+    LawWorld world(settings);
+    const BodyID ball = world.add_sphere(0.2f, Vec3(), BodyOptions{.mass = 10.0f});
+    SwingTwistConstraintSettings s = free_limits();
+    s.normal_half_cone_angle = s.plane_half_cone_angle = 0.3f;
+    s.twist_axis2 = Vec3(std::cos(0.3f), std::sin(0.3f), 0.0f);
+    s.plane_axis2 = Vec3(-std::sin(0.3f), std::cos(0.3f), 0.0f);
+    s.common.break_angular_impulse = 0.5f;
+    const Ref<Constraint> c = add(world, s.create(world.bodies(), Constraint::k_world, ball));
+    ASSERT_NE(c, nullptr);
+    int broken_at = -1;
+    float impulse = 0.0f;
+    for (int step = 0; step < 60 && broken_at < 0; ++step) {
+      ASSERT_TRUE(world.bodies().add_torque(ball, Vec3(0.0f, 0.0f, torque)).ok());
+      const UpdateResult r = world.step();
+      impulse = c->angular_impulse();
+      if (!r.broken.empty()) {
+        EXPECT_EQ(r.broken[0], c);
+        EXPECT_FALSE(c->is_enabled());
+        broken_at = step;
+      }
+    }
+    const std::string key = "SwingTwist.swing_break.torque" + std::to_string(torque);
+    report(key + ".broken_at", broken_at);
+    report(key + ".angular_impulse", impulse);
+    EXPECT_NEAR(impulse, torque * k_dt, 0.01f * torque * k_dt) << key;  // measured 0.49, 0.51
+    if (torque < 30.0f) {
+      EXPECT_EQ(broken_at, -1) << key;  // held 60 steps
+    } else {
+      EXPECT_EQ(broken_at, 0) << key;  // broke in step 0
+    }
+  }
+}
+
 }  // namespace
 }  // namespace atl::laws

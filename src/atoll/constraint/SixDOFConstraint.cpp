@@ -251,7 +251,12 @@ Vec3 SixDOFConstraint::total_lambda_rotation() const {
   return Vec3(l[1], l[0], swing_twist_.total_lambda_swing_z());
 }
 
-float SixDOFConstraint::angular_impulse() const { return total_lambda_rotation().length(); }
+float SixDOFConstraint::angular_impulse() const {
+  // The fixed rotation's three rows are about orthonormal axes; the limit rows' axes need not
+  // be, so their impulses are summed as vectors.
+  if (use_rotation_euler_) return total_lambda_rotation().length();
+  return swing_twist_.angular_impulse().length();
+}
 
 void SixDOFConstraint::reset_warm_start() {
   point_.set_total_lambda(Vec3::zero());

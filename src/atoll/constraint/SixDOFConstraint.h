@@ -145,9 +145,9 @@ class SixDOFConstraint final : public Constraint {
   /// This step's impulses (N·s) of the fixed and limited translation rows, along frame 1's
   /// axes (for the point part: its impulse in frame 1's axes).
   Vec3 total_lambda_position() const;
-  /// This step's impulses of the rotation: the fixed rotation's angular impulse in frame 1's
-  /// axes (N·m·s), or the limit rows (twist, swing about Y or the cone, swing about Z; N·m·s
-  /// per unit of their errors).
+  /// This step's angular impulses of the rotation (N·m·s): the fixed rotation's in frame 1's
+  /// axes, or the limit rows' (twist, swing about Y or the cone, swing about Z), each about
+  /// its row's unit world axis (see SwingTwistConstraintPart).
   Vec3 total_lambda_rotation() const;
   /// This step's impulses (N·s) of the translation motors and friction.
   Vec3 total_lambda_motor_translation() const {
@@ -166,6 +166,8 @@ class SixDOFConstraint final : public Constraint {
   bool solve_position_constraint(SolverBody& body1, SolverBody& body2, float dt,
                                  float baumgarte) override;
   float linear_impulse() const override { return total_lambda_position().length(); }
+  /// The rotation rows' angular impulse on body 2 as a world vector, its length (N·m·s): the
+  /// fixed rotation's, or the limit rows' (the motors and friction do not count).
   float angular_impulse() const override;
   void reset_warm_start() override;
 

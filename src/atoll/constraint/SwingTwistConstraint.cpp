@@ -180,10 +180,7 @@ Status SwingTwistConstraint::set_max_friction_torque(float torque) {
   return Ok{};
 }
 
-float SwingTwistConstraint::angular_impulse() const {
-  const SwingTwistConstraintPart::Lambda l = limits_.total_lambda();
-  return std::sqrt(l[0] * l[0] + l[1] * l[1]);
-}
+float SwingTwistConstraint::angular_impulse() const { return limits_.angular_impulse().length(); }
 
 void SwingTwistConstraint::reset_warm_start() {
   point_.set_total_lambda(Vec3::zero());

@@ -110,13 +110,15 @@ class SwingTwistConstraint final : public Constraint {
   Vec3 total_lambda_position() const { return point_.total_lambda(); }
   /// This step's impulse of the twist limit row (N·m·s).
   float total_lambda_twist() const { return limits_.total_lambda()[1]; }
-  /// This step's impulse of the swing (cone) limit row, in SwingTwistConstraintPart's units:
-  /// the cone is one elliptic row (not one per swing axis) whose axis is the gradient of its
-  /// error, not a unit vector, so this is N·m·s per unit of that error — about 2 × the angular
-  /// impulse (N·m·s) while the cone is violated (error |d| ≈ half the excess angle), about
-  /// 1/6.6 of it for the speculative row on a 0.3 rad cone (error f, the ellipse's value).
-  /// ≤ 0.
+  /// This step's angular impulse (N·m·s, ≤ 0) of the swing (cone) limit row, about its unit
+  /// world axis (the direction that opens the swing further at the bodies' poses). The cone
+  /// is one elliptic row, not one per swing axis; swing_impulse() gives it as a vector.
   float total_lambda_swing() const { return limits_.total_lambda()[0]; }
+  /// This step's angular impulse of the swing limit on body 2 as a world vector (N·m·s; body
+  /// 1 gets its opposite): total_lambda_swing() times the row's unit axis.
+  Vec3 swing_impulse() const { return limits_.swing_impulse(); }
+  /// This step's angular impulse of the twist limit on body 2 as a world vector (N·m·s).
+  Vec3 twist_impulse() const { return limits_.twist_impulse(); }
   /// This step's impulses of the motor / friction rows about X (twist), Y and Z (swing) of
   /// constraint space 2 (N·m·s).
   Vec3 total_lambda_motor() const {
@@ -130,8 +132,8 @@ class SwingTwistConstraint final : public Constraint {
   bool solve_position_constraint(SolverBody& body1, SolverBody& body2, float dt,
                                  float baumgarte) override;
   float linear_impulse() const override { return point_.total_lambda().length(); }
-  /// √(swing² + twist²) of the limit rows (the motor and friction rows do not count); the twist
-  /// in N·m·s, the swing in the part's units (see total_lambda_swing).
+  /// |swing_impulse() + twist_impulse()| (N·m·s): the limit rows' angular impulse (the motor
+  /// and friction rows do not count).
   float angular_impulse() const override;
   void reset_warm_start() override;
 

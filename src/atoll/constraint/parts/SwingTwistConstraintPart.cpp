@@ -100,6 +100,19 @@ float twist_angle(const Quat& q) {
 
 }  // namespace
 
+bool SwingTwistConstraintPart::set_axis(const Vec3& gradient, const Quat& frame1, Violation& out) {
+  // C's rate is g·u for relative angular velocity u: per unit of the angle turned about the
+  // unit axis g/|g| it is |g|. Dividing C and its target rate by |g| makes the row an angle
+  // (rad, to first order) about a unit axis, so its λ is an angular impulse (N·m·s) — the row
+  // pushes the bodies exactly as before (J/|g| with λ·|g|), only its λ is rescaled.
+  const float length = gradient.length();
+  if (!(length > k_min_gradient)) return false;
+  out.axis = frame1 * (gradient / length);
+  out.error /= length;
+  out.target_velocity /= length;
+  return true;
+}
+
 bool SwingTwistConstraintPart::swing_violation(const Quat& q, const Quat& frame1, float dt,
                                                Violation& out) const {
   if (swing_free_) return false;
@@ -123,11 +136,10 @@ bool SwingTwistConstraintPart::swing_violation(const Quat& q, const Quat& frame1
       r.ensure_w_positive().swing_twist(s, t);
       return ny * (s.y() - p[0]) + nz * (s.z() - p[1]);
     });
-    out.axis = frame1 * g;
     out.error = d;
     out.violated = true;
     out.target_velocity = 0.0f;
-    return true;
+    return set_axis(g, frame1, out);
   }
   // Inside but near the cone (f = (y/e_y)² + (z/e_z)² − 1 > −k_swing_window): a speculative
   // row lets f rise to 0 within the step and no further, so a fast swing stops at the cone
@@ -141,11 +153,10 @@ bool SwingTwistConstraintPart::swing_violation(const Quat& q, const Quat& frame1
   };
   const float f = fill(q);
   if (f < -k_swing_window) return false;
-  out.axis = frame1 * rate(q, fill);
   out.error = f;
   out.violated = false;
   out.target_velocity = -f / dt;
-  return true;
+  return set_axis(rate(q, fill), frame1, out);
 }
 
 bool SwingTwistConstraintPart::twist_violation(const Quat& q, const Quat& frame1, float dt,
@@ -177,8 +188,7 @@ bool SwingTwistConstraintPart::twist_violation(const Quat& q, const Quat& frame1
     if (delta < -k_pi) delta += k_two_pi;
     return delta;
   });
-  out.axis = frame1 * g;
-  return true;
+  return set_axis(g, frame1, out);
 }
 
 bool SwingTwistConstraintPart::pyramid_violation(const Quat& q, const Quat& frame1, float dt,
@@ -209,8 +219,7 @@ bool SwingTwistConstraintPart::pyramid_violation(const Quat& q, const Quat& fram
   } else {
     return false;
   }
-  out.axis = frame1 * rate(q, value_of);
-  return true;
+  return set_axis(rate(q, value_of), frame1, out);
 }
 
 void SwingTwistConstraintPart::swing_violations(const Quat& q, const Quat& frame1, float dt,
@@ -233,12 +242,11 @@ bool SwingTwistConstraintPart::is_within_limits(const Quat& q, float tolerance) 
     Violation vz;
     bool has_y = false, has_z = false;
     swing_violations(q, Quat::identity(), 0.0f, v, has_y, vz, has_z);
-    // 2·|C| is about the angle past the bound (exactly so near a swing of 0).
-    if (has_y && v.violated && 2.0f * std::fabs(v.error) > tolerance) return false;
-    if (has_z && vz.violated && 2.0f * std::fabs(vz.error) > tolerance) return false;
-  } else if (swing_violation(q, Quat::identity(), 0.0f, v) && v.violated &&
-             2.0f * v.error > tolerance) {
-    // 2·|d| is about the swing's excess angle (exactly so near a swing of 0).
+    // |C| is the angle past the bound (rad, to first order).
+    if (has_y && v.violated && std::fabs(v.error) > tolerance) return false;
+    if (has_z && vz.violated && std::fabs(vz.error) > tolerance) return false;
+  } else if (swing_violation(q, Quat::identity(), 0.0f, v) && v.violated && v.error > tolerance) {
+    // C is the swing's angle past the cone (rad, to first order).
     return false;
   }
   if (twist_violation(q, Quat::identity(), 0.0f, v) && v.violated && std::fabs(v.error) > tolerance)
@@ -259,6 +267,7 @@ void SwingTwistConstraintPart::calculate_constraint_properties(float dt, const S
   swing_violations(q, frame1, dt, v, has_y, vz, has_z);
   if (has_y) {
     swing_.calculate_constraint_properties(body1, body2, v.axis, v.target_velocity);
+    swing_axis_ = v.axis;
     swing_min_lambda_ = v.min_lambda;
     swing_max_lambda_ = v.max_lambda;
   } else {
@@ -266,6 +275,7 @@ void SwingTwistConstraintPart::calculate_constraint_properties(float dt, const S
   }
   if (has_z) {
     swing_z_row_.calculate_constraint_properties(body1, body2, vz.axis, vz.target_velocity);
+    swing_z_axis_ = vz.axis;
     swing_z_min_lambda_ = vz.min_lambda;
     swing_z_max_lambda_ = vz.max_lambda;
   } else {
@@ -273,6 +283,7 @@ void SwingTwistConstraintPart::calculate_constraint_properties(float dt, const S
   }
   if (twist_violation(q, frame1, dt, v)) {
     twist_.calculate_constraint_properties(body1, body2, v.axis, v.target_velocity);
+    twist_axis_ = v.axis;
     twist_min_lambda_ = v.min_lambda;
     twist_max_lambda_ = v.max_lambda;
   } else {

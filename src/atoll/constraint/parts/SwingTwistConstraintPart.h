@@ -7,24 +7,31 @@
 // ellipse in the swing quaternion's (y, z) components with semi-axes sin(half-angle / 2), so a
 // cone with equal half-angles α is exactly "the twist axis within α of its rest direction".
 //
-// Each violated limit is one AngleConstraintPart row, solved one-sided (only pushes back):
-//  - twist: C = θ_twist − the violated bound (rad); λ ≥ 0 below the minimum, ≤ 0 above the
+// Each violated limit is one AngleConstraintPart row, solved one-sided (only pushes back). A
+// row starts from a raw error C₀ and its gradient g with respect to the relative rotation (the
+// rate of C₀ per unit of relative angular velocity, in world axes), taken by central
+// differences of the swing-twist split, so the rows stay exact at large swings (where frame
+// 2's X axis is no longer the twist's rotation axis). The split itself is singular at a swing
+// of π; limits are meant to stay well below it. Raw errors:
+//  - twist: C₀ = θ_twist − the violated bound (rad); λ ≥ 0 below the minimum, ≤ 0 above the
 //    maximum (both ways when the bounds are equal);
-//  - swing: C = |d| ≥ 0, d the swing's (y, z) components minus their closest point on the
-//    ellipse (dimensionless, ≈ half the excess angle); λ ≤ 0.
-// The row's axis g is the gradient of C with respect to the relative rotation (world, not
-// unit): Jv = g·(ω2 − ω1) = dC/dt, J = [0, −g, 0, g] (see AngleConstraintPart). It is taken
-// by central differences of the swing-twist split, so the rows stay exact at large swings
-// (where frame 2's X axis is no longer the twist's rotation axis). The split itself is
-// singular at a swing of π; limits are meant to stay well below it. λ in N·m·s per unit of C.
+//  - swing: C₀ = |d| ≥ 0, d the swing's (y, z) components minus their closest point on the
+//    ellipse (dimensionless, ≈ half the excess angle); λ ≤ 0. A swing inside the cone but
+//    within k_swing_window of it gets a speculative row on C₀ = f, the ellipse's value.
+// The row is then normalised: its axis is the unit world vector a = g/|g| and its error
+// C = C₀/|g| (rad: to first order the turn about a that brings the limit to its bound), so
+// J = [0, −a, 0, a], Jv = a·(ω2 − ω1) = dC/dt and every row's λ is an angular impulse in
+// N·m·s about a, whatever the row's state (violated or speculative) or type. (Scaling J and C
+// together leaves the impulses the rows apply unchanged.)
 //
 // Pyramid swing (SwingType::Pyramid, set_pyramid_limits): instead of the cone, the swing's y
 // and z components are each kept in their own range [sin(min/2), sin(max/2)] (a box in the
 // (y, z) plane, whose corners round off as the swing grows), so the limits about Y and Z may
 // be asymmetric (a six-dof joint's RotationY / RotationZ limits). Each swing axis is then a row
-// of its own like the twist: C = s − the violated bound (dimensionless, ≈ half the angle past
-// it); λ ≥ 0 below the minimum, ≤ 0 above the maximum, both ways when the bounds are equal (the
-// axis locked); the y row is total_lambda()[0], the z row total_lambda_swing_z().
+// of its own like the twist: C₀ = s − the violated bound (dimensionless, ≈ half the angle past
+// it), normalised as above; λ ≥ 0 below the minimum, ≤ 0 above the maximum, both ways when the
+// bounds are equal (the axis locked); the y row is total_lambda()[0], the z row
+// total_lambda_swing_z().
 
 #include <array>
 #include <cstdint>
@@ -53,6 +60,9 @@ class SwingTwistConstraintPart {
 
   /// How close to the cone (in f = (y/e_y)² + (z/e_z)² − 1) a swing gets a speculative row.
   static constexpr float k_swing_window = 0.75f;
+  /// A row whose raw error changes by less than this per radian of relative rotation (|g|,
+  /// near the split's singularity at a swing of π) is left out: it has no usable axis.
+  static constexpr float k_min_gradient = 1.0e-4f;
 
   /// Sets the limits (rad): twist in [twist_min, twist_max] ⊂ [−π, π] (equal bounds lock
   /// it; the full range frees it) and the swing half-angles in [0, π] (π frees that direction).
@@ -77,7 +87,8 @@ class SwingTwistConstraintPart {
                                 const Quat& constraint_to_body1, const Quat& constraint_to_body2);
 
   /// True when relative rotation `q` (as from relative_rotation) is within the limits, with
-  /// `tolerance` (rad) of slack (the swing's excess counted as 2·|d|).
+  /// `tolerance` (rad) of slack (each excess measured as its row's error C, an angle to first
+  /// order).
   bool is_within_limits(const Quat& q, float tolerance = 0.0f) const;
 
   /// Activates the rows of the limits the bodies' current rotations violate, and speculatively
@@ -127,21 +138,33 @@ class SwingTwistConstraintPart {
                                  const Quat& constraint_to_body1, const Quat& constraint_to_body2,
                                  float baumgarte) const;
 
-  /// Accumulated angular impulses (N·m·s): swing, twist.
+  /// Accumulated angular impulses (N·m·s, each about its row's unit world axis): swing (the
+  /// cone's row, or the pyramid's swing-about-Y row), twist.
   Lambda total_lambda() const { return {swing_.total_lambda(), twist_.total_lambda()}; }
   void set_total_lambda(const Lambda& lambda) {
     swing_.set_total_lambda(lambda[0]);
     twist_.set_total_lambda(lambda[1]);
   }
-  /// Pyramid only: the accumulated impulse of the swing-about-Z row (N·m·s per unit of C; 0
-  /// for the cone, whose one swing row is total_lambda()[0]).
+  /// Pyramid only: the accumulated angular impulse of the swing-about-Z row (N·m·s about its
+  /// unit axis; 0 for the cone, whose one swing row is total_lambda()[0]).
   float total_lambda_swing_z() const { return swing_z_row_.total_lambda(); }
   void set_total_lambda_swing_z(float lambda) { swing_z_row_.set_total_lambda(lambda); }
 
+  /// The swing rows' accumulated angular impulse on body 2 as a world vector (N·m·s; body 1
+  /// gets its opposite): the cone's row, or the sum of the pyramid's two rows, each λ times its
+  /// unit axis as of the last calculate_constraint_properties. Zero when no swing row is active.
+  Vec3 swing_impulse() const {
+    return swing_axis_ * swing_.total_lambda() + swing_z_axis_ * swing_z_row_.total_lambda();
+  }
+  /// The twist row's accumulated angular impulse on body 2 as a world vector (N·m·s).
+  Vec3 twist_impulse() const { return twist_axis_ * twist_.total_lambda(); }
+  /// All limit rows' accumulated angular impulse on body 2 (N·m·s, world): swing + twist.
+  Vec3 angular_impulse() const { return swing_impulse() + twist_impulse(); }
+
  private:
-  // A limit row: world axis (the error's gradient), error, whether it is violated (else the
-  // row is speculative, with a target velocity that lets the error reach 0 within the step)
-  // and the allowed impulse range.
+  // A limit row: unit world axis, error (rad), whether it is violated (else the row is
+  // speculative, with a target velocity that lets the error reach 0 within the step) and the
+  // allowed impulse range.
   struct Violation {
     Vec3 axis;
     float error = 0.0f;
@@ -150,6 +173,9 @@ class SwingTwistConstraintPart {
     float max_lambda = 0.0f;
     bool violated = false;
   };
+  // Normalises a row: `out`'s raw error and target velocity (set) divided by |gradient|, its
+  // axis frame1·gradient/|gradient|. False (no row) when |gradient| ≤ k_min_gradient.
+  static bool set_axis(const Vec3& gradient, const Quat& frame1, Violation& out);
   // The rows for relative rotation `q` (frame 1 → world rotation `frame1`); false when none is
   // needed. dt ≤ 0: violations only.
   bool swing_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
@@ -181,6 +207,8 @@ class SwingTwistConstraintPart {
   AngleConstraintPart swing_;  // the cone's row, or the pyramid's swing-about-Y row
   AngleConstraintPart twist_;
   AngleConstraintPart swing_z_row_;  // the pyramid's swing-about-Z row
+  // The rows' unit world axes as of the last calculate_constraint_properties.
+  Vec3 swing_axis_, swing_z_axis_, twist_axis_;
 };
 
 }  // namespace atl
