@@ -537,6 +537,54 @@ TEST_F(SixDOFLaws, TotalLambdasAreThisStepsImpulse) {
   }
 }
 
+// A rotation limit's impulse is the torque it holds × dt (N·m·s about a unit axis, LAWS.md §D):
+// a ball (10 kg, r 0.2 m, on the joint) with fixed translations, pushed about z by 20 N·m
+// from rest, reaches its swing limit about Z (pyramid: [−0.2, 0.3] rad; cone: ±0.3 rad) and
+// rests on it; over the second half-second that row's λ is −20·dt and angular_impulse 20·dt.
+// (Before the rows were normalised the resting cone read −0.0504 N·m·s, the pyramid −0.674.)
+TEST_F(SixDOFLaws, SwingLimitImpulseIsTorqueTimesDt) {
+  for (const SwingType type : {SwingType::Pyramid, SwingType::Cone}) {
+    PhysicsSettings settings = law_settings();
+    settings.gravity = Vec3::zero();
+    LawWorld world(settings);
+    const float torque = 20.0f;
+    const BodyID ball = world.add_sphere(0.2f, Vec3(), BodyOptions{.mass = 10.0f});
+    SixDOFConstraintSettings s;
+    for (const Axis a : {Axis::TranslationX, Axis::TranslationY, Axis::TranslationZ})
+      s.make_fixed_axis(a);
+    s.swing_type = type;
+    s.set_limited_axis(Axis::RotationY, -0.3f, 0.3f);
+    s.set_limited_axis(Axis::RotationZ, type == SwingType::Pyramid ? -0.2f : -0.3f, 0.3f);
+    const Ref<Constraint> c = add(world, s.create(world.bodies(), Constraint::k_world, ball));
+    ASSERT_NE(c, nullptr);
+    auto& six = static_cast<SixDOFConstraint&>(*c);
+    float lo = k_float_max, hi = -k_float_max, impulse = 0.0f;
+    for (int step = 0; step < 60; ++step) {
+      ASSERT_TRUE(world.bodies().add_torque(ball, Vec3(0.0f, 0.0f, torque)).ok());
+      world.step();
+      if (step < 30) continue;
+      // The cone is one row (reported as Y), the pyramid's Z limit its own row.
+      const Vec3 l = six.total_lambda_rotation();
+      const float row = type == SwingType::Pyramid ? l.z() : l.y();
+      lo = std::min(lo, row);
+      hi = std::max(hi, row);
+      impulse = six.angular_impulse();
+    }
+    const float angle = swing_twist_angles(world.body(ball).rotation()).z();
+    const std::string key =
+        std::string("SixDOF.swing_impulse.") + (type == SwingType::Pyramid ? "pyramid" : "cone");
+    report(key + ".lambda_min", lo);
+    report(key + ".lambda_max", hi);
+    report(key + ".angular_impulse", impulse);
+    report(key + ".angle_rad", angle);
+    const float expected = torque * k_dt;
+    EXPECT_NEAR(angle, 0.3f, 2.0e-3f) << key;                 // measured 0.3000 (both)
+    EXPECT_NEAR(lo, -expected, 0.01f * expected) << key;      // measured −0.33333 (both)
+    EXPECT_NEAR(hi, -expected, 0.01f * expected) << key;      // measured −0.33333 (both)
+    EXPECT_NEAR(impulse, expected, 0.01f * expected) << key;  // measured 0.33333 (both)
+  }
+}
+
 // Bad settings add nothing to the world.
 TEST_F(SixDOFLaws, BadSettingsAddNothing) {
   LawWorld world;
