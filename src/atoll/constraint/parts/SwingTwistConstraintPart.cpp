@@ -104,7 +104,7 @@ bool SwingTwistConstraintPart::set_axis(const Vec3& gradient, const Quat& frame1
   // C's rate is g·u for relative angular velocity u: per unit of the angle turned about the
   // unit axis g/|g| it is |g|. Dividing C and its target rate by |g| makes the row an angle
   // (rad, to first order) about a unit axis, so its λ is an angular impulse (N·m·s) — the row
-  // pushes the bodies exactly as before (J/|g| with λ·|g|), only its λ is rescaled.
+  // pushes the bodies within a step exactly as with g as the axis (J/|g| with λ·|g|).
   const float length = gradient.length();
   if (!(length > k_min_gradient)) return false;
   out.axis = frame1 * (gradient / length);
