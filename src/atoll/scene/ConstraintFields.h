@@ -38,6 +38,13 @@ class PhysicsSystem;
 
 namespace fields {
 
+// Rules between the keys of a spring and of a motor (ConstraintFields.cpp), declared before any
+// use of those tables.
+template <>
+void FieldTable<SpringSettings>::check(const SpringSettings&, const Json&, const std::string&);
+template <>
+void FieldTable<SceneMotor>::check(const SceneMotor&, const Json&, const std::string&);
+
 /// Base of a type's scene settings: clone through the derived type.
 template <class Derived>
 struct ConstraintData : ConstraintTypeData {

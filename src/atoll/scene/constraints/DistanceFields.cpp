@@ -49,6 +49,7 @@ std::span<const Field<DistanceDesc>> FieldTable<DistanceDesc>::fields() {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),
       field<Vector, k_settings, &S::point2>("point2", "m"),
+      alias<Vector, Chain<k_settings, &S::point1>, Chain<k_settings, &S::point2>>("point", "m"),
       field<DistanceLimit, k_settings, &S::min_distance>("min_distance", "m"),
       field<DistanceLimit, k_settings, &S::max_distance>("max_distance", "m"),
       field<Object<SpringSettings>, k_settings, &S::limits_spring_settings>(
