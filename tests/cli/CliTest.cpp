@@ -182,7 +182,39 @@ INSTANTIATE_TEST_SUITE_P(
                  "events[0].body: \"b\" is static and can never be active"},
         BadInput{"unknown_shape",
                  R"({"bodies": [{"name":"b","shape":"crate","position":[0,0,0]}]})",
-                 "bodies[0].shape: unknown shape \"crate\""}),
+                 "bodies[0].shape: unknown shape \"crate\""},
+        // Constraints (issue 8 §3).
+        BadInput{"constraint_zero_axis",
+                 R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}},
+                                {"name": "b", "shape": {"type": "sphere", "radius": 1}}],
+                    "constraints": [
+                      {"name": "p", "type": "point", "body1": "a", "body2": "b"},
+                      {"name": "d", "type": "distance", "body1": "world", "body2": "a"},
+                      {"name": "h", "type": "hinge", "body1": "a", "body2": "b",
+                       "hinge_axis1": [0, 0, 0]}]})",
+                 "constraints[2].hinge_axis1: must not be zero"},
+        BadInput{"constraint_unknown_body",
+                 R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}}],
+                    "constraints": [{"name": "p", "type": "point", "body1": "a",
+                                     "body2": "ghost"}]})",
+                 "constraints[0].body2: unknown body \"ghost\""},
+        BadInput{"constraint_world_body",
+                 R"({"bodies": [{"name": "world", "shape": {"type": "sphere", "radius": 1}}]})",
+                 "bodies[0].name: \"world\" is reserved for the fixed world of constraints; "
+                 "choose another name"},
+        BadInput{"constraint_no_motor",
+                 R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}}],
+                    "constraints": [{"name": "p", "type": "point", "body1": "world",
+                                     "body2": "a"}],
+                    "events": [{"step": 1, "action": "set_motor", "constraint": "p",
+                                "state": "velocity"}]})",
+                 "events[0].constraint: \"p\" is a point constraint, which has no motor"},
+        BadInput{"constraint_unsupported",
+                 R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}}],
+                    "constraints": [{"name": "s", "type": "six_dof", "body1": "world",
+                                     "body2": "a"}]})",
+                 "constraints[0].type: constraint type \"six_dof\" is not supported in scene "
+                 "files yet"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
 
 TEST_F(CliTest, BadCommandLineExitsTwoAndWritesNothing) {
@@ -413,6 +445,31 @@ TEST_F(CliTest, CommandLineMistakesAreNamed) {
   out = run_atoll("help run");
   EXPECT_EQ(out.status, 0);
   EXPECT_NE(out.output.find("--trace-bodies"), std::string::npos) << out.output;
+}
+
+TEST_F(CliTest, ConstraintsRunAndAreSetAndSummarized) {
+  const std::string scene = write("door.json", R"({"settings": {"steps": 30, "gravity": [0, 0, 0]},
+    "bodies": [{"name": "door", "shape": {"type": "box", "half_extent": [0.5, 1, 0.05]},
+                "position": [0.5, 1, 0], "angular_damping": 0}],
+    "constraints": [{"name": "hinge", "type": "hinge", "body1": "world", "body2": "door",
+                     "point": [0, 1, 0], "hinge_axis": [0, 1, 0],
+                     "motor_settings": {"state": "velocity", "target_velocity": 1}}]})");
+  const Outcome out = run_atoll("run " + scene + " --quiet --summary " + path("s.json") +
+                                " --set constraints.hinge.motor_settings.target_velocity=3");
+  ASSERT_EQ(out.status, 0) << out.output;
+  std::ifstream file(path("s.json"));
+  const nlohmann::json s = nlohmann::json::parse(file);
+  EXPECT_NEAR(s["bodies"]["door"]["angular_velocity"][1].get<double>(), 3.0, 1e-3);
+  EXPECT_EQ(s["constraints"]["hinge"]["enabled"], true);
+  EXPECT_TRUE(s["constraints"]["hinge"]["broken_at_step"].is_null());
+  EXPECT_EQ(s["constraints"]["hinge"]["total_lambda"]["rotation"].size(), 2u);
+  EXPECT_TRUE(s["constraints"]["hinge"]["total_lambda"]["motor"].is_number());
+  // A bad --set on a constraint: exit 2, one line, nothing written.
+  const Outcome bad = run_atoll("run " + scene + " --quiet --summary " + path("t.json") +
+                                " --set constraints.hinge.hinge_axis=[0,0,0]");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.output, "atoll: --set: constraints.hinge.hinge_axis: must not be zero\n");
+  EXPECT_FALSE(fs::exists(path("t.json")));
 }
 
 TEST_F(CliTest, SetWithAWildcardChangesEveryBody) {

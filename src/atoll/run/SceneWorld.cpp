@@ -8,6 +8,7 @@
 
 #include "atoll/body/Validation.h"
 #include "atoll/run/Recording.h"
+#include "atoll/scene/ConstraintFields.h"
 #include "atoll/scene/SceneJson.h"
 #include "atoll/scene/SceneShapes.h"
 #include "atoll/state/StateHash.h"
@@ -48,7 +49,61 @@ Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& s
     world->ids_.push_back(*id);
     world->by_name_.emplace(body.name, *id);
   }
+  for (size_t i = 0; i < world->scene_.constraints.size(); ++i) {
+    const ConstraintDesc& desc = world->scene_.constraints[i];
+    const std::string path = "constraints[" + std::to_string(i) + "]";
+    const auto id_of = [&world](const std::string& name) {
+      return name == k_scene_world ? Constraint::k_world : world->body(name);
+    };
+    const fields::ConstraintBuild build{
+        bodies, id_of(desc.body1), id_of(desc.body2),
+        [&world](std::string_view name) { return world->constraint(name); }};
+    const fields::ConstraintType* type = fields::find_constraint_type(desc.type);
+    ATOLL_ASSERT(type != nullptr && desc.settings != nullptr, "unsupported scene constraint");
+    Result<Ref<Constraint>> made = type->create(*desc.settings, build);
+    if (!made)
+      return Error(std::string(source) + ": " +
+                   scene_json::engine_error_at(path, made.error().message()));
+    if (Status ok = world->system_->add_constraint(*made); !ok)
+      return Error(std::string(source) + ": " + path + ": " + ok.error().message());
+    world->constraints_.push_back(*made);
+  }
   return world;
+}
+
+Ref<Constraint> SceneWorld::constraint(std::string_view name) const {
+  const std::vector<ConstraintDesc>& descs = scene_.constraints;
+  for (size_t i = 0; i < constraints_.size(); ++i)
+    if (descs[i].name == name) return constraints_[i];
+  return nullptr;
+}
+
+std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world) {
+  std::vector<RecordedConstraint> out;
+  const BodyManager& bodies = world.system().bodies();
+  for (size_t c = 0; c < world.constraints().size(); ++c) {
+    const Constraint& constraint = *world.constraints()[c];
+    const ConstraintDesc& desc = world.scene().constraints[c];
+    const auto [local1, local2] =
+        fields::find_constraint_type(constraint.sub_type())->anchors(constraint);
+    RecordedConstraint r;
+    r.name = desc.name;
+    r.type = to_string(desc.type);
+    // A point in a body's centre-of-mass frame → its shape space (the frames' pose is the
+    // shape origin's).
+    const auto place = [&](BodyID id, const Vec3& local, int& index, Vec3& point) {
+      index = -1;
+      point = local;
+      for (size_t b = 0; b < world.body_ids().size(); ++b)
+        if (world.body_ids()[b] == id) index = int(b);
+      if (const Body* body = index >= 0 ? bodies.get(id) : nullptr)
+        point = local + body->shape()->center_of_mass();
+    };
+    place(constraint.body1(), local1, r.body1, r.point1);
+    place(constraint.body2(), local2, r.body2, r.point2);
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 BodyID SceneWorld::body(std::string_view name) const {
@@ -65,6 +120,20 @@ std::string SceneWorld::body_name(BodyID id) const {
 namespace {
 
 Status apply_event(SceneWorld& world, const EventDesc& event, float dt) {
+  if (scene_action_on_constraint(event.action)) {
+    const Ref<Constraint> constraint = world.constraint(event.constraint);
+    ATOLL_ASSERT(constraint != nullptr, "event on an unknown constraint");
+    switch (event.action) {
+      case SceneAction::EnableConstraint:
+        constraint->set_enabled(true);
+        return Ok{};
+      case SceneAction::DisableConstraint:
+        constraint->set_enabled(false);
+        return Ok{};
+      default:
+        return fields::find_constraint_type(constraint->sub_type())->set_motor(*constraint, event);
+    }
+  }
   BodyInterface& bodies = world.system().body_interface();
   const BodyID id = world.body(event.body);
   switch (event.action) {
@@ -95,6 +164,10 @@ Status apply_event(SceneWorld& world, const EventDesc& event, float dt) {
       if (!current) return current.error();
       return bodies.move_kinematic(id, event.vector, event.rotation.value_or(*current), dt);
     }
+    case SceneAction::SetMotor:
+    case SceneAction::EnableConstraint:
+    case SceneAction::DisableConstraint:
+      break;
   }
   return Error("unknown action");
 }
@@ -190,15 +263,34 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
   // Events apply in step order, file order within a step (a stable sort by step).
   std::stable_sort(event_order.begin(), event_order.end(),
                    [&](size_t a, size_t b) { return scene.events[a].step < scene.events[b].step; });
+  // Events with "steps": K apply again on the K − 1 steps after their own: (event, steps left).
+  std::vector<std::pair<size_t, int>> repeating;
+  const auto apply = [&](size_t e) -> Status {
+    if (Status ok = apply_event(world, scene.events[e], scene.dt); !ok)
+      return Error(
+          std::string(source) + ": " +
+          event_error("events[" + std::to_string(e) + "]", scene.events[e], ok.error().message()));
+    return Ok{};
+  };
+  // Constraints: index by constraint, the step each broke in (−1: not broken).
+  std::map<const Constraint*, size_t> constraint_index;
+  for (size_t c = 0; c < world.constraints().size(); ++c)
+    constraint_index.emplace(world.constraints()[c].get(), c);
+  std::vector<int> broken_at(world.constraints().size(), -1);
   summary.active_bodies.reserve(summary.steps);
   if (options.recording != nullptr) options.recording->add_frame(system.bodies());
   for (int step = 0; step < summary.steps; ++step) {
+    for (auto& [e, left] : repeating) {
+      if (Status ok = apply(e); !ok) return ok.error();
+      --left;
+    }
+    std::erase_if(repeating, [](const std::pair<size_t, int>& r) { return r.second <= 0; });
     while (next_event < event_order.size() && scene.events[event_order[next_event]].step <= step) {
       const size_t e = event_order[next_event++];
-      if (Status ok = apply_event(world, scene.events[e], scene.dt); !ok)
-        return Error(std::string(source) + ": " +
-                     event_error("events[" + std::to_string(e) + "]", scene.events[e],
-                                 ok.error().message()));
+      if (Status ok = apply(e); !ok) return ok.error();
+      if (scene.events[e].steps > 1) repeating.emplace_back(e, scene.events[e].steps - 1);
+      if (scene.events[e].action == SceneAction::EnableConstraint)
+        broken_at[constraint_index.at(world.constraint(scene.events[e].constraint).get())] = -1;
     }
     const auto start = std::chrono::steady_clock::now();
     Result<UpdateResult> result = system.update(scene.dt, scene.collision_steps);
@@ -214,6 +306,9 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     for (int s = 0; s < k_num_stages; ++s) summary.stage_ms[s] += result->stage_ms[s];
     if (!result->ok() && summary.update_error.empty())
       summary.update_error = "step " + std::to_string(step) + ": " + result->to_string();
+    for (const Ref<Constraint>& broken : result->broken)
+      if (const auto it = constraint_index.find(broken.get()); it != constraint_index.end())
+        broken_at[it->second] = step;
     for (BodyID id : result->quarantined)
       summary.quarantined.push_back({world.body_name(id), step});
     summary.active_bodies.push_back(result->num_active_bodies);
@@ -262,6 +357,16 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
   }
   for (size_t p = 0; p < probes.size(); ++p)
     summary.probes_crossed.emplace_back(scene.probes[p].name, probes[p].crossed);
+  for (size_t c = 0; c < world.constraints().size(); ++c) {
+    const Constraint& constraint = *world.constraints()[c];
+    ConstraintSnapshot snapshot;
+    snapshot.name = scene.constraints[c].name;
+    snapshot.enabled = constraint.is_enabled();
+    snapshot.broken_at_step = broken_at[c];
+    fields::find_constraint_type(constraint.sub_type())
+        ->total_lambda(constraint, snapshot.total_lambda);
+    summary.constraints.push_back(std::move(snapshot));
+  }
   return summary;
 }
 
@@ -319,6 +424,24 @@ std::string summary_to_json(const RunSummary& summary) {
     stages[stage_name(static_cast<Stage>(s))] = summary.stage_ms[s];
   j["stage_ms"] = std::move(stages);
   if (!summary.update_error.empty()) j["update_error"] = summary.update_error;
+  if (!summary.constraints.empty()) {
+    ordered_json constraints = ordered_json::object();
+    for (const ConstraintSnapshot& c : summary.constraints) {
+      ordered_json lambda = ordered_json::object();
+      for (const auto& [part, values] : c.total_lambda) {
+        if (values.size() == 1)
+          lambda[part] = values[0];
+        else
+          lambda[part] = values;
+      }
+      constraints[c.name] = {
+          {"enabled", c.enabled},
+          {"broken_at_step",
+           c.broken_at_step >= 0 ? ordered_json(c.broken_at_step) : ordered_json(nullptr)},
+          {"total_lambda", std::move(lambda)}};
+    }
+    j["constraints"] = std::move(constraints);
+  }
   ordered_json quarantined = ordered_json::array();
   for (const RunSummary::QuarantinedBody& q : summary.quarantined) quarantined.push_back(q.name);
   j["quarantined"] = std::move(quarantined);

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "atoll/run/Recording.h"
 #include "atoll/scene/SceneDescription.h"
 #include "atoll/world/PhysicsSystem.h"
 
@@ -36,6 +37,10 @@ class SceneWorld {
   /// Scene body names in creation order (parallel to body_ids()).
   const std::vector<std::string>& body_names() const { return names_; }
   const std::vector<BodyID>& body_ids() const { return ids_; }
+  /// The constraint created for the scene constraint `name`; null for an unknown name.
+  Ref<Constraint> constraint(std::string_view name) const;
+  /// The constraints, parallel to scene().constraints.
+  const std::vector<Ref<Constraint>>& constraints() const { return constraints_; }
 
  private:
   SceneWorld() = default;
@@ -44,7 +49,12 @@ class SceneWorld {
   std::vector<std::string> names_;
   std::vector<BodyID> ids_;
   std::map<std::string, BodyID, std::less<>> by_name_;
+  std::vector<Ref<Constraint>> constraints_;
 };
+
+/// The world's constraints as a recording describes them (bodies as indices into body_ids(),
+/// points in each body's shape space).
+std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world);
 
 /// A body's state at the end of a run.
 struct BodySnapshot {
@@ -53,6 +63,20 @@ struct BodySnapshot {
   Vec3 linear_velocity;
   Vec3 angular_velocity;
   bool active = false;
+};
+
+/// A constraint's state at the end of a run.
+struct ConstraintSnapshot {
+  /// Scene constraint name.
+  std::string name;
+  /// Enabled at the end.
+  bool enabled = true;
+  /// The step (0-based) whose impulse exceeded a break threshold, −1 (JSON null) when it did
+  /// not break or was enabled again since.
+  int broken_at_step = -1;
+  /// The last step's impulse per part (snake_case name, components: one is a number, N·s or
+  /// N·m·s).
+  std::vector<std::pair<std::string, std::vector<float>>> total_lambda;
 };
 
 /// What `atoll run --summary` reports (DESIGN.md §4).
@@ -89,6 +113,8 @@ struct RunSummary {
   };
   /// Quarantined bodies, in the order it happened.
   std::vector<QuarantinedBody> quarantined;
+  /// Per scene constraint, in file order.
+  std::vector<ConstraintSnapshot> constraints;
 };
 
 /// How to run a scene.

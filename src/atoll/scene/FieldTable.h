@@ -92,6 +92,7 @@ struct FieldTable {
 
 template <auto First, auto... Rest>
 struct Chain {
+  static constexpr auto k_first = First;
   template <class O>
   static auto& get(O& owner) {
     if constexpr (sizeof...(Rest) == 0)
@@ -155,7 +156,13 @@ struct Integer : Plain<V> {
   static constexpr const char* kind = "integer";
   static constexpr const char* kinds = "integers";
   static std::string range() {
-    return "[" + std::to_string(Min) + ", " + std::to_string(Max) + "]";
+    // Appended piece by piece: GCC 12's -Wrestrict misfires on the chained operator+ here.
+    std::string text = "[";
+    text += std::to_string(Min);
+    text += ", ";
+    text += std::to_string(Max);
+    text += "]";
+    return text;
   }
   static void read(V& v, const Json& j, const std::string& p, SceneParser&) {
     v = static_cast<V>(scene_json::read_int(j, p, Min, Max));
@@ -279,6 +286,30 @@ struct MotionQualityNames {
   static constexpr const char* what = "motion_quality";
   static constexpr std::pair<const char*, MotionQuality> names[] = {
       {"discrete", MotionQuality::Discrete}, {"linear_cast", MotionQuality::LinearCast}};
+};
+
+/// A direction: [x, y, z] of non-zero length (a constraint's axes).
+struct Direction : Vector {
+  static std::string range() { return "non-zero"; }
+  static void read(Vec3& v, const Json& j, const std::string& p, SceneParser&) {
+    const Vec3 value = scene_json::read_vec3(j, p);
+    if (!(value.length_sq() > 0.0f)) scene_json::fail(p, "must not be zero");
+    v = value;
+  }
+};
+
+/// A real within [Min, Max] (a limit); `Text` is the range as documented and reported
+/// ("[-π, 0]", "≤ 0").
+template <float Min, float Max, const char* Text>
+struct RealIn : Real {
+  static std::string range() { return Text; }
+  static void read(float& v, const Json& j, const std::string& p, SceneParser&) {
+    const float value = scene_json::read_float(j, p);
+    if (value < Min || value > Max)
+      scene_json::fail(p, std::string("must be ") + (Text[0] == '[' ? "in " : "") + Text +
+                              ", got " + scene_json::number_text(value));
+    v = value;
+  }
 };
 
 /// A value that may be unset (JSON null when written unset; never written then).
@@ -418,6 +449,15 @@ struct BodyReference : Plain<std::string> {
   static Json write(const std::string& v, const std::string&) { return Json(v); }
 };
 
+/// An earlier constraint by name (gear's and rack_and_pinion's constraint1/constraint2): a
+/// constraint listed before this one in "constraints".
+struct ConstraintReference : Plain<std::string> {
+  static constexpr const char* kind = "constraint name";
+  static constexpr const char* kinds = "constraint names";
+  static void read(std::string& v, const Json& j, const std::string& p, SceneParser& parser);
+  static Json write(const std::string& v, const std::string&) { return Json(v); }
+};
+
 // ---------------------------------------------------------------------------------------------
 // fields
 
@@ -470,6 +510,26 @@ constexpr auto alias(const char* name, const char* unit = "") {
       [](const Owner&, const Owner&) { return true; },
       [](const Owner& d, const char* n, const char* u, Presence p, const std::string& prefix,
          std::vector<FieldDoc>& rows) { describe_field<C>(d.*First, n, u, p, prefix, rows); }};
+}
+
+/// `name` stands for the members at the chains First and Second (Chain<…>: "point" for
+/// settings.point1 and settings.point2); First and Second may be the same (a second name).
+template <class C, class First, class Second>
+requires requires { First::k_first; }
+constexpr auto alias(const char* name, const char* unit = "") {
+  using Owner = decltype(owner_of(First::k_first));
+  return Field<Owner>{
+      name,
+      unit,
+      Presence::Alias,
+      [](Owner& o, const Json& j, const std::string& p, SceneParser& parser) {
+        C::read(First::get(o), j, p, parser);
+        Second::get(o) = First::get(o);
+      },
+      [](const Owner&, const Owner&) { return Json(); },
+      [](const Owner&, const Owner&) { return true; },
+      [](const Owner& d, const char* n, const char* u, Presence p, const std::string& prefix,
+         std::vector<FieldDoc>& rows) { describe_field<C>(First::get(d), n, u, p, prefix, rows); }};
 }
 
 /// The field of T named `key`, or null.

@@ -43,6 +43,12 @@ const char* scene_action_name(SceneAction action) {
       return "remove";
     case SceneAction::MoveKinematic:
       return "move_kinematic";
+    case SceneAction::SetMotor:
+      return "set_motor";
+    case SceneAction::EnableConstraint:
+      return "enable_constraint";
+    case SceneAction::DisableConstraint:
+      return "disable_constraint";
   }
   return "invalid";
 }
@@ -68,8 +74,28 @@ const char* scene_action_vector_key(SceneAction action) {
     case SceneAction::Activate:
     case SceneAction::Deactivate:
     case SceneAction::Remove:
+    case SceneAction::SetMotor:
+    case SceneAction::EnableConstraint:
+    case SceneAction::DisableConstraint:
       return nullptr;
   }
+  return nullptr;
+}
+
+bool scene_action_on_constraint(SceneAction action) {
+  return action == SceneAction::SetMotor || action == SceneAction::EnableConstraint ||
+         action == SceneAction::DisableConstraint;
+}
+
+ConstraintDesc* SceneDescription::find_constraint(std::string_view name) {
+  for (ConstraintDesc& constraint : constraints)
+    if (constraint.name == name) return &constraint;
+  return nullptr;
+}
+
+const ConstraintDesc* SceneDescription::find_constraint(std::string_view name) const {
+  for (const ConstraintDesc& constraint : constraints)
+    if (constraint.name == name) return &constraint;
   return nullptr;
 }
 
@@ -96,11 +122,10 @@ const SceneShape* SceneDescription::resolve(const ShapeRef& ref) const {
 }
 
 bool operator==(const SceneDescription& a, const SceneDescription& b) {
-  for (const PhysicsSettingField& field : physics_setting_fields())
-    if (!same_setting(field, a.physics, b.physics)) return false;
+  if (!fields::equal_objects(a.physics, b.physics)) return false;
   return a.dt == b.dt && a.steps == b.steps && a.collision_steps == b.collision_steps &&
          a.description == b.description && a.shapes == b.shapes && a.bodies == b.bodies &&
-         a.events == b.events && a.probes == b.probes;
+         a.constraints == b.constraints && a.events == b.events && a.probes == b.probes;
 }
 
 namespace {

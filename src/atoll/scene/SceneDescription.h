@@ -15,6 +15,8 @@
 #include "atoll/body/BodyCreationSettings.h"
 #include "atoll/body/MotionQuality.h"
 #include "atoll/body/MotionType.h"
+#include "atoll/constraint/Constraint.h"
+#include "atoll/constraint/MotorSettings.h"
 #include "atoll/geometry/AABox.h"
 #include "atoll/math/Quat.h"
 #include "atoll/shape/BoxShape.h"
@@ -106,6 +108,62 @@ struct BodyDesc {
 /// Field-by-field equality through the body field table.
 bool operator==(const BodyDesc& a, const BodyDesc& b);
 
+/// The settings of one constraint type as a scene holds them: the engine's
+/// `…ConstraintSettings` (common keys included) plus what only a scene gives (a motor's state
+/// and targets). Each type defines its own, with its field table, in
+/// scene/constraints/*Fields.cpp.
+struct ConstraintTypeData {
+  virtual ~ConstraintTypeData() = default;
+  /// A copy of the same type.
+  virtual std::unique_ptr<ConstraintTypeData> clone() const = 0;
+};
+
+/// A motor as a scene file gives it: the engine's MotorSettings plus the state and targets,
+/// which the engine keeps on the constraint.
+struct SceneMotor {
+  /// Spring and force/torque limits; defaults MotorSettings' own (2 Hz, damping 1, unlimited).
+  MotorSettings settings;
+  /// Initial state (default off).
+  MotorState state = MotorState::Off;
+  /// Target velocity (rad/s or m/s; default 0).
+  float target_velocity = 0.0f;
+  /// Target position (rad or m; default 0).
+  float target_position = 0.0f;
+};
+
+/// Name a scene gives the fixed world in a constraint's body1/body2; no body may have it.
+inline constexpr std::string_view k_scene_world = "world";
+
+/// One constraint of the file's "constraints" list. Keys, units, ranges and defaults are the
+/// field tables' (scene/ConstraintFields.cpp for the common keys, scene/constraints/ per type).
+struct ConstraintDesc {
+  /// Unique name (events, --set and the summary refer to it).
+  std::string name;
+  /// The type.
+  ConstraintSubType type = ConstraintSubType::Fixed;
+  /// Body names; "world" is the fixed world.
+  std::string body1, body2;
+  /// The type's settings; never null in a scene the reader returns.
+  std::unique_ptr<ConstraintTypeData> settings;
+
+  ConstraintDesc() = default;
+  ConstraintDesc(ConstraintDesc&&) = default;
+  ConstraintDesc& operator=(ConstraintDesc&&) = default;
+  ConstraintDesc(const ConstraintDesc& other)
+      : name(other.name),
+        type(other.type),
+        body1(other.body1),
+        body2(other.body2),
+        settings(other.settings ? other.settings->clone() : nullptr) {}
+  ConstraintDesc& operator=(const ConstraintDesc& other) {
+    if (this != &other) *this = ConstraintDesc(other);
+    return *this;
+  }
+};
+
+/// Field-by-field equality through the constraint field tables.
+bool operator==(const ConstraintDesc& a, const ConstraintDesc& b);
+
 /// What an event does to its body.
 enum class SceneAction : uint8_t {
   AddForce,
@@ -120,6 +178,12 @@ enum class SceneAction : uint8_t {
   Deactivate,
   Remove,
   MoveKinematic,
+  /// Changes a constraint's motor state and targets.
+  SetMotor,
+  /// Enables a constraint (a broken one too).
+  EnableConstraint,
+  /// Disables a constraint.
+  DisableConstraint,
 };
 
 /// Scene-file name of an action ("add_force", "move_kinematic", …).
@@ -128,14 +192,27 @@ const char* scene_action_name(SceneAction action);
 /// move_kinematic), or null for actions without one.
 const char* scene_action_vector_key(SceneAction action);
 
-/// Something done to a body before a given step.
+/// True for the actions on a constraint (set_motor, enable_constraint, disable_constraint).
+bool scene_action_on_constraint(SceneAction action);
+
+/// Something done to a body or a constraint before a given step.
 struct EventDesc {
   /// Step index (0 = before the first step) at which the action is applied; ≥ 0.
   int step = 0;
   /// What to do.
   SceneAction action = SceneAction::Activate;
-  /// Name of the body acted upon.
+  /// Name of the body acted upon (body actions).
   std::string body;
+  /// Name of the constraint acted upon (constraint actions).
+  std::string constraint;
+  /// add_force and add_torque: applied on this many consecutive steps (≥ 1; default 1).
+  int steps = 1;
+  /// set_motor: the new motor state; unset keeps it.
+  std::optional<MotorState> motor_state;
+  /// set_motor: the new target velocity (rad/s or m/s); unset keeps it.
+  std::optional<float> target_velocity;
+  /// set_motor: the new target position (rad or m); unset keeps it.
+  std::optional<float> target_position;
   /// The action's vector: force (N), impulse (N·s), torque (N·m), angular impulse (N·m·s),
   /// linear velocity (m/s), angular velocity (rad/s) or move_kinematic's target position (m).
   Vec3 vector;
@@ -184,6 +261,8 @@ struct SceneDescription {
   std::vector<NamedShape> shapes;
   /// Bodies in creation order: the file's bodies, then each generator's, in file order.
   std::vector<BodyDesc> bodies;
+  /// Constraints in file order (a constraint may name only constraints before it).
+  std::vector<ConstraintDesc> constraints;
   /// Events in file order.
   std::vector<EventDesc> events;
   /// Probes in file order.
@@ -194,6 +273,9 @@ struct SceneDescription {
   /// The body of that name, or null.
   BodyDesc* find_body(std::string_view name);
   const BodyDesc* find_body(std::string_view name) const;
+  /// The constraint of that name, or null.
+  ConstraintDesc* find_constraint(std::string_view name);
+  const ConstraintDesc* find_constraint(std::string_view name) const;
   /// The definition `ref` stands for (named or inline), or null for an unknown name.
   const SceneShape* resolve(const ShapeRef& ref) const;
 };

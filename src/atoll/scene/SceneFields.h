@@ -31,4 +31,10 @@ std::vector<FieldDoc> body_field_docs();
 /// Per shape type (its scene name, in ShapeSubType order), the keys besides "type".
 std::vector<std::pair<std::string, std::vector<FieldDoc>>> shape_field_docs();
 
+/// The common keys of a constraint (name, type, body1, body2, enabled, …), in table order.
+std::vector<FieldDoc> constraint_common_field_docs();
+
+/// Per supported constraint type (its scene name, in ConstraintSubType order), its type keys.
+std::vector<std::pair<std::string, std::vector<FieldDoc>>> constraint_field_docs();
+
 }  // namespace atl

@@ -36,6 +36,18 @@ class SceneParser {
   SceneShape parse_shape(const Json& value, const std::string& path);
   /// Fails at `path` unless a body of that name exists.
   void expect_body(const std::string& name, const std::string& path) const;
+  /// Fails at `path` unless a constraint of that name was read before.
+  void expect_constraint(const std::string& name, const std::string& path) const;
+  /// One constraint object of "constraints" (scene/ConstraintFields.cpp).
+  void parse_constraint(const Json& object, const std::string& path);
+  /// One constraint key other than name and type (body1, body2, a common or a type key); false
+  /// when the key is unknown.
+  bool parse_constraint_field(ConstraintDesc& constraint, std::string_view key, const Json& value,
+                              const std::string& path);
+  /// --set constraints.NAME.FIELD (FIELD may be nested: motor_settings.state); `path` is the
+  /// whole key, for errors.
+  void set_constraint_field(const std::string& name, const std::string& field, const Json& value,
+                            const std::string& path);
 
  private:
   void parse_settings(const Json& settings, const std::string& path);
@@ -45,6 +57,10 @@ class SceneParser {
   void parse_generator(const Json& generator, const std::string& path);
   void parse_event(const Json& event, const std::string& path);
   void parse_probe(const Json& probe, const std::string& path);
+  /// A constraint's body1/body2: a body name or "world".
+  void read_constraint_body(std::string& body, const Json& value, const std::string& path) const;
+  /// Checks between the bodies of a constraint.
+  void check_constraint(const ConstraintDesc& constraint, const std::string& path) const;
   /// Appends a body, failing at `path` when its name is taken.
   void add_body(BodyDesc body, const std::string& path);
 

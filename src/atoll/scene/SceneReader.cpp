@@ -7,6 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "atoll/scene/ConstraintFields.h"
 #include "atoll/scene/FieldTable.h"
 #include "atoll/scene/PhysicsSettingFields.h"
 #include "atoll/scene/SceneParser.h"
@@ -74,10 +75,6 @@ void SceneParser::parse_document(const Json& root) {
     return key == "description" || key == "settings" || key == "shapes" || key == "bodies" ||
            key == "generators" || key == "constraints" || key == "events" || key == "probes";
   });
-  if (const auto it = root.find("constraints"); it != root.end()) {
-    expect_array(*it, "constraints");
-    if (!it->empty()) fail("constraints", "constraints are not supported yet");
-  }
   if (const auto it = root.find("description"); it != root.end())
     scene_.description = read_string(*it, "description");
   if (const auto it = root.find("settings"); it != root.end()) parse_settings(*it, "settings");
@@ -87,6 +84,11 @@ void SceneParser::parse_document(const Json& root) {
     expect_array(*it, "generators");
     for (size_t i = 0; i < it->size(); ++i)
       parse_generator((*it)[i], element_path("generators", i));
+  }
+  if (const auto it = root.find("constraints"); it != root.end()) {
+    expect_array(*it, "constraints");
+    for (size_t i = 0; i < it->size(); ++i)
+      parse_constraint((*it)[i], element_path("constraints", i));
   }
   if (const auto it = root.find("events"); it != root.end()) {
     expect_array(*it, "events");
@@ -121,25 +123,9 @@ bool SceneParser::parse_setting(std::string_view key, const Json& value, const s
     scene_.collision_steps = static_cast<int>(read_int(value, path, 1, k_max_int));
     return true;
   }
-  for (const PhysicsSettingField& field : physics_setting_fields()) {
-    if (key != field.name) continue;
+  if (const fields::Field<PhysicsSettings>* field = fields::find_field<PhysicsSettings>(key)) {
     PhysicsSettings changed = scene_.physics;
-    std::visit(
-        [&](auto member) {
-          auto& target = changed.*member;
-          using T = std::remove_reference_t<decltype(target)>;
-          if constexpr (std::is_same_v<T, Vec3>) {
-            target = read_vec3(value, path);
-          } else if constexpr (std::is_same_v<T, int>) {
-            target = static_cast<int>(read_int(value, path, k_min_int, k_max_int));
-          } else if constexpr (std::is_same_v<T, float>) {
-            target = read_float(value, path);
-          } else {
-            static_assert(std::is_same_v<T, bool>);
-            target = read_bool(value, path);
-          }
-        },
-        field.member);
+    field->read(changed, value, path, *this);
     // The valid ranges are PhysicsSettings' own; its message names the C++ field, which is the
     // JSON key.
     if (const Status valid = changed.validate(); !valid.ok()) {
@@ -197,6 +183,8 @@ void SceneParser::parse_bodies(const Json& bodies, const std::string& path) {
 }
 
 void SceneParser::add_body(BodyDesc body, const std::string& path) {
+  if (body.name == k_scene_world)
+    fail(path, "\"world\" is reserved for the fixed world of constraints; choose another name");
   if (!body_index_.emplace(body.name, scene_.bodies.size()).second)
     fail(path, "duplicate body name " + quote_name(body.name));
   scene_.bodies.push_back(std::move(body));
@@ -226,11 +214,17 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
                               {"activate", SceneAction::Activate},
                               {"deactivate", SceneAction::Deactivate},
                               {"remove", SceneAction::Remove},
-                              {"move_kinematic", SceneAction::MoveKinematic}});
+                              {"move_kinematic", SceneAction::MoveKinematic},
+                              {"set_motor", SceneAction::SetMotor},
+                              {"enable_constraint", SceneAction::EnableConstraint},
+                              {"disable_constraint", SceneAction::DisableConstraint}});
   const char* vector_key = scene_action_vector_key(desc.action);
   const bool has_value =
       desc.action == SceneAction::SetMotionQuality || desc.action == SceneAction::SetMotionType;
   const std::string action_name = event.at("action").get<std::string>();
+  const bool on_constraint = scene_action_on_constraint(desc.action);
+  const bool repeatable =
+      desc.action == SceneAction::AddForce || desc.action == SceneAction::AddTorque;
   for (auto it = event.begin(); it != event.end(); ++it) {
     const std::string& key = it.key();
     const Json& v = it.value();
@@ -238,9 +232,28 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
     if (key == "action") continue;
     if (key == "step") {
       desc.step = static_cast<int>(read_int(v, p, 0, k_max_int));
-    } else if (key == "body") {
+    } else if (key == "body" && !on_constraint) {
       desc.body = read_name(v, p);
       expect_body(desc.body, p);
+    } else if (key == "constraint" && on_constraint) {
+      desc.constraint = read_name(v, p);
+      expect_constraint(desc.constraint, p);
+      if (desc.action == SceneAction::SetMotor) {
+        const ConstraintDesc& constraint = *scene_.find_constraint(desc.constraint);
+        if (!fields::find_constraint_type(constraint.type)->motor)
+          fail(p, quote_name(desc.constraint) + " is a " + to_string(constraint.type) +
+                      " constraint, which has no motor");
+      }
+    } else if (repeatable && key == "steps") {
+      desc.steps = static_cast<int>(read_int(v, p, 1, k_max_int));
+    } else if (desc.action == SceneAction::SetMotor && key == "state") {
+      MotorState state{};
+      fields::Enum<fields::MotorStateNames>::read(state, v, p, *this);
+      desc.motor_state = state;
+    } else if (desc.action == SceneAction::SetMotor && key == "target_velocity") {
+      desc.target_velocity = read_float(v, p);
+    } else if (desc.action == SceneAction::SetMotor && key == "target_position") {
+      desc.target_position = read_float(v, p);
     } else if (vector_key != nullptr && key == vector_key) {
       desc.vector = read_vec3(v, p);
     } else if (desc.action == SceneAction::MoveKinematic && key == "rotation") {
@@ -254,7 +267,10 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
       fail(p, "unknown key for action " + action_name);
     }
   }
-  require_keys(event, path, {"step", "body"});
+  require_keys(event, path, {"step", on_constraint ? "constraint" : "body"});
+  if (desc.action == SceneAction::SetMotor && !desc.motor_state && !desc.target_velocity &&
+      !desc.target_position)
+    fail(path, "set_motor needs state, target_velocity or target_position");
   if (vector_key != nullptr) require(event, path, vector_key);
   if (has_value) require(event, path, "value");
   scene_.events.push_back(std::move(desc));
@@ -334,7 +350,27 @@ Status apply_override(SceneDescription& scene, std::string_view assignment) {
     SceneParser parser(changed);
     constexpr std::string_view k_bodies = "bodies.";
     constexpr std::string_view k_settings = "settings.";
-    if (key.rfind(k_bodies, 0) == 0) {
+    constexpr std::string_view k_constraints = "constraints.";
+    if (key.rfind(k_constraints, 0) == 0) {
+      // NAME is the longest constraint name followed by a dot (names may hold dots; the field
+      // may be nested: constraints.door.motor_settings.state).
+      const std::string rest = key.substr(k_constraints.size());
+      std::string name, field;
+      for (const ConstraintDesc& constraint : changed.constraints)
+        if (constraint.name.size() > name.size() && rest.size() > constraint.name.size() + 1 &&
+            rest.compare(0, constraint.name.size(), constraint.name) == 0 &&
+            rest[constraint.name.size()] == '.') {
+          name = constraint.name;
+          field = rest.substr(name.size() + 1);
+        }
+      if (name.empty()) {
+        const size_t dot = rest.find('.');
+        if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size())
+          fail(key, "expected constraints.NAME.FIELD");
+        fail(key, "unknown constraint " + quote_name(rest.substr(0, dot)));
+      }
+      parser.set_constraint_field(name, field, value, key);
+    } else if (key.rfind(k_bodies, 0) == 0) {
       const std::string rest = key.substr(k_bodies.size());
       // Split at the last dot: field names have none, body names might.
       const size_t dot = rest.rfind('.');

@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "atoll/scene/ConstraintFields.h"
 #include "atoll/scene/FieldTable.h"
 #include "atoll/scene/PhysicsSettingFields.h"
 #include "atoll/scene/SceneJson.h"
@@ -20,7 +21,14 @@ Json event_json(const EventDesc& event) {
   Json out = Json::object();
   out["step"] = event.step;
   out["action"] = scene_action_name(event.action);
-  out["body"] = event.body;
+  if (scene_action_on_constraint(event.action))
+    out["constraint"] = event.constraint;
+  else
+    out["body"] = event.body;
+  if (event.steps != 1) out["steps"] = event.steps;
+  if (event.motor_state) out["state"] = to_string(*event.motor_state);
+  if (event.target_velocity) out["target_velocity"] = real(*event.target_velocity);
+  if (event.target_position) out["target_position"] = real(*event.target_position);
   if (const char* key = scene_action_vector_key(event.action)) out[key] = vec3(event.vector);
   if (event.rotation) out["rotation"] = quat(*event.rotation);
   if (event.action == SceneAction::SetMotionQuality)
@@ -35,22 +43,9 @@ Json settings_json(const SceneDescription& scene) {
   out["dt"] = real(scene.dt);
   out["steps"] = scene.steps;
   out["collision_steps"] = scene.collision_steps;
-  const PhysicsSettings defaults;
-  for (const PhysicsSettingField& field : physics_setting_fields()) {
-    if (same_setting(field, scene.physics, defaults)) continue;
-    std::visit(
-        [&](auto member) {
-          const auto& value = scene.physics.*member;
-          using T = std::decay_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, Vec3>)
-            out[field.name] = vec3(value);
-          else if constexpr (std::is_same_v<T, float>)
-            out[field.name] = real(value);
-          else
-            out[field.name] = value;
-        },
-        field.member);
-  }
+  // The fields that differ from PhysicsSettings' defaults, in table order.
+  const Json physics = fields::write_object(scene.physics);
+  for (auto it = physics.begin(); it != physics.end(); ++it) out[it.key()] = it.value();
   return out;
 }
 
@@ -128,6 +123,12 @@ std::string write_scene_json(const SceneDescription& scene) {
   Json bodies = Json::array();
   for (const BodyDesc& body : scene.bodies) bodies.push_back(fields::write_body(body));
   root["bodies"] = std::move(bodies);
+  if (!scene.constraints.empty()) {
+    Json constraints = Json::array();
+    for (const ConstraintDesc& constraint : scene.constraints)
+      constraints.push_back(fields::write_constraint(constraint));
+    root["constraints"] = std::move(constraints);
+  }
   if (!scene.events.empty()) {
     Json events = Json::array();
     for (const EventDesc& event : scene.events) events.push_back(event_json(event));

@@ -1,0 +1,23 @@
+// The one list of the constraint types of the scene format (scene/ConstraintFields.h): each
+// is defined in its own file in scene/constraints/. A new type adds its file and one line here.
+
+#include "atoll/scene/ConstraintFields.h"
+
+namespace atl::fields {
+
+const ConstraintType& fixed_constraint_type();
+const ConstraintType& point_constraint_type();
+const ConstraintType& hinge_constraint_type();
+const ConstraintType& slider_constraint_type();
+const ConstraintType& distance_constraint_type();
+
+std::span<const ConstraintType* const> constraint_types() {
+  // In ConstraintSubType order.
+  static const ConstraintType* const k[] = {
+      &fixed_constraint_type(),  &point_constraint_type(),    &hinge_constraint_type(),
+      &slider_constraint_type(), &distance_constraint_type(),
+  };
+  return k;
+}
+
+}  // namespace atl::fields
