@@ -45,7 +45,7 @@ std::span<const Field<ConeDesc>> FieldTable<ConeDesc>::fields() {
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
           "twist_axis"),
       field<RealIn<0.0f, k_pi, k_half_range>, k_settings, &S::half_cone_angle>("half_cone_angle",
-                                                                                "rad"),
+                                                                               "rad"),
   };
   return k;
 }

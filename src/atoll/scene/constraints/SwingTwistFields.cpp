@@ -117,8 +117,8 @@ std::span<const Field<SwingTwistDesc>> FieldTable<SwingTwistDesc>::fields() {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::position1>("position1", "m"),
       field<Vector, k_settings, &S::position2>("position2", "m"),
-      alias<Vector, Chain<k_settings, &S::position1>, Chain<k_settings, &S::position2>>(
-          "position", "m"),
+      alias<Vector, Chain<k_settings, &S::position1>, Chain<k_settings, &S::position2>>("position",
+                                                                                        "m"),
       field<Direction, k_settings, &S::twist_axis1>("twist_axis1"),
       field<Direction, k_settings, &S::twist_axis2>("twist_axis2"),
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
@@ -149,9 +149,8 @@ void FieldTable<SwingTwistDesc>::check(const SwingTwistDesc& d, const Json&,
                      "must be perpendicular to twist_axis2");
   if (s.twist_min_angle > s.twist_max_angle)
     scene_json::fail(scene_json::member_path(path, "twist_max_angle"),
-                     "must be >= twist_min_angle (" +
-                         scene_json::number_text(s.twist_min_angle) + "), got " +
-                         scene_json::number_text(s.twist_max_angle));
+                     "must be >= twist_min_angle (" + scene_json::number_text(s.twist_min_angle) +
+                         "), got " + scene_json::number_text(s.twist_max_angle));
   target_orientation(d, path);
   target_angular_velocity(d, path);
 }
