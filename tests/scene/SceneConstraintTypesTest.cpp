@@ -93,13 +93,16 @@ const char* const k_every_key[] = {
         "hinge_axis1": [0, 0, 1], "hinge_axis2": [0, 0, -1], "ratio": 2, "constraint1": "h1",
         "constraint2": "h2", "break_angular_impulse": 4})",
     R"({"name": "rack", "type": "rack_and_pinion", "body1": "b", "body2": "c",
-        "hinge_axis": [0, 0, 1], "slider_axis": [1, 0, 0], "ratio": 4, "constraint1": "h1",
+        "hinge_axis": [0, 0, 1], "slider_axis": [2, 0, 0], "ratio": 4, "constraint1": "h1",
         "constraint2": "rail", "break_impulse": 5, "break_angular_impulse": 6})",
 };
 
 std::string all_types() {
   std::string list;
-  for (const char* c : k_every_key) list += (list.empty() ? "" : ",") + std::string(c);
+  for (const char* c : k_every_key) {
+    if (!list.empty()) list += ',';
+    list += c;
+  }
   return list;
 }
 
@@ -111,25 +114,45 @@ TEST(SceneConstraintTypes, EveryKeyOfEveryTypeRoundTrips) {
   EXPECT_EQ(again, scene);
   EXPECT_EQ(write_scene_json(again), text);
   // Every key given is written back (none is at its default).
-  for (const char* key :
-       {"\"half_cone_angle\"", "\"twist_axis2\"", "\"plane_axis2\"", "\"normal_half_cone_angle\"",
-        "\"plane_half_cone_angle\"", "\"twist_min_angle\"", "\"twist_max_angle\"",
-        "\"swing_motor_settings\"", "\"twist_motor_settings\"", "\"target_orientation\"",
-        "\"target_angular_velocity\"", "\"axis_y2\"", "\"limit_min\"", "\"limit_max\"",
-        "\"max_friction\"", "\"swing_type\"", "\"looping\"", "\"path_position\"",
-        "\"path_rotation\"", "\"path_fraction\"", "\"constrain_to_path\"",
-        "\"max_friction_force\"", "\"position_motor_settings\"", "\"fixed_point2\"",
-        "\"body_point2\"", "\"min_length\"", "\"max_length\"", "\"constraint1\"",
-        "\"constraint2\"", "\"slider_axis\"", "\"hinge_axis\""})
+  for (const char* key : {"\"half_cone_angle\"",
+                          "\"twist_axis2\"",
+                          "\"plane_axis2\"",
+                          "\"normal_half_cone_angle\"",
+                          "\"plane_half_cone_angle\"",
+                          "\"twist_min_angle\"",
+                          "\"twist_max_angle\"",
+                          "\"swing_motor_settings\"",
+                          "\"twist_motor_settings\"",
+                          "\"target_orientation\"",
+                          "\"target_angular_velocity\"",
+                          "\"axis_y2\"",
+                          "\"limit_min\"",
+                          "\"limit_max\"",
+                          "\"max_friction\"",
+                          "\"swing_type\"",
+                          "\"looping\"",
+                          "\"path_position\"",
+                          "\"path_rotation\"",
+                          "\"path_fraction\"",
+                          "\"constrain_to_path\"",
+                          "\"max_friction_force\"",
+                          "\"position_motor_settings\"",
+                          "\"fixed_point2\"",
+                          "\"body_point2\"",
+                          "\"min_length\"",
+                          "\"max_length\"",
+                          "\"constraint1\"",
+                          "\"constraint2\"",
+                          "\"slider_axis\"",
+                          "\"hinge_axis\""})
     EXPECT_NE(text.find(key), std::string::npos) << key;
   // A changed value makes the scenes differ, key by key, nested ones too.
   for (const char* set :
        {"constraints.cone.half_cone_angle=0.25", "constraints.shoulder.twist_max_angle=0.1",
         "constraints.shoulder.twist_motor_settings.state=off",
-        "constraints.six.limit_max=[0, 0.5, 1, 0, 0.3, 0.25]",
-        "constraints.six.swing_type=cone", "constraints.track.path_fraction=0.5",
-        "constraints.track.path.looping=false", "constraints.lift.ratio=1",
-        "constraints.gears.ratio=3", "constraints.gears.constraint2=h1",
+        "constraints.six.limit_max=[0, 0.5, 1, 0, 0.3, 0.25]", "constraints.six.swing_type=cone",
+        "constraints.track.path_fraction=0.5", "constraints.track.rotation_constraint_type=free",
+        "constraints.lift.ratio=1", "constraints.gears.ratio=3", "constraints.gears.constraint2=h1",
         "constraints.rack.ratio=-4"}) {
     SceneDescription changed = scene;
     const Status ok = apply_override(changed, set);
@@ -156,14 +179,17 @@ TEST(SceneConstraintTypes, ShortcutsDerivedAxesAndDefaults) {
         R"("point1": [1, 2, 0],)", R"("hinge_axis1": [0, 1, 0],)", R"("hinge_axis2": [0, 1, 0])"})
     EXPECT_NE(text.find(key), std::string::npos) << key << "\n" << text;
   EXPECT_EQ(read_ok(text), scene);
-  // Nothing but the required keys: nothing else written.
+  // Nothing but the required keys: nothing else written but the derived axes (always written,
+  // as they depend on other keys: a default +y would read back derived from the twist axis).
   const SceneDescription plain = read_ok(scene_with(
       R"({"name": "st", "type": "swing_twist", "body1": "world", "body2": "a"},
          {"name": "six", "type": "six_dof", "body1": "world", "body2": "b"},
          {"name": "p", "type": "pulley", "body1": "a", "body2": "b"})"));
   const std::string plain_text = write_scene_json(plain);
-  for (const char* key : {"plane_axis", "axis_y", "limit_min", "motor_settings", "ratio"})
+  for (const char* key : {"twist_axis", "axis_x", "limit_min", "motor_settings", "ratio"})
     EXPECT_EQ(plain_text.find(key), std::string::npos) << key;
+  for (const char* key : {R"("plane_axis1": [0, 1, 0])", R"("axis_y2": [0, 1, 0])"})
+    EXPECT_NE(plain_text.find(key), std::string::npos) << key;
 }
 
 TEST(SceneConstraintTypes, SetMotorEventsWithSeveralMotorsRoundTrip) {
@@ -198,8 +224,8 @@ struct Bad {
 
 TEST(SceneConstraintTypes, BadInputGivesExactlyTheExpectedOneLineMessage) {
   const auto of = [](const char* type, const std::string& keys) {
-    return std::string(R"({"name": "j", "type": ")") + type +
-           R"(", "body1": "a", "body2": "b")" + (keys.empty() ? "" : ", " + keys) + "}";
+    return std::string(R"({"name": "j", "type": ")") + type + R"(", "body1": "a", "body2": "b")" +
+           (keys.empty() ? "" : ", " + keys) + "}";
   };
   const std::string h1 =
       R"({"name": "h1", "type": "hinge", "body1": "world", "body2": "a", "hinge_axis": [0, 0, 1]})";
@@ -240,7 +266,7 @@ TEST(SceneConstraintTypes, BadInputGivesExactlyTheExpectedOneLineMessage) {
        "got 1"},
       // six_dof
       {of("six_dof", R"("limit_min": [0, 0, 0])"), "",
-       "constraints[0].limit_min: expected an array of 6 values, got an array of 3 values"},
+       "constraints[0].limit_min: expected an array of 6 values, got [0,0,0]"},
       {of("six_dof", R"("limit_min": [0, 0, 0, 0, 0, 0.5], "limit_max": [0, 0, 0, 0, 0, 0.25])"),
        "", "constraints[0].limit_max[5]: must be >= limit_min[5] (0.5), got 0.25"},
       {of("six_dof", R"("max_friction": [0, 0, -1, 0, 0, 0])"), "",
@@ -330,7 +356,7 @@ TEST(SceneConstraintTypes, BadInputGivesExactlyTheExpectedOneLineMessage) {
       {of("six_dof", ""), R"({"step": 1, "action": "set_motor", "constraint": "j",
                               "target_orientation": [0, 0, 1, 1]})",
        "events[0].target_orientation: must be a unit quaternion [x, y, z, w], its length is "
-       "1.41421"},
+       "1.4142135"},
       {h1, R"({"step": 1, "action": "set_motor", "constraint": "h1",
               "target_orientation": [0, 0, 0, 1]})",
        "events[0].target_orientation: a hinge constraint's motor has no target_orientation"},

@@ -74,7 +74,8 @@ Vec3 with_component(const Vec3& v, int axis, float value) {
 struct SixDOFBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SixDOF;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
-  // A Y axis the file does not give is derived perpendicular to its X axis.
+  // A Y axis the file does not give is derived perpendicular to its X axis (so the Y axes are
+  // always written: a default +y left out would read back derived).
   static void complete(SixDOFDesc& d, const Json& object) {
     const bool both = object.contains("axis_y");
     if (!both && !object.contains("axis_y1"))
@@ -160,9 +161,9 @@ std::span<const Field<SixDOFDesc>> FieldTable<SixDOFDesc>::fields() {
       alias<Vector, Chain<k_settings, &S::position1>, Chain<k_settings, &S::position2>>("position",
                                                                                         "m"),
       field<Direction, k_settings, &S::axis_x1>("axis_x1"),
-      field<Direction, k_settings, &S::axis_y1>("axis_y1"),
+      field<Direction, k_settings, &S::axis_y1>("axis_y1", "", Presence::Always),
       field<Direction, k_settings, &S::axis_x2>("axis_x2"),
-      field<Direction, k_settings, &S::axis_y2>("axis_y2"),
+      field<Direction, k_settings, &S::axis_y2>("axis_y2", "", Presence::Always),
       alias<Direction, Chain<k_settings, &S::axis_x1>, Chain<k_settings, &S::axis_x2>>("axis_x"),
       alias<Direction, Chain<k_settings, &S::axis_y1>, Chain<k_settings, &S::axis_y2>>("axis_y"),
       field<Array<Real, 6>, k_settings, &S::limit_min>("limit_min", "m or rad"),

@@ -50,7 +50,8 @@ Vec3 target_angular_velocity(const SwingTwistDesc& d, const std::string& path) {
 struct SwingTwistBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SwingTwist;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
-  // A plane axis the file does not give is derived perpendicular to its twist axis.
+  // A plane axis the file does not give is derived perpendicular to its twist axis (so the
+  // plane axes are always written: a default +y left out would read back derived).
   static void complete(SwingTwistDesc& d, const Json& object) {
     const bool both = object.contains("plane_axis");
     if (!both && !object.contains("plane_axis1"))
@@ -123,8 +124,8 @@ std::span<const Field<SwingTwistDesc>> FieldTable<SwingTwistDesc>::fields() {
       field<Direction, k_settings, &S::twist_axis2>("twist_axis2"),
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
           "twist_axis"),
-      field<Direction, k_settings, &S::plane_axis1>("plane_axis1"),
-      field<Direction, k_settings, &S::plane_axis2>("plane_axis2"),
+      field<Direction, k_settings, &S::plane_axis1>("plane_axis1", "", Presence::Always),
+      field<Direction, k_settings, &S::plane_axis2>("plane_axis2", "", Presence::Always),
       alias<Direction, Chain<k_settings, &S::plane_axis1>, Chain<k_settings, &S::plane_axis2>>(
           "plane_axis"),
       field<Half, k_settings, &S::normal_half_cone_angle>("normal_half_cone_angle", "rad"),
