@@ -19,6 +19,7 @@ constexpr char k_half_range[] = "[0, π]";
 struct ConeBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Cone;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
+  using Engine = ConeConstraint;
   static void complete(ConeDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const ConeDesc& d, const ConstraintBuild& b) {
     return d.settings.create(b.bodies, b.body1, b.body2);

@@ -31,6 +31,8 @@ struct NonZero : Real {
 struct GearBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Gear;
   static constexpr bool linear_part = false, angular_part = true, motor = false;
+  // No points: the gears turn about their centres of mass.
+  static std::pair<Vec3, Vec3> anchors(const Constraint&) { return {Vec3(), Vec3()}; }
   static void complete(GearDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const GearDesc& d, const ConstraintBuild& b) {
     auto coupled = find_coupled(d.coupled, b, "GearConstraintSettings", ConstraintSubType::Hinge,

@@ -52,6 +52,14 @@ Ref<const PathConstraintPath> make_path(const ScenePath& path) {
 struct PathBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Path;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
+  // Body 1: where body 2's point is on the path now (body 1's frame); body 2: its centre of
+  // mass (the engine does not expose the point fixed in body 2).
+  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
+    const auto& joint = static_cast<const PathConstraint&>(c);
+    const S s = joint.settings();
+    const Vec3 on_path = joint.path().frame(joint.path_fraction()).position;
+    return {s.path_position + s.path_rotation * on_path, Vec3()};
+  }
   static void complete(PathDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const PathDesc& d, const ConstraintBuild& b) {
     S s = d.settings;
@@ -118,7 +126,7 @@ void FieldTable<ScenePath>::check(const ScenePath& path, const Json&, const std:
 template <>
 std::span<const Field<PathDesc>> FieldTable<PathDesc>::fields() {
   static const Field<PathDesc> k[] = {
-      field<Object<ScenePath>, &PathDesc::path>("path"),
+      field<Object<ScenePath>, &PathDesc::path>("path", "", Presence::Required),
       field<Vector, k_settings, &S::path_position>("path_position", "m"),
       field<Rotation, k_settings, &S::path_rotation>("path_rotation"),
       field<NonNegative, k_settings, &S::path_fraction>("path_fraction"),

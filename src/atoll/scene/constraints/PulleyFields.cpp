@@ -30,6 +30,10 @@ struct LengthLimit : Real {
 struct PulleyBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Pulley;
   static constexpr bool linear_part = true, angular_part = false, motor = false;
+  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
+    const S s = static_cast<const PulleyConstraint&>(c).settings();
+    return {s.body_point1, s.body_point2};
+  }
   static void complete(PulleyDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const PulleyDesc& d, const ConstraintBuild& b) {
     return d.settings.create(b.bodies, b.body1, b.body2);

@@ -32,6 +32,8 @@ struct NonZero : Real {
 struct RackAndPinionBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::RackAndPinion;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
+  // No points: the gears turn about their centres of mass.
+  static std::pair<Vec3, Vec3> anchors(const Constraint&) { return {Vec3(), Vec3()}; }
   static void complete(RackAndPinionDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const RackAndPinionDesc& d, const ConstraintBuild& b) {
     auto coupled = find_coupled(d.coupled, b, "RackAndPinionConstraintSettings",

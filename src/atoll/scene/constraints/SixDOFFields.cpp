@@ -74,6 +74,10 @@ Vec3 with_component(const Vec3& v, int axis, float value) {
 struct SixDOFBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SixDOF;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
+  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
+    const S s = static_cast<const SixDOFConstraint&>(c).settings();
+    return {s.position1, s.position2};
+  }
   // A Y axis the file does not give is derived perpendicular to its X axis (so the Y axes are
   // always written: a default +y left out would read back derived).
   static void complete(SixDOFDesc& d, const Json& object) {

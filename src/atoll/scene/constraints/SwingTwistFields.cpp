@@ -50,6 +50,10 @@ Vec3 target_angular_velocity(const SwingTwistDesc& d, const std::string& path) {
 struct SwingTwistBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SwingTwist;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
+  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
+    const S s = static_cast<const SwingTwistConstraint&>(c).settings();
+    return {s.position1, s.position2};
+  }
   // A plane axis the file does not give is derived perpendicular to its twist axis (so the
   // plane axes are always written: a default +y left out would read back derived).
   static void complete(SwingTwistDesc& d, const Json& object) {
