@@ -89,8 +89,8 @@ TEST(RunConstraintTypes, ConeHoldsItsPointAndReportsItsWeight) {
   EXPECT_EQ(parts(s, "c"), "position:3 rotation:1");
   const std::vector<float>& p = lambda(s, "c", "position");
   // 2 kg · 10 m/s² / 60 Hz = 0.33333 N·s upwards.
-  EXPECT_NEAR(p[1], 2.0f * 10.0f / 60.0f, 0.3333f * 0.01f);  // reads 0.33333
-  EXPECT_NEAR(body(s, "b").position.y(), 1.0f, 1e-3f);
+  EXPECT_NEAR(p[1], 2.0f * 10.0f / 60.0f, 0.3333f * 0.01f);  // reads 0.3333333
+  EXPECT_NEAR(body(s, "b").position.y(), 1.0f, 1e-3f);       // reads 1
 }
 
 TEST(RunConstraintTypes, SwingTwistMotorsFollowSetMotorEvents) {
@@ -104,8 +104,8 @@ TEST(RunConstraintTypes, SwingTwistMotorsFollowSetMotorEvents) {
       "motor": "twist", "state": "velocity", "target_angular_velocity": [1.5, 0, 0]})",
                                  60));
   EXPECT_EQ(parts(s, "st"), "position:3 swing:1 twist:1 motor:3");
-  EXPECT_NEAR(body(s, "a").angular_velocity.x(), 1.5f, 1e-3f);
-  EXPECT_NEAR(body(s, "a").angular_velocity.length(), 1.5f, 1e-3f);
+  EXPECT_NEAR(body(s, "a").angular_velocity.x(), 1.5f, 1e-3f);       // reads 1.5
+  EXPECT_NEAR(body(s, "a").angular_velocity.length(), 1.5f, 1e-3f);  // reads 1.5
   // A position motor to a twist of 0.5 rad (the file's target, a 2 Hz critically damped spring
   // for 5 s): the body's rotation is that twist.
   // [sin 0.25, 0, 0, cos 0.25]: 0.5 rad about x.
@@ -116,13 +116,13 @@ TEST(RunConstraintTypes, SwingTwistMotorsFollowSetMotorEvents) {
                     target + "}}",
                 "", 300));
   const Quat q = body(turned, "a").rotation;
-  EXPECT_NEAR(2.0f * std::atan2(q.x(), q.w()), 0.5f, 1e-3f);
+  EXPECT_NEAR(2.0f * std::atan2(q.x(), q.w()), 0.5f, 1e-3f);  // reads 0.49999988
   // The swing motor alone (motor "swing") leaves the twist motor off: nothing turns.
   const RunSummary swing_only = run(scene(joint, R"({"step": 0, "action": "set_motor",
       "constraint": "st", "motor": "swing", "state": "velocity",
       "target_angular_velocity": [1.5, 0, 0]})",
                                           60));
-  EXPECT_NEAR(body(swing_only, "a").angular_velocity.length(), 0.0f, 1e-4f);
+  EXPECT_NEAR(body(swing_only, "a").angular_velocity.length(), 0.0f, 1e-4f);  // reads 0
 }
 
 TEST(RunConstraintTypes, SixDOFMotorsPerAxisFollowSetMotorEvents) {
@@ -141,10 +141,10 @@ TEST(RunConstraintTypes, SixDOFMotorsPerAxisFollowSetMotorEvents) {
       300));
   EXPECT_EQ(parts(s, "six"), "position:3 rotation:3 motor_translation:3 motor_rotation:3");
   const BodySnapshot& b = body(s, "b");
-  EXPECT_NEAR(b.position.y(), 1.5f, 1e-3f);
-  EXPECT_NEAR(b.position.x(), 2.0f, 1e-3f);
-  EXPECT_NEAR(b.angular_velocity.z(), 2.0f, 1e-3f);
-  EXPECT_NEAR(std::hypot(b.angular_velocity.x(), b.angular_velocity.y()), 0.0f, 1e-3f);
+  EXPECT_NEAR(b.position.y(), 1.5f, 1e-3f);          // reads 1.4999998
+  EXPECT_NEAR(b.position.x(), 2.0f, 1e-3f);          // reads 2
+  EXPECT_NEAR(b.angular_velocity.z(), 2.0f, 1e-3f);  // reads 2
+  EXPECT_NEAR(std::hypot(b.angular_velocity.x(), b.angular_velocity.y()), 0.0f, 1e-3f);  // 0
 }
 
 TEST(RunConstraintTypes, PathMotorMovesAlongTheFilesSpline) {
@@ -157,8 +157,8 @@ TEST(RunConstraintTypes, PathMotorMovesAlongTheFilesSpline) {
           "position_motor_settings": {"state": "position", "target_position": 0.5}})",
       "", 300));
   EXPECT_EQ(parts(s, "track"), "position:2 limits:1 motor:1 rotation:3");
-  EXPECT_NEAR(body(s, "b").position.x(), 3.0f, 1e-3f);
-  EXPECT_NEAR(body(s, "b").position.y(), 1.0f, 1e-3f);
+  EXPECT_NEAR(body(s, "b").position.x(), 3.0f, 1e-3f);  // reads 2.9999995
+  EXPECT_NEAR(body(s, "b").position.y(), 1.0f, 1e-3f);  // reads 1
 }
 
 TEST(RunConstraintTypes, PulleyKeepsItsRopeLength) {
@@ -172,9 +172,9 @@ TEST(RunConstraintTypes, PulleyKeepsItsRopeLength) {
   EXPECT_EQ(parts(s, "lift"), "position:1");
   const float length = (Vec3(0, 3, 0) - body(s, "a").position).length() +
                        (Vec3(2, 3, 0) - body(s, "b").position).length();
-  EXPECT_NEAR(length, 4.0f, 1e-3f);
-  EXPECT_LT(body(s, "b").position.y(), 0.9f);
-  EXPECT_LT(lambda(s, "lift", "position")[0], 0.0f);  // pulls
+  EXPECT_NEAR(length, 4.0f, 1e-3f);                   // reads 4
+  EXPECT_LT(body(s, "b").position.y(), 0.9f);         // reads -0.694
+  EXPECT_LT(lambda(s, "lift", "position")[0], 0.0f);  // pulls: reads -0.2222
 }
 
 // a and c on world hinges about z; `coupling` couples them; a turns at 1 rad/s from step 0.
@@ -199,8 +199,8 @@ TEST(RunConstraintTypes, GearKeepsItsRatio) {
   EXPECT_EQ(parts(s, "g"), "gear:1");
   const float w1 = body(s, "a").angular_velocity.z(), w2 = body(s, "c").angular_velocity.z();
   // ω1 + 2·ω2 = 0 within 1 %.
-  EXPECT_GT(std::fabs(w1), 0.1f);
-  EXPECT_NEAR(w1 + 2.0f * w2, 0.0f, 0.01f * std::fabs(w1));
+  EXPECT_GT(std::fabs(w1), 0.1f);                            // reads 0.852459
+  EXPECT_NEAR(w1 + 2.0f * w2, 0.0f, 0.01f * std::fabs(w1));  // reads 0 (ω2 -0.4262295)
 }
 
 TEST(RunConstraintTypes, RackAndPinionKeepsItsRatio) {
@@ -213,8 +213,8 @@ TEST(RunConstraintTypes, RackAndPinionKeepsItsRatio) {
   EXPECT_EQ(parts(s, "r"), "rack_and_pinion:1");
   const float w1 = body(s, "a").angular_velocity.z(), v2 = body(s, "c").linear_velocity.x();
   // ω1 − 4·v2 = 0 within 1 %.
-  EXPECT_GT(std::fabs(w1), 0.1f);
-  EXPECT_NEAR(w1 - 4.0f * v2, 0.0f, 0.01f * std::fabs(w1));
+  EXPECT_GT(std::fabs(w1), 0.1f);                            // reads 0.5810056
+  EXPECT_NEAR(w1 - 4.0f * v2, 0.0f, 0.01f * std::fabs(w1));  // reads 0 (v2 0.1452514)
 }
 
 }  // namespace
