@@ -8,6 +8,7 @@
 #include <string>
 
 #include "atoll/run/SceneWorld.h"
+#include "atoll/scene/ConstraintFields.h"
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
@@ -215,6 +216,41 @@ TEST(RunConstraintTypes, RackAndPinionKeepsItsRatio) {
   // ω1 − 4·v2 = 0 within 1 %.
   EXPECT_GT(std::fabs(w1), 0.1f);                            // reads 0.5810056
   EXPECT_NEAR(w1 - 4.0f * v2, 0.0f, 0.01f * std::fabs(w1));  // reads 0 (v2 0.1452514)
+}
+
+TEST(RunConstraintTypes, AnchorsAreTheAttachmentPointsInEachBodysFrame) {
+  // The recordings' attachment points: a at (0, 1, 0), b at (2, 1, 0), both unrotated.
+  const std::string text = scene(
+      R"({"name": "st", "type": "swing_twist", "body1": "a", "body2": "b",
+          "position": [1, 1, 0]},
+         {"name": "six", "type": "six_dof", "body1": "world", "body2": "b",
+          "position": [2, 2, 0]},
+         {"name": "lift", "type": "pulley", "body1": "a", "body2": "b",
+          "body_point1": [0, 1.5, 0], "fixed_point1": [0, 3, 0], "body_point2": [2, 1.5, 0],
+          "fixed_point2": [2, 3, 0]},
+         {"name": "track", "type": "path", "body1": "a", "body2": "b",
+          "path": {"points": [{"position": [2, 0, 0]}, {"position": [3, 0, 0]}]}})",
+      "", 1);
+  Result<SceneDescription> description = read_scene_text(text, "t.json");
+  ASSERT_TRUE(description.ok()) << description.error().message();
+  Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*description, "t.json");
+  ASSERT_TRUE(world.ok()) << world.error().message();
+  const auto anchors = [&](const char* name) {
+    const Ref<Constraint> c = (*world)->constraint(name);
+    return fields::find_constraint_type(c->sub_type())->anchors(*c);
+  };
+  const auto near = [](const Vec3& v, const Vec3& expected) {
+    return (v - expected).length() < 1e-5f;
+  };
+  EXPECT_TRUE(near(anchors("st").first, Vec3(1, 0, 0)));
+  EXPECT_TRUE(near(anchors("st").second, Vec3(-1, 0, 0)));
+  EXPECT_TRUE(near(anchors("six").first, Vec3(2, 2, 0)));  // the world: world space
+  EXPECT_TRUE(near(anchors("six").second, Vec3(0, 1, 0)));
+  EXPECT_TRUE(near(anchors("lift").first, Vec3(0, 0.5f, 0)));
+  EXPECT_TRUE(near(anchors("lift").second, Vec3(0, 0.5f, 0)));
+  // The path's point at fraction 0 is (2, 0, 0) in a's frame; b's anchor is its centre.
+  EXPECT_TRUE(near(anchors("track").first, Vec3(2, 0, 0)));
+  EXPECT_TRUE(near(anchors("track").second, Vec3()));
 }
 
 }  // namespace
