@@ -402,5 +402,23 @@ TEST(SceneConstraintTypes, SetLeavesTheSceneUnchangedOnError) {
   }
 }
 
+TEST(SceneConstraintTypes, FreeLimitsRoundTripThroughTheLargestFloat) {
+  // One six_dof axis fixed, the rest free: the writer writes the free ones as ±3.4028235e+38,
+  // the shortest form of the largest float, which reads back as that float.
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"name": "six", "type": "six_dof", "body1": "world", "body2": "b",
+          "limit_min": [0, -3.4028235e38, -3.4028235e38, -3.4028235e38, -3.4028235e38,
+                        -3.4028235e38],
+          "limit_max": [0, 3.4028235e38, 3.4028235e38, 3.4028235e38, 3.4028235e38,
+                        3.4028235e38]})"));
+  const std::string text = write_scene_json(scene);
+  EXPECT_NE(text.find("-3.4028235e+38"), std::string::npos) << text;
+  EXPECT_EQ(read_ok(text), scene);
+  // Beyond half a float step above it is still out of range.
+  EXPECT_EQ(error_of(scene_with(R"({"name": "six", "type": "six_dof", "body1": "world",
+                                    "body2": "b", "limit_max": [0, 0, 0, 0, 0, 3.4028236e38]})")),
+            "x.json: constraints[0].limit_max[5]: must be a finite float, got 3.4028236e+38");
+}
+
 }  // namespace
 }  // namespace atl
