@@ -136,7 +136,8 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
 bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
                                                    std::span<const SolverBody> bodies,
                                                    const PhysicsSettings& settings,
-                                                   std::vector<ContactManifold>* out_manifolds) {
+                                                   std::vector<ContactManifold>* out_manifolds,
+                                                   uint32_t* out_num_manifolds) {
   const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2);
   if (old_pair == nullptr) return false;
   const SolverBody& b1 = bodies[pair.solver_body1];
@@ -193,6 +194,7 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
       out_manifolds->push_back(world);
     }
   }
+  if (out_num_manifolds != nullptr) *out_num_manifolds = old_pair->num_manifolds;
   return true;
 }
 

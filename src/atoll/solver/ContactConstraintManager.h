@@ -97,10 +97,12 @@ class ContactConstraintManager {
   /// Body-pair cache: when the pair had contacts last step and body 2 moved relative to body 1
   /// by less than the settings' thresholds, re-adds last step's manifolds (moved with the
   /// bodies) and returns true; the caller then skips the narrow phase for this pair. The
-  /// re-added manifolds are appended to `out_manifolds` (for contact events).
+  /// re-added manifolds are appended to `out_manifolds` (for contact events; null: not built)
+  /// and their number is stored in `out_num_manifolds` (when not null).
   bool try_reuse_body_pair(const ContactBodyPair& pair, std::span<const SolverBody> bodies,
                            const PhysicsSettings& settings,
-                           std::vector<ContactManifold>* out_manifolds = nullptr);
+                           std::vector<ContactManifold>* out_manifolds = nullptr,
+                           uint32_t* out_num_manifolds = nullptr);
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
