@@ -280,6 +280,9 @@ class ContactConstraintManager {
   Cache cache_[2];
   std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over
   int current_ = 0;
+  // find_previous_pair's position in last step's pairs: the first pair not below the last key
+  // asked for. Lookups only move it (no result depends on it); not for concurrent lookups.
+  mutable size_t lookup_cursor_ = 0;
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> ccd_stopped_;  // sorted body keys (set_ccd_stopped)
   float warm_start_ratio_ = 1.0f;
