@@ -66,8 +66,10 @@ class PyramidLaws : public LawFixture {
 
 TEST_F(PyramidLaws, Stacking_PyramidKeepsEveryBoxOnItsLayer) {
   check_pyramid(false, "Pyramid");
-  // Atoll: largest drift 80.7 mm (layer 7; per-point friction: 96.1 mm, layer 9), every contact
-  // just under the 20 mm slop against 20 + 20·layer mm allowed.
+  // Atoll: largest drift 149.6 mm (layer 7; per-point friction: 129.8 mm, layer 9), every
+  // contact just under the 20 mm slop against 20 + 20·layer mm allowed. With GJK + EPA for the
+  // box pairs (before box-vs-box SAT) it read 80.7 mm (96.1 mm); the drift is chaotic: nudging
+  // one contact setting by 0.5–10 % gave 80–170 mm with EPA and 124–159 mm with SAT.
 }
 
 // Issue 7 item 6: the pyramid under the other friction model (PhysicsSettings::

@@ -69,6 +69,35 @@ struct CubeOnGround {
   }
 };
 
+TEST(ContactConstraintManager, LastStepsPairsAreFoundInAnyLookupOrder) {
+  // Last step's pairs are looked up by a cursor that walks forward and searches on a jump: the
+  // narrow phase's sorted order, backwards, repeated, jumps and absent pairs must all find
+  // exactly the pairs that had a manifold (every third key1 of 0..299, key2 = key1 + 1000).
+  std::vector<SolverBody> bodies(2);
+  PhysicsSettings settings;
+  ContactConstraintManager manager;
+  ContactManifold m;
+  m.normal = Vec3(0, 1, 0);
+  m.points_on_1.push_back(Vec3(0, 0, 0));
+  m.points_on_2.push_back(Vec3(0, 0, 0));
+  manager.begin_step(k_dt, settings);
+  for (uint32_t k = 0; k < 300; k += 3)
+    (void)manager.add_manifold({k, k + 1000, 0, 1}, m, ContactSettings{}, bodies, settings);
+  std::vector<RemovedContact> removed;
+  manager.end_step(removed);
+  manager.begin_step(k_dt, settings);
+  std::vector<uint32_t> order;
+  for (uint32_t k = 0; k < 300; ++k) order.push_back(k);                   // sorted
+  for (uint32_t k = 300; k-- > 0;) order.push_back(k);                     // backwards
+  for (uint32_t k = 0; k < 300; k += 37) order.insert(order.end(), 3, k);  // repeats, jumps
+  for (uint32_t k = 0; k < 300; ++k) order.push_back((k * 101) % 300);     // scattered
+  for (uint32_t k : order) {
+    const bool had = manager.had_manifold({k, k + 1000, 0, 1}, SubShapeID(), SubShapeID());
+    ASSERT_EQ(had, k % 3 == 0) << "key1 " << k;
+    ASSERT_FALSE(manager.had_manifold({k, k + 999, 0, 1}, SubShapeID(), SubShapeID()));
+  }
+}
+
 TEST(ContactConstraintManager, OverlappingCubeRecoversToTheSlop) {
   CubeOnGround scene(0.45f);  // 5 cm overlap, as in seed 000 E4
   for (int i = 0; i < 300; ++i) scene.step();

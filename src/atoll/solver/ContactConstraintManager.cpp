@@ -60,6 +60,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   current_ ^= 1;
   cache_[current_].clear();
   constraints_.clear();
+  lookup_cursor_ = 0;
   max_penetration_ = 0.0f;
   max_penetration_keys_ = {0, 0};
   // Seed 000 §5.3: impulses scale with the step length, so a changed dt rescales them.
@@ -69,13 +70,32 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
 
 const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previous_pair(
     uint32_t key1, uint32_t key2) const {
+  // Last step's pairs are sorted by key, and the narrow phase asks in nearly the same order
+  // (broadphase pairs sorted by body index, which is the key order while no body slot has been
+  // reused): walk a cursor forward a few pairs, and search only when the request jumps.
   const std::vector<CachedPair>& pairs = cache_[current_ ^ 1].pairs;
-  auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair(key1, key2),
-                             [](const CachedPair& p, const std::pair<uint32_t, uint32_t>& k) {
-                               return pair_less(p.key1, p.key2, k.first, k.second);
-                             });
-  if (it == pairs.end() || it->key1 != key1 || it->key2 != key2) return nullptr;
-  return &*it;
+  const auto less_than_key = [key1, key2](const CachedPair& p) {
+    return pair_less(p.key1, p.key2, key1, key2);
+  };
+  constexpr size_t k_max_walk = 8;
+  size_t i = std::min(lookup_cursor_, pairs.size());
+  if (i > 0 && !less_than_key(pairs[i - 1])) {
+    // Behind the cursor (or at the pair just before it): search the part before it.
+    i = static_cast<size_t>(std::partition_point(pairs.begin(),
+                                                 pairs.begin() + static_cast<std::ptrdiff_t>(i),
+                                                 less_than_key) -
+                            pairs.begin());
+  } else {
+    const size_t walk_end = std::min(pairs.size(), i + k_max_walk);
+    while (i < walk_end && less_than_key(pairs[i])) ++i;
+    if (i == walk_end && i < pairs.size() && less_than_key(pairs[i]))
+      i = static_cast<size_t>(std::partition_point(pairs.begin() + static_cast<std::ptrdiff_t>(i),
+                                                   pairs.end(), less_than_key) -
+                              pairs.begin());
+  }
+  lookup_cursor_ = i;
+  if (i == pairs.size() || pairs[i].key1 != key1 || pairs[i].key2 != key2) return nullptr;
+  return &pairs[i];
 }
 
 const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_previous_manifold(
@@ -136,7 +156,8 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
 bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
                                                    std::span<const SolverBody> bodies,
                                                    const PhysicsSettings& settings,
-                                                   std::vector<ContactManifold>* out_manifolds) {
+                                                   std::vector<ContactManifold>* out_manifolds,
+                                                   uint32_t* out_num_manifolds) {
   const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2);
   if (old_pair == nullptr) return false;
   const SolverBody& b1 = bodies[pair.solver_body1];
@@ -193,6 +214,7 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
       out_manifolds->push_back(world);
     }
   }
+  if (out_num_manifolds != nullptr) *out_num_manifolds = old_pair->num_manifolds;
   return true;
 }
 

@@ -97,10 +97,12 @@ class ContactConstraintManager {
   /// Body-pair cache: when the pair had contacts last step and body 2 moved relative to body 1
   /// by less than the settings' thresholds, re-adds last step's manifolds (moved with the
   /// bodies) and returns true; the caller then skips the narrow phase for this pair. The
-  /// re-added manifolds are appended to `out_manifolds` (for contact events).
+  /// re-added manifolds are appended to `out_manifolds` (for contact events; null: not built)
+  /// and their number is stored in `out_num_manifolds` (when not null).
   bool try_reuse_body_pair(const ContactBodyPair& pair, std::span<const SolverBody> bodies,
                            const PhysicsSettings& settings,
-                           std::vector<ContactManifold>* out_manifolds = nullptr);
+                           std::vector<ContactManifold>* out_manifolds = nullptr,
+                           uint32_t* out_num_manifolds = nullptr);
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
@@ -278,6 +280,9 @@ class ContactConstraintManager {
   Cache cache_[2];
   std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over
   int current_ = 0;
+  // find_previous_pair's position in last step's pairs: the first pair not below the last key
+  // asked for. Lookups only move it (no result depends on it); not for concurrent lookups.
+  mutable size_t lookup_cursor_ = 0;
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> ccd_stopped_;  // sorted body keys (set_ccd_stopped)
   float warm_start_ratio_ = 1.0f;

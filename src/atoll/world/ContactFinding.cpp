@@ -108,9 +108,12 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
   ctx.manifolds.clear();
   bool solid = false;  // a manifold takes impulses (wakes a sleeping body)
   // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
-  // phase or the listener (as in Jolt).
+  // phase or the listener (as in Jolt). The reused manifolds are rebuilt in world space only
+  // for the listener's events: without a listener nothing reads them.
+  uint32_t num_reused = 0;
   const bool reused =
-      contacts.try_reuse_body_pair(pair, ctx.solver.bodies, settings, &ctx.manifolds);
+      contacts.try_reuse_body_pair(pair, ctx.solver.bodies, settings,
+                                   listener != nullptr ? &ctx.manifolds : nullptr, &num_reused);
   if (!reused) {
     collector.manifolds.clear();
     // A sensor reports overlap only: no speculative contacts.
@@ -206,14 +209,15 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
       }
       solid |= !cs.is_sensor;
       contacts.add_manifold(pair, manifold, cs, ctx.solver.bodies, settings);
-      ctx.manifolds.push_back(manifold);
-      ctx.events.push_back(
-          contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, l1.id(),
-                        l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
+      // Events are delivered to the listener only (PhysicsSystem::deliver_events).
+      if (listener != nullptr)
+        ctx.events.push_back(
+            contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, l1.id(),
+                          l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
     }
   } else {
-    solid = !ctx.manifolds.empty() && !sensor;
-    tally.num_manifolds += static_cast<uint32_t>(ctx.manifolds.size());
+    solid = num_reused > 0 && !sensor;
+    tally.num_manifolds += num_reused;
     for (const ContactManifold& manifold : ctx.manifolds)
       ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
                                          swapped ? flipped(manifold) : manifold, collision_step));
@@ -311,6 +315,8 @@ void finish_contacts(StepContext& ctx) {
     }
     return true;
   });
+  // Removed contacts are only reported as events, which only the listener receives.
+  if (ctx.contact_listener == nullptr) return;
   for (const RemovedContact& r : ctx.removed) {
     ContactManifold gone;  // no geometry: only the sub-shapes are reported
     BodyID id1(r.key1), id2(r.key2);

@@ -88,7 +88,8 @@ struct StepContext {
   std::vector<BodyPair> pairs;
   /// Stage gather_solver_bodies on: the solver-body array and its maps.
   SolverBodies solver;
-  /// Stage narrow_phase: the collector of one pair, the manifolds of one pair (for events).
+  /// Stage narrow_phase: the collector of one pair, the manifolds of one pair reused from the
+  /// cache (for the listener's events; left empty without a listener).
   AllContactsCollector collector;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
@@ -116,7 +117,8 @@ struct StepContext {
   std::vector<RemovedContact> removed;
   /// Stage update_sleep: bodies that fall asleep.
   std::vector<uint32_t> to_sleep;
-  /// Contact events of the whole update (all its collision steps), delivered after it.
+  /// Contact events of the whole update (all its collision steps), delivered after it to the
+  /// contact listener; not collected without one.
   std::vector<ContactEvent> events;
   /// Constraints broken during the update (all its collision steps), delivered after it.
   std::vector<Ref<Constraint>> broken;

@@ -1,5 +1,6 @@
 #include "atoll/collision/narrowphase/CollideShapes.h"
 
+#include "atoll/collision/narrowphase/BoxBoxCollision.h"
 #include "atoll/collision/narrowphase/ConvexCollision.h"
 #include "atoll/shape/StaticCompoundShape.h"
 
@@ -109,6 +110,9 @@ const CollideTable& collide_table() {
       for (int j = 0; j < k_num_shape_sub_types; ++j)
         t.entry[i][j] = select(shape_type_of(static_cast<ShapeSubType>(i)),
                                shape_type_of(static_cast<ShapeSubType>(j)));
+    // Two boxes: the separating axis test instead of GJK + EPA (BoxBoxCollision.h).
+    const auto box = static_cast<int>(ShapeSubType::Box);
+    t.entry[box][box] = collide_box_vs_box;
     return t;
   }();
   return table;

@@ -140,16 +140,24 @@ void collide_convex_vs_convex(const ShapeInstance& in_a, const ShapeInstance& in
     return;
   const float growth = epa.cores_overlapped() ? epa_grow : max_separation;
   const float depth = (point_a - point_b).dot(axis) - growth;
-  if (!collector.accepts(depth)) return;
   point_a -= axis * growth;
+  emit_convex_contact(a, b, b_to_a, axis, depth, point_a, point_b, settings, collector);
+}
 
+void emit_convex_contact(const ShapeInstance& a, const ShapeInstance& b, const Mat44& b_to_a,
+                         const Vec3& axis, float depth, const Vec3& point_a, const Vec3& point_b,
+                         const CollideShapeSettings& settings, ContactCollector& collector) {
+  if (!collector.accepts(depth)) return;
   ContactPoints points;
   if (settings.collect_faces) {
+    const auto& shape_a = static_cast<const ConvexShape&>(*a.shape);
+    const auto& shape_b = static_cast<const ConvexShape&>(*b.shape);
     SupportingFace face_a, face_b;
     shape_a.supporting_face(axis, a.scale, Mat44::identity(), face_a);
     shape_b.supporting_face(b_to_a.multiply3x3_transposed(-axis), b.scale, b_to_a, face_b);
-    manifold_between_faces(point_a, point_b, axis, max_separation + settings.manifold_tolerance,
-                           face_a, face_b, points);
+    manifold_between_faces(point_a, point_b, axis,
+                           settings.max_separation_distance + settings.manifold_tolerance, face_a,
+                           face_b, points);
     reduce_manifold(points, axis);
   } else {
     points.push_back(point_a, point_b);

@@ -19,6 +19,15 @@ inline constexpr float k_merge_manifold_normal_cos = 0.996f;
 void collide_convex_vs_convex(const ShapeInstance& a, const ShapeInstance& b,
                               const CollideShapeSettings& settings, ContactCollector& collector);
 
+/// The manifold of convex `a` and convex `b` (leaf instances, not cut) that touch along `axis`
+/// (unit, from A to B, in A's local space) by `depth` (m, > 0 overlapping), with the deepest
+/// points `point_a` on A's surface and `point_b` on B's (A's local space): the supporting faces
+/// clipped and reduced (settings.collect_faces) or the single pair, sent to the collector in
+/// world space when it accepts the depth. `b_to_a` is A's inverse transform times B's.
+void emit_convex_contact(const ShapeInstance& a, const ShapeInstance& b, const Mat44& b_to_a,
+                         const Vec3& axis, float depth, const Vec3& point_a, const Vec3& point_b,
+                         const CollideShapeSettings& settings, ContactCollector& collector);
+
 /// Convex `a` against the front faces of the triangles of `b` (a TriangleMeshShape or
 /// HeightFieldShape) that overlap a's bounds, with active-edge normals; manifolds with nearly
 /// parallel normals are merged and reduced again.
