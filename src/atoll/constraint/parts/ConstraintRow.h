@@ -65,7 +65,10 @@ class ConstraintRow {
     if (k > 0.0f && brake > 0.0f && brake < k_float_max) {
       const double a = double(brake) * k / dt;
       const double h = 0.5 * a * dt;
-      const double safe = std::sqrt(2.0 * a * std::fabs(error) + h * h) - h;
+      // √(2·a·|e| + h²) − h, written without the difference: for an unlimited motor (bound
+      // FLT_MAX·dt) h² dwarfs 2·a·|e| and the difference rounds to 0 (the motor never moved).
+      const double twice_ae = 2.0 * a * std::fabs(error);
+      const double safe = twice_ae / (std::sqrt(twice_ae + h * h) + h);
       if (std::fabs(velocity) > safe) velocity = std::copysign(static_cast<float>(safe), velocity);
     }
     set(k, target + velocity);

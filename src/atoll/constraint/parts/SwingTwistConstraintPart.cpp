@@ -15,6 +15,26 @@ void SwingTwistConstraintPart::set_limits(float twist_min, float twist_max,
   swing_free_ = y >= k_pi && z >= k_pi;
   swing_y_ = std::sin(0.5f * y);
   swing_z_ = std::sin(0.5f * z);
+  swing_type_ = SwingType::Cone;
+  swing_min_lambda_ = -k_float_max;
+  swing_max_lambda_ = 0.0f;
+  swing_z_row_.deactivate();
+}
+
+void SwingTwistConstraintPart::set_pyramid_limits(float twist_min, float twist_max,
+                                                  float swing_y_min, float swing_y_max,
+                                                  float swing_z_min, float swing_z_max) {
+  set_limits(twist_min, twist_max, k_pi, k_pi);
+  swing_type_ = SwingType::Pyramid;
+  const auto range = [](float lo, float hi, float& out_lo, float& out_hi, bool& free) {
+    lo = std::clamp(lo, -k_pi, k_pi);
+    hi = std::clamp(std::max(hi, lo), -k_pi, k_pi);
+    free = lo <= -k_pi && hi >= k_pi;
+    out_lo = std::sin(0.5f * lo);
+    out_hi = std::sin(0.5f * hi);
+  };
+  range(swing_y_min, swing_y_max, pyramid_y_min_, pyramid_y_max_, pyramid_y_free_);
+  range(swing_z_min, swing_z_max, pyramid_z_min_, pyramid_z_max_, pyramid_z_free_);
 }
 
 std::array<float, 2> SwingTwistConstraintPart::closest_point_on_ellipse(float a, float b, float x,
@@ -161,11 +181,66 @@ bool SwingTwistConstraintPart::twist_violation(const Quat& q, const Quat& frame1
   return true;
 }
 
+bool SwingTwistConstraintPart::pyramid_violation(const Quat& q, const Quat& frame1, float dt,
+                                                 int component, float lo, float hi,
+                                                 Violation& out) const {
+  const auto value_of = [component](const Quat& r) {
+    Quat s;
+    Quat t;
+    r.ensure_w_positive().swing_twist(s, t);
+    return component == 1 ? s.y() : s.z();
+  };
+  const float value = value_of(q);
+  out.violated = true;
+  out.target_velocity = 0.0f;
+  if (hi - lo < 1.0e-6f) {
+    // Locked: held at the bound from both sides.
+    out.error = value - 0.5f * (lo + hi);
+    out.min_lambda = -k_float_max;
+    out.max_lambda = k_float_max;
+  } else if (value <= lo || value >= hi || dt > 0.0f) {
+    // Violated, or (speculatively) the nearer bound, as the twist.
+    const bool lower = value - lo < hi - value;
+    out.error = value - (lower ? lo : hi);
+    out.min_lambda = lower ? 0.0f : -k_float_max;
+    out.max_lambda = lower ? k_float_max : 0.0f;
+    out.violated = lower ? out.error <= 0.0f : out.error >= 0.0f;
+    if (!out.violated) out.target_velocity = -out.error / dt;
+  } else {
+    return false;
+  }
+  out.axis = frame1 * rate(q, value_of);
+  return true;
+}
+
+void SwingTwistConstraintPart::swing_violations(const Quat& q, const Quat& frame1, float dt,
+                                                Violation& y, bool& has_y, Violation& z,
+                                                bool& has_z) const {
+  if (swing_type_ == SwingType::Cone) {
+    has_y = swing_violation(q, frame1, dt, y);
+    has_z = false;
+    return;
+  }
+  has_y =
+      !pyramid_y_free_ && pyramid_violation(q, frame1, dt, 1, pyramid_y_min_, pyramid_y_max_, y);
+  has_z =
+      !pyramid_z_free_ && pyramid_violation(q, frame1, dt, 2, pyramid_z_min_, pyramid_z_max_, z);
+}
+
 bool SwingTwistConstraintPart::is_within_limits(const Quat& q, float tolerance) const {
   Violation v;
-  // 2·|d| is about the swing's excess angle (exactly so near a swing of 0).
-  if (swing_violation(q, Quat::identity(), 0.0f, v) && v.violated && 2.0f * v.error > tolerance)
+  if (swing_type_ == SwingType::Pyramid) {
+    Violation vz;
+    bool has_y = false, has_z = false;
+    swing_violations(q, Quat::identity(), 0.0f, v, has_y, vz, has_z);
+    // 2·|C| is about the angle past the bound (exactly so near a swing of 0).
+    if (has_y && v.violated && 2.0f * std::fabs(v.error) > tolerance) return false;
+    if (has_z && vz.violated && 2.0f * std::fabs(vz.error) > tolerance) return false;
+  } else if (swing_violation(q, Quat::identity(), 0.0f, v) && v.violated &&
+             2.0f * v.error > tolerance) {
+    // 2·|d| is about the swing's excess angle (exactly so near a swing of 0).
     return false;
+  }
   if (twist_violation(q, Quat::identity(), 0.0f, v) && v.violated && std::fabs(v.error) > tolerance)
     return false;
   return true;
@@ -179,10 +254,23 @@ void SwingTwistConstraintPart::calculate_constraint_properties(float dt, const S
   const Quat frame2 = body2.rotation * constraint_to_body2;
   const Quat q = (frame1.conjugated() * frame2).normalized().ensure_w_positive();
   Violation v;
-  if (swing_violation(q, frame1, dt, v))
+  Violation vz;
+  bool has_y = false, has_z = false;
+  swing_violations(q, frame1, dt, v, has_y, vz, has_z);
+  if (has_y) {
     swing_.calculate_constraint_properties(body1, body2, v.axis, v.target_velocity);
-  else
+    swing_min_lambda_ = v.min_lambda;
+    swing_max_lambda_ = v.max_lambda;
+  } else {
     swing_.deactivate();
+  }
+  if (has_z) {
+    swing_z_row_.calculate_constraint_properties(body1, body2, vz.axis, vz.target_velocity);
+    swing_z_min_lambda_ = vz.min_lambda;
+    swing_z_max_lambda_ = vz.max_lambda;
+  } else {
+    swing_z_row_.deactivate();
+  }
   if (twist_violation(q, frame1, dt, v)) {
     twist_.calculate_constraint_properties(body1, body2, v.axis, v.target_velocity);
     twist_min_lambda_ = v.min_lambda;
@@ -197,13 +285,26 @@ bool SwingTwistConstraintPart::solve_position_constraint(SolverBody& body1, Solv
                                                          const Quat& constraint_to_body2,
                                                          float baumgarte) const {
   bool moved = false;
-  for (int row = 0; row < 2; ++row) {
+  // Rows: the cone's swing or the pyramid's swing about Y, the twist, the pyramid's swing
+  // about Z.
+  const int rows = swing_type_ == SwingType::Pyramid ? 3 : 2;
+  for (int row = 0; row < rows; ++row) {
     const Quat frame1 = body1.rotation * constraint_to_body1;
     const Quat frame2 = body2.rotation * constraint_to_body2;
     const Quat q = (frame1.conjugated() * frame2).normalized().ensure_w_positive();
     Violation v;
-    const bool found =
-        row == 0 ? swing_violation(q, frame1, 0.0f, v) : twist_violation(q, frame1, 0.0f, v);
+    bool found = false;
+    if (row == 1) {
+      found = twist_violation(q, frame1, 0.0f, v);
+    } else if (swing_type_ == SwingType::Cone) {
+      found = swing_violation(q, frame1, 0.0f, v);
+    } else if (row == 0) {
+      found = !pyramid_y_free_ &&
+              pyramid_violation(q, frame1, 0.0f, 1, pyramid_y_min_, pyramid_y_max_, v);
+    } else {
+      found = !pyramid_z_free_ &&
+              pyramid_violation(q, frame1, 0.0f, 2, pyramid_z_min_, pyramid_z_max_, v);
+    }
     if (!found || !v.violated || v.error == 0.0f) continue;
     AngleConstraintPart part;
     part.calculate_constraint_properties(body1, body2, v.axis);

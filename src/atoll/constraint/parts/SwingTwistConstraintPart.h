@@ -17,13 +17,35 @@
 // by central differences of the swing-twist split, so the rows stay exact at large swings
 // (where frame 2's X axis is no longer the twist's rotation axis). The split itself is
 // singular at a swing of π; limits are meant to stay well below it. λ in N·m·s per unit of C.
+//
+// Pyramid swing (SwingType::Pyramid, set_pyramid_limits): instead of the cone, the swing's y
+// and z components are each kept in their own range [sin(min/2), sin(max/2)] (a box in the
+// (y, z) plane, whose corners round off as the swing grows), so the limits about Y and Z may
+// be asymmetric (a six-dof joint's RotationY / RotationZ limits). Each swing axis is then a row
+// of its own like the twist: C = s − the violated bound (dimensionless, ≈ half the angle past
+// it); λ ≥ 0 below the minimum, ≤ 0 above the maximum, both ways when the bounds are equal (the
+// axis locked); the y row is total_lambda()[0], the z row total_lambda_swing_z().
 
 #include <array>
+#include <cstdint>
 
 #include "atoll/constraint/SolverBody.h"
 #include "atoll/constraint/parts/AngleConstraintPart.h"
 
 namespace atl {
+
+/// The shape of the swing limit.
+enum class SwingType : uint8_t {
+  /// An elliptic cone with symmetric half-angles about Y and Z (default).
+  Cone = 0,
+  /// Separate, possibly asymmetric, ranges about Y and Z.
+  Pyramid = 1,
+};
+
+/// Name of a swing type ("cone", "pyramid").
+inline const char* to_string(SwingType type) {
+  return type == SwingType::Pyramid ? "pyramid" : "cone";
+}
 
 class SwingTwistConstraintPart {
  public:
@@ -36,6 +58,14 @@ class SwingTwistConstraintPart {
   /// it; the full range frees it) and the swing half-angles in [0, π] (π frees that direction).
   void set_limits(float twist_min, float twist_max, float swing_y_half_angle,
                   float swing_z_half_angle);
+
+  /// Sets pyramid limits (rad; the swing type becomes Pyramid): twist as set_limits, the swing
+  /// about Y in [swing_y_min, swing_y_max] and about Z in [swing_z_min, swing_z_max], each
+  /// within [−π, π] (min = max locks the axis; −π..π frees it). set_limits returns to the cone.
+  void set_pyramid_limits(float twist_min, float twist_max, float swing_y_min, float swing_y_max,
+                          float swing_z_min, float swing_z_max);
+  /// The current swing type (Cone unless set_pyramid_limits was called last).
+  SwingType swing_type() const { return swing_type_; }
 
   /// The closest point to (x, y) on or in the ellipse with semi-axes a (x) and b (y), ≥ 0 (0 =
   /// a segment or a point). A point inside is its own closest point.
@@ -59,16 +89,20 @@ class SwingTwistConstraintPart {
                                        const Quat& constraint_to_body2);
 
   /// True when a limit is violated (one of the rows is active).
-  bool is_active() const { return swing_.is_active() || twist_.is_active(); }
-  /// Stops both rows and clears their impulses.
+  bool is_active() const {
+    return swing_.is_active() || twist_.is_active() || swing_z_row_.is_active();
+  }
+  /// Stops every row and clears their impulses.
   void deactivate() {
     swing_.deactivate();
     twist_.deactivate();
+    swing_z_row_.deactivate();
   }
 
   /// Applies last step's accumulated impulses × `ratio` (dt / previous dt; 0 = none).
   void warm_start(SolverBody& body1, SolverBody& body2, float ratio) {
     if (swing_.is_active()) swing_.warm_start(body1, body2, ratio);
+    if (swing_z_row_.is_active()) swing_z_row_.warm_start(body1, body2, ratio);
     if (twist_.is_active()) twist_.warm_start(body1, body2, ratio);
   }
 
@@ -76,7 +110,11 @@ class SwingTwistConstraintPart {
   bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2) {
     bool applied = false;
     if (swing_.is_active())
-      applied |= swing_.solve_velocity_constraint(body1, body2, -k_float_max, 0.0f);
+      applied |=
+          swing_.solve_velocity_constraint(body1, body2, swing_min_lambda_, swing_max_lambda_);
+    if (swing_z_row_.is_active())
+      applied |= swing_z_row_.solve_velocity_constraint(body1, body2, swing_z_min_lambda_,
+                                                        swing_z_max_lambda_);
     if (twist_.is_active())
       applied |=
           twist_.solve_velocity_constraint(body1, body2, twist_min_lambda_, twist_max_lambda_);
@@ -95,6 +133,10 @@ class SwingTwistConstraintPart {
     swing_.set_total_lambda(lambda[0]);
     twist_.set_total_lambda(lambda[1]);
   }
+  /// Pyramid only: the accumulated impulse of the swing-about-Z row (N·m·s per unit of C; 0
+  /// for the cone, whose one swing row is total_lambda()[0]).
+  float total_lambda_swing_z() const { return swing_z_row_.total_lambda(); }
+  void set_total_lambda_swing_z(float lambda) { swing_z_row_.set_total_lambda(lambda); }
 
  private:
   // A limit row: world axis (the error's gradient), error, whether it is violated (else the
@@ -112,6 +154,12 @@ class SwingTwistConstraintPart {
   // needed. dt ≤ 0: violations only.
   bool swing_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
   bool twist_violation(const Quat& q, const Quat& frame1, float dt, Violation& out) const;
+  // Pyramid: the row of swing component `component` (1 = y, 2 = z) against [lo, hi].
+  bool pyramid_violation(const Quat& q, const Quat& frame1, float dt, int component, float lo,
+                         float hi, Violation& out) const;
+  // The swing rows' violations (cone: one, in `y`; pyramid: y and z); false where none.
+  void swing_violations(const Quat& q, const Quat& frame1, float dt, Violation& y, bool& has_y,
+                        Violation& z, bool& has_z) const;
 
   float twist_min_ = -k_pi;
   float twist_max_ = k_pi;
@@ -119,10 +167,20 @@ class SwingTwistConstraintPart {
   float swing_z_ = k_pi;
   bool swing_free_ = true;
   bool twist_free_ = true;
+  SwingType swing_type_ = SwingType::Cone;
+  // Pyramid: the ranges of the swing's y and z components (sin of half the angles).
+  float pyramid_y_min_ = -1.0f, pyramid_y_max_ = 1.0f;
+  float pyramid_z_min_ = -1.0f, pyramid_z_max_ = 1.0f;
+  bool pyramid_y_free_ = true, pyramid_z_free_ = true;
   float twist_min_lambda_ = 0.0f;
   float twist_max_lambda_ = 0.0f;
-  AngleConstraintPart swing_;
+  float swing_min_lambda_ = -k_float_max;
+  float swing_max_lambda_ = 0.0f;
+  float swing_z_min_lambda_ = 0.0f;
+  float swing_z_max_lambda_ = 0.0f;
+  AngleConstraintPart swing_;  // the cone's row, or the pyramid's swing-about-Y row
   AngleConstraintPart twist_;
+  AngleConstraintPart swing_z_row_;  // the pyramid's swing-about-Z row
 };
 
 }  // namespace atl
