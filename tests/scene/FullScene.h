@@ -75,7 +75,32 @@ inline constexpr const char* k_full_scene = R"({
     {"type": "jolt_pyramid", "name": "j", "shape": "crate", "layers": 2,
      "allow_sleeping": false}
   ],
-  "constraints": [],
+  "constraints": [
+    {"name": "weld", "type": "fixed", "body1": "s3", "body2": "p0", "space": "world",
+     "point": [0, 1, 0], "enabled": true, "priority": 2, "velocity_steps": 10,
+     "position_steps": 3, "break_impulse": 100, "break_angular_impulse": 100},
+    {"name": "ball", "type": "point", "body1": "world", "body2": "wobbly", "point1": [2, 2, -2],
+     "point2": [2, 2, -2]},
+    {"name": "rope", "type": "distance", "body1": "hero", "body2": "pebble", "point1": [1, 2, 3],
+     "point2": [-2, 1, -2], "min_distance": 0, "max_distance": -1,
+     "limits_spring_settings": {"mode": "stiffness_and_damping", "stiffness": 50,
+                                "damping": 1}},
+    {"name": "door", "type": "hinge", "body1": "world", "body2": "p1", "point1": [6, 1, 6],
+     "point2": [6, 1, 6], "hinge_axis": [0, 0, 1], "normal_axis1": [1, 0, 0],
+     "normal_axis2": [1, 0, 0], "hinge_axis1": [0, 0, 1], "hinge_axis2": [0, 0, 1],
+     "limits_min": -1, "limits_max": 1, "max_friction_torque": 0.5,
+     "motor_settings": {"state": "velocity", "target_velocity": 1, "target_position": 0.5,
+                        "spring": {"mode": "frequency_and_damping", "frequency": 3,
+                                   "damping": 0.7},
+                        "min_force_limit": -10, "max_force_limit": 10,
+                        "min_torque_limit": -20, "max_torque_limit": 20}},
+    {"name": "rail", "type": "slider", "body1": "j0", "body2": "j1", "space": "local",
+     "point1": [0, 0, 0], "point2": [0, 0, 0], "slider_axis": [1, 0, 0],
+     "slider_axis1": [1, 0, 0], "relative_rotation": [0, 0, 0, 1], "limits_min": -1,
+     "limits_max": 1, "max_friction_force": 2,
+     "motor_settings": {"spring": {"mode": "mass_normalized_stiffness_and_damping",
+                                   "stiffness": 10}}}
+  ],
   "events": [
     {"step": 1, "action": "add_force", "body": "hero", "force": [10, 0, 0]},
     {"step": 2, "action": "add_impulse", "body": "s0", "impulse": [0, 5, 0]},
@@ -90,7 +115,12 @@ inline constexpr const char* k_full_scene = R"({
     {"step": 11, "action": "remove", "body": "r2"},
     {"step": 12, "action": "move_kinematic", "body": "mover", "position": [1, 3, 0],
      "rotation": [0, 0, 0, 1]},
-    {"step": 13, "action": "move_kinematic", "body": "mover", "position": [2, 3, 0]}
+    {"step": 13, "action": "move_kinematic", "body": "mover", "position": [2, 3, 0]},
+    {"step": 14, "action": "add_force", "body": "hero", "force": [0, 5, 0], "steps": 3},
+    {"step": 14, "action": "set_motor", "constraint": "door", "state": "position",
+     "target_velocity": 0, "target_position": 0.25},
+    {"step": 15, "action": "disable_constraint", "constraint": "rope"},
+    {"step": 16, "action": "enable_constraint", "constraint": "rope"}
   ],
   "probes": [
     {"name": "wall", "type": "plane_crossing", "axis": "x", "value": 0},

@@ -172,6 +172,22 @@ TEST(SceneDocs, ShapeTableIsTheShapeFieldTables) {
   expect_rows_match(documented, table, "");
 }
 
+TEST(SceneDocs, ConstraintTablesAreTheConstraintFieldTables) {
+  const std::string constraints = section(read_doc(), "Constraints");
+  ASSERT_FALSE(constraints.empty());
+  const size_t types = constraints.find("\n### Constraint types\n");
+  ASSERT_NE(types, std::string::npos);
+  expect_rows_match(doc_rows(constraints.substr(0, types), false), constraint_common_field_docs(),
+                    "");
+  std::vector<FieldDoc> table;
+  for (const auto& [type, fields] : constraint_field_docs())
+    for (FieldDoc field : fields) {
+      field.key = type + "/" + field.key;
+      table.push_back(field);
+    }
+  expect_rows_match(doc_rows(constraints.substr(types), true), table, "");
+}
+
 TEST(SceneDocs, TheTableTestWouldNoticeAWrongRow) {
   std::vector<FieldDoc> table = body_field_docs();
   std::vector<DocRow> rows;
