@@ -185,7 +185,7 @@ int run_command(const RunArgs& args) {
     const SceneWorld& w = **world;
     Result<std::unique_ptr<RecordingWriter>> writer = RecordingWriter::create(
         target_of(args.record), w.system().bodies(), w.body_ids(), w.body_names(), scene->dt,
-        args.steps > 0 ? args.steps : scene->steps, source);
+        args.steps > 0 ? args.steps : scene->steps, source, recorded_constraints(w));
     if (!writer) return bad_input(writer.error().message());
     recording = std::move(*writer);
   }

@@ -115,6 +115,40 @@ TEST_F(RecordingTest, RoundTripOfTheFullSceneEndsInTheWorldStateBitForBit) {
   EXPECT_EQ(recording.state(9, index_of("g1")).motion_type(), MotionType::Kinematic);
 }
 
+TEST_F(RecordingTest, ConstraintsAreRecordedWithTheirBodiesAndAttachmentPoints) {
+  const SceneDescription scene = read_scene_text(test::k_full_scene, "full.json").value();
+  std::unique_ptr<SceneWorld> world = SceneWorld::create(scene, "full.json").value();
+  auto writer = RecordingWriter::create(path("c.rec"), world->system().bodies(), world->body_ids(),
+                                        world->body_names(), scene.dt, 0, "full.json",
+                                        recorded_constraints(*world))
+                    .value();
+  writer->add_frame(world->system().bodies());
+  ASSERT_TRUE(writer->finish().ok());
+  const Recording recording = read_recording(path("c.rec")).value();
+  const std::vector<RecordedConstraint>& constraints = recording.header.constraints;
+  ASSERT_EQ(constraints.size(), scene.constraints.size());
+  EXPECT_EQ(constraints, recorded_constraints(*world));
+  const auto index_of = [&](const std::string& name) {
+    for (size_t b = 0; b < recording.header.bodies.size(); ++b)
+      if (recording.header.bodies[b].name == name) return int(b);
+    return -2;
+  };
+  for (size_t c = 0; c < constraints.size(); ++c) {
+    const ConstraintDesc& desc = scene.constraints[c];
+    EXPECT_EQ(constraints[c].name, desc.name);
+    EXPECT_EQ(constraints[c].body1, desc.body1 == "world" ? -1 : index_of(desc.body1));
+    EXPECT_EQ(constraints[c].body2, desc.body2 == "world" ? -1 : index_of(desc.body2));
+  }
+  // "ball": a point joint between the world and "wobbly" (whose centre of mass is offset from
+  // its shape origin) at world [2, 2, -2]: both recorded points are there in frame 0.
+  const RecordedConstraint& ball = constraints[1];
+  EXPECT_EQ(ball.type, "point");
+  EXPECT_EQ(ball.point1, Vec3(2, 2, -2));
+  const RecordedBodyState state = recording.state(0, size_t(ball.body2));
+  const Vec3 anchor = state.position + state.rotation * ball.point2;
+  EXPECT_NEAR((anchor - Vec3(2, 2, -2)).length(), 0.0f, 1e-5f);  // reads about 1e-7
+}
+
 TEST_F(RecordingTest, DecoratorsAndCompoundsResolveIntoPlacedParts) {
   const Ref<Shape> box = BoxShapeSettings{Vec3(1, 2, 3), 0.1f}.create().value();
   // A cylinder takes the non-uniform scale below (its cross-section stays round); a sphere would

@@ -228,6 +228,17 @@ std::string header_text(const RecordingHeader& header) {
                                    {"motion", motion_type_name(body.motion_type)},
                                    {"shape", body.shape}}));
   root["bodies"] = std::move(bodies);
+  if (!header.constraints.empty()) {
+    Json constraints = Json::array();
+    for (const RecordedConstraint& c : header.constraints)
+      constraints.push_back(Json::object({{"name", c.name},
+                                          {"type", c.type},
+                                          {"body1", c.body1},
+                                          {"body2", c.body2},
+                                          {"point1", scene_json::vec3(c.point1)},
+                                          {"point2", scene_json::vec3(c.point2)}}));
+    root["constraints"] = std::move(constraints);
+  }
   std::string text = scene_json::compact_text(root);
   // Spaces up to a multiple of 4 bytes, so that the frames that follow are aligned for a
   // Float32Array view.
@@ -375,6 +386,26 @@ RecordingHeader read_header(const Json& root) {
                                                member_path(body_path, "shape"), 0,
                                                int64_t(header.shapes.size()) - 1));
   }
+  if (const auto it = root.find("constraints"); it != root.end()) {
+    scene_json::expect_array(*it, "header.constraints");
+    const int64_t last_body = int64_t(header.bodies.size()) - 1;
+    for (size_t c = 0; c < it->size(); ++c) {
+      const std::string at = element_path("header.constraints", c);
+      const Json& object = (*it)[c];
+      scene_json::expect_object(object, at);
+      RecordedConstraint& constraint = header.constraints.emplace_back();
+      constraint.name = scene_json::read_name(require(object, at, "name"), member_path(at, "name"));
+      constraint.type = scene_json::read_name(require(object, at, "type"), member_path(at, "type"));
+      constraint.body1 = int(scene_json::read_int(require(object, at, "body1"),
+                                                  member_path(at, "body1"), -1, last_body));
+      constraint.body2 = int(scene_json::read_int(require(object, at, "body2"),
+                                                  member_path(at, "body2"), -1, last_body));
+      constraint.point1 =
+          scene_json::read_vec3(require(object, at, "point1"), member_path(at, "point1"));
+      constraint.point2 =
+          scene_json::read_vec3(require(object, at, "point2"), member_path(at, "point2"));
+    }
+  }
   return header;
 }
 
@@ -390,7 +421,8 @@ RecordedShape describe_shape(const Shape& shape) {
 
 Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
-    std::span<const std::string> names, float dt, int steps, std::string_view source) {
+    std::span<const std::string> names, float dt, int steps, std::string_view source,
+    std::span<const RecordedConstraint> constraints) {
   ATOLL_ASSERT(ids.size() == names.size(), "one name per body");
   ATOLL_ASSERT(steps >= 0 && dt > 0.0f);
   RecordingHeader header;
@@ -406,6 +438,7 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     if (inserted) header.shapes.push_back(describe_shape(*body->shape()));
     header.bodies.push_back({names[i], body->motion_type(), it->second});
   }
+  header.constraints.assign(constraints.begin(), constraints.end());
 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))

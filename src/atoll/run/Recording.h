@@ -90,6 +90,22 @@ struct RecordedBody {
   uint32_t shape = 0;
 };
 
+/// A recorded constraint: its bodies and attachment points, so that a viewer can draw it from
+/// the frames' poses.
+struct RecordedConstraint {
+  /// Scene constraint name.
+  std::string name;
+  /// Scene type name ("hinge", …).
+  std::string type;
+  /// Indices into RecordingHeader::bodies; −1 = the fixed world.
+  int body1 = -1, body2 = -1;
+  /// Attachment points: in the body's shape space (a point p is at position + rotation · p of
+  /// the body's frame pose), or in world space (m) for the world.
+  Vec3 point1, point2;
+
+  bool operator==(const RecordedConstraint&) const = default;
+};
+
 /// What a recording says before its frames.
 struct RecordingHeader {
   /// Where the scene came from ("tower10 (built-in)", a file name).
@@ -102,6 +118,8 @@ struct RecordingHeader {
   std::vector<RecordedShape> shapes;
   /// Bodies, in frame order.
   std::vector<RecordedBody> bodies;
+  /// Constraints between them (an empty list is not written).
+  std::vector<RecordedConstraint> constraints;
 };
 
 /// One body in one frame.
@@ -131,7 +149,8 @@ class RecordingWriter {
   /// temporary file cannot be created; nothing is written then.
   static Result<std::unique_ptr<RecordingWriter>> create(
       const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
-      std::span<const std::string> names, float dt, int steps, std::string_view source);
+      std::span<const std::string> names, float dt, int steps, std::string_view source,
+      std::span<const RecordedConstraint> constraints = {});
   RecordingWriter(const RecordingWriter&) = delete;
   RecordingWriter& operator=(const RecordingWriter&) = delete;
   ~RecordingWriter();

@@ -91,6 +91,34 @@ Ref<Constraint> SceneWorld::constraint(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world) {
+  std::vector<RecordedConstraint> out;
+  const BodyManager& bodies = world.system().bodies();
+  for (size_t c = 0; c < world.constraints().size(); ++c) {
+    const Constraint& constraint = *world.constraints()[c];
+    const ConstraintDesc& desc = world.scene().constraints[c];
+    const auto [local1, local2] =
+        fields::find_constraint_type(constraint.sub_type())->anchors(constraint);
+    RecordedConstraint r;
+    r.name = desc.name;
+    r.type = to_string(desc.type);
+    // A point in a body's centre-of-mass frame → its shape space (the frames' pose is the
+    // shape origin's).
+    const auto place = [&](BodyID id, const Vec3& local, int& index, Vec3& point) {
+      index = -1;
+      point = local;
+      for (size_t b = 0; b < world.body_ids().size(); ++b)
+        if (world.body_ids()[b] == id) index = int(b);
+      if (const Body* body = index >= 0 ? bodies.get(id) : nullptr)
+        point = local + body->shape()->center_of_mass();
+    };
+    place(constraint.body1(), local1, r.body1, r.point1);
+    place(constraint.body2(), local2, r.body2, r.point2);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 BodyID SceneWorld::body(std::string_view name) const {
   auto it = by_name_.find(name);
   return it != by_name_.end() ? it->second : BodyID();

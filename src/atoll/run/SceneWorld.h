@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "atoll/run/Recording.h"
 #include "atoll/scene/SceneDescription.h"
 #include "atoll/world/PhysicsSystem.h"
 
@@ -50,6 +51,10 @@ class SceneWorld {
   std::map<std::string, BodyID, std::less<>> by_name_;
   std::vector<Ref<Constraint>> constraints_;
 };
+
+/// The world's constraints as a recording describes them (bodies as indices into body_ids(),
+/// points in each body's shape space).
+std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world);
 
 /// A body's state at the end of a run.
 struct BodySnapshot {

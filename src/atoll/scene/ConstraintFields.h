@@ -111,6 +111,9 @@ struct ConstraintType {
   Status (*set_motor)(Constraint&, const EventDesc&);
   /// This step's impulses per part.
   void (*total_lambda)(const Constraint&, LambdaParts&);
+  /// The attachment points in each body's centre-of-mass frame (world space for the world), for
+  /// recordings.
+  std::pair<Vec3, Vec3> (*anchors)(const Constraint&);
 };
 
 /// A constraint as the writer writes it: name, type, body1, body2, common and type keys.
@@ -157,6 +160,14 @@ const ConstraintType& constraint_type() {
       },
       B::set_motor,
       B::total_lambda,
+      [](const Constraint& c) -> std::pair<Vec3, Vec3> {
+        if constexpr (requires { B::anchors(c); }) {
+          return B::anchors(c);
+        } else {
+          const auto s = static_cast<const typename B::Engine&>(c).settings();
+          return {s.point1, s.point2};
+        }
+      },
   };
   return k;
 }

@@ -28,6 +28,7 @@ struct DistanceLimit : Real {
 };
 
 struct DistanceBehaviour {
+  using Engine = DistanceConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Distance;
   static constexpr bool linear_part = true, angular_part = false, motor = false;
   static void complete(DistanceDesc&, const Json&) {}

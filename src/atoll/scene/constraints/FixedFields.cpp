@@ -15,6 +15,7 @@ using S = FixedConstraintSettings;
 constexpr auto k_settings = &FixedDesc::settings;
 
 struct FixedBehaviour {
+  using Engine = FixedConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Fixed;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
   static void complete(FixedDesc&, const Json&) {}

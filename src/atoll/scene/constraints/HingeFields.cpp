@@ -23,6 +23,7 @@ constexpr char k_min_range[] = "[-π, 0]";
 constexpr char k_max_range[] = "[0, π]";
 
 struct HingeBehaviour {
+  using Engine = HingeConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Hinge;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   // A normal axis the file does not give is derived perpendicular to its hinge axis.

@@ -15,6 +15,7 @@ using S = PointConstraintSettings;
 constexpr auto k_settings = &PointDesc::settings;
 
 struct PointBehaviour {
+  using Engine = PointConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Point;
   static constexpr bool linear_part = true, angular_part = false, motor = false;
   static void complete(PointDesc&, const Json&) {}

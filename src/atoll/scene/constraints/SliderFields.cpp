@@ -21,6 +21,7 @@ constexpr char k_min_range[] = "≤ 0";
 constexpr char k_max_range[] = "≥ 0";
 
 struct SliderBehaviour {
+  using Engine = SliderConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Slider;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   static void complete(SliderDesc&, const Json&) {}
