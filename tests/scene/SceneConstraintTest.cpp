@@ -341,7 +341,8 @@ TEST(SceneConstraints, BadInputGivesExactlyTheExpectedOneLineMessage) {
       {ball, R"({"step": 1, "action": "set_motor", "constraint": "ball", "state": "off"})",
        "events[0].constraint: \"ball\" is a point constraint, which has no motor"},
       {door, R"({"step": 1, "action": "set_motor", "constraint": "door"})",
-       "events[0]: set_motor needs state, target_velocity or target_position"},
+       "events[0]: set_motor needs state, target_velocity, target_position, target_orientation or "
+       "target_angular_velocity"},
       {door, R"({"step": 1, "action": "set_motor", "constraint": "door", "state": "on"})",
        "events[0].state: unknown motor state \"on\" (expected off, velocity, position or "
        "position_and_velocity)"},

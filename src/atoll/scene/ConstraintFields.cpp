@@ -134,6 +134,18 @@ Vec3 derived_perpendicular(const Vec3& axis) {
   return n.normalized();
 }
 
+void check_single_motor_event(ConstraintSubType type, const EventDesc& event,
+                              const std::string& path) {
+  const std::string what = "a " + std::string(to_string(type)) + " constraint";
+  if (!event.motor.empty())
+    fail(member_path(path, "motor"), what + " has one motor (leave out motor)");
+  if (event.target_orientation)
+    fail(member_path(path, "target_orientation"), what + "'s motor has no target_orientation");
+  if (event.target_angular_velocity)
+    fail(member_path(path, "target_angular_velocity"),
+         what + "'s motor has no target_angular_velocity");
+}
+
 void ConstraintReference::read(std::string& v, const Json& j, const std::string& p,
                                SceneParser& parser) {
   std::string name = read_name(j, p);

@@ -17,7 +17,9 @@
 //  3. A behaviour struct with `type`, `linear_part`, `angular_part`, `motor`, and static
 //     `complete(Desc&, const Json& object)` (derived values from what the file left out),
 //     `create(const Desc&, const ConstraintBuild&)`, `set_motor(Constraint&, const EventDesc&)`
-//     and `total_lambda(const Constraint&, LambdaParts&)` (part names in snake_case); then
+//     and `total_lambda(const Constraint&, LambdaParts&)` (part names in snake_case), and
+//     `check_event(const EventDesc&, const std::string& path)` when its set_motor events
+//     differ from a single motor's (swing_twist, six_dof); then
 //     `const ConstraintType& cone_constraint_type() { return constraint_type<ConeDesc, Cone>(); }`.
 //  4. Add that function to the list in scene/ConstraintTypes.cpp, the rows to
 //     docs/scene-format.md ("## Constraints", which SceneDocsTest compares with the table) and
@@ -107,6 +109,8 @@ struct ConstraintType {
   void (*describe)(std::vector<FieldDoc>&);
   /// The engine constraint (not yet added to a world); errors name the C++ field.
   Result<Ref<Constraint>> (*create)(const ConstraintTypeData&, const ConstraintBuild&);
+  /// Checks a set_motor event's motor and targets against the type (at `path`, the event).
+  void (*check_event)(const EventDesc&, const std::string& path);
   /// Applies a set_motor event.
   Status (*set_motor)(Constraint&, const EventDesc&);
   /// This step's impulses per part.
@@ -124,7 +128,14 @@ std::span<const ConstraintType* const> constraint_types();
 /// The type of `type`, or null when the scene format does not support it yet.
 const ConstraintType* find_constraint_type(ConstraintSubType type);
 
-/// The ConstraintType of Desc (a ConstraintData with its FieldTable) and its behaviour B.
+/// The check_event of a type with one motor (scalar targets): no `motor`, `target_orientation`
+/// or `target_angular_velocity` key.
+void check_single_motor_event(ConstraintSubType type, const EventDesc& event,
+                              const std::string& path);
+
+/// The ConstraintType of Desc (a ConstraintData with its FieldTable) and its behaviour B; B may
+/// have a static `check_event(const EventDesc&, const std::string& path)` (a type with several
+/// motors or orientation targets), else check_single_motor_event.
 template <class Desc, class B>
 const ConstraintType& constraint_type() {
   static const ConstraintType k{
@@ -157,6 +168,12 @@ const ConstraintType& constraint_type() {
       [](std::vector<FieldDoc>& rows) { describe_object<Desc>("", rows); },
       [](const ConstraintTypeData& d, const ConstraintBuild& build) {
         return B::create(static_cast<const Desc&>(d), build);
+      },
+      [](const EventDesc& e, const std::string& path) {
+        if constexpr (requires { B::check_event(e, path); })
+          B::check_event(e, path);
+        else
+          check_single_motor_event(B::type, e, path);
       },
       B::set_motor,
       B::total_lambda,

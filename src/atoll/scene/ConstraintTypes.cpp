@@ -10,12 +10,15 @@ const ConstraintType& point_constraint_type();
 const ConstraintType& hinge_constraint_type();
 const ConstraintType& slider_constraint_type();
 const ConstraintType& distance_constraint_type();
+const ConstraintType& cone_constraint_type();
+const ConstraintType& swing_twist_constraint_type();
 
 std::span<const ConstraintType* const> constraint_types() {
   // In ConstraintSubType order.
   static const ConstraintType* const k[] = {
       &fixed_constraint_type(),  &point_constraint_type(),    &hinge_constraint_type(),
-      &slider_constraint_type(), &distance_constraint_type(),
+      &slider_constraint_type(), &distance_constraint_type(), &cone_constraint_type(),
+      &swing_twist_constraint_type(),
   };
   return k;
 }

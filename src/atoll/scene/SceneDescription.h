@@ -215,8 +215,17 @@ struct EventDesc {
   std::optional<MotorState> motor_state;
   /// set_motor: the new target velocity (rad/s or m/s); unset keeps it.
   std::optional<float> target_velocity;
-  /// set_motor: the new target position (rad or m); unset keeps it.
+  /// set_motor: the new target position (rad or m; a path's target fraction); unset keeps it.
   std::optional<float> target_position;
+  /// set_motor on a constraint with several motors: which one ("swing" or "twist" for
+  /// swing_twist, an axis name such as "translation_x" for six_dof); empty: all of them.
+  std::string motor;
+  /// set_motor (swing_twist, six_dof): the new target orientation of constraint space 2 in
+  /// constraint space 1 (unit [x, y, z, w]); unset keeps it.
+  std::optional<Quat> target_orientation;
+  /// set_motor (swing_twist, six_dof): the new target angular velocity of body 2 relative to
+  /// body 1 (rad/s, constraint space); unset keeps it.
+  std::optional<Vec3> target_angular_velocity;
   /// The action's vector: force (N), impulse (N·s), torque (N·m), angular impulse (N·m·s),
   /// linear velocity (m/s), angular velocity (rad/s) or move_kinematic's target position (m).
   Vec3 vector;

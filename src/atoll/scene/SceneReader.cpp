@@ -270,6 +270,12 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
       desc.target_velocity = read_float(v, p);
     } else if (desc.action == SceneAction::SetMotor && key == "target_position") {
       desc.target_position = read_float(v, p);
+    } else if (desc.action == SceneAction::SetMotor && key == "motor") {
+      desc.motor = read_name(v, p);
+    } else if (desc.action == SceneAction::SetMotor && key == "target_orientation") {
+      desc.target_orientation = read_rotation(v, p);
+    } else if (desc.action == SceneAction::SetMotor && key == "target_angular_velocity") {
+      desc.target_angular_velocity = read_vec3(v, p);
     } else if (vector_key != nullptr && key == vector_key) {
       desc.vector = read_vec3(v, p);
     } else if (desc.action == SceneAction::MoveKinematic && key == "rotation") {
@@ -285,8 +291,14 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
   }
   require_keys(event, path, {"step", on_constraint ? "constraint" : "body"});
   if (desc.action == SceneAction::SetMotor && !desc.motor_state && !desc.target_velocity &&
-      !desc.target_position)
-    fail(path, "set_motor needs state, target_velocity or target_position");
+      !desc.target_position && !desc.target_orientation && !desc.target_angular_velocity)
+    fail(path,
+         "set_motor needs state, target_velocity, target_position, target_orientation or "
+         "target_angular_velocity");
+  // The constraint's type decides which motors and targets it has.
+  if (desc.action == SceneAction::SetMotor)
+    fields::find_constraint_type(scene_.find_constraint(desc.constraint)->type)
+        ->check_event(desc, path);
   if (vector_key != nullptr) require(event, path, vector_key);
   if (has_value) require(event, path, "value");
   scene_.events.push_back(std::move(desc));

@@ -29,6 +29,10 @@ Json event_json(const EventDesc& event) {
   if (event.motor_state) out["state"] = to_string(*event.motor_state);
   if (event.target_velocity) out["target_velocity"] = real(*event.target_velocity);
   if (event.target_position) out["target_position"] = real(*event.target_position);
+  if (!event.motor.empty()) out["motor"] = event.motor;
+  if (event.target_orientation) out["target_orientation"] = quat(*event.target_orientation);
+  if (event.target_angular_velocity)
+    out["target_angular_velocity"] = vec3(*event.target_angular_velocity);
   if (const char* key = scene_action_vector_key(event.action)) out[key] = vec3(event.vector);
   if (event.rotation) out["rotation"] = quat(*event.rotation);
   if (event.action == SceneAction::SetMotionQuality)
