@@ -49,7 +49,7 @@ Vec3 read_vec(const scene_json::Json& j) {
   return Vec3(j[0].get<float>(), j[1].get<float>(), j[2].get<float>());
 }
 
-std::vector<Anchor> anchors(const SceneWorld& world) {
+std::vector<Anchor> anchors(SceneWorld& world) {
   const BodyInterface& bodies = world.system().body_interface();
   std::vector<Anchor> out;
   for (const ConstraintDesc& desc : world.scene().constraints) {
@@ -71,7 +71,7 @@ std::vector<Anchor> anchors(const SceneWorld& world) {
 }
 
 // Largest distance (m) between the two ends of any joint.
-float max_separation(const SceneWorld& world, const std::vector<Anchor>& joints,
+float max_separation(SceneWorld& world, const std::vector<Anchor>& joints,
                      std::string* worst = nullptr) {
   const BodyInterface& bodies = world.system().body_interface();
   const auto to_world = [&](BodyID id, const Vec3& p) {
@@ -89,7 +89,7 @@ float max_separation(const SceneWorld& world, const std::vector<Anchor>& joints,
   return max;
 }
 
-bool all_finite(const SceneWorld& world) {
+bool all_finite(SceneWorld& world) {
   const BodyInterface& bodies = world.system().body_interface();
   for (BodyID id : world.body_ids()) {
     const Vec3 p = bodies.position(id).value();

@@ -40,6 +40,11 @@ Json written(const SceneDescription& scene, const std::string& name) {
   return c != nullptr ? fields::write_constraint(*c) : Json::object();
 }
 
+// PREFIX + index (appended: GCC 12's -Wrestrict misfires on "c" + std::to_string(i)).
+std::string indexed(const char* prefix, int i) {
+  return std::string(prefix).append(std::to_string(i));
+}
+
 Vec3 vec(const Json& j) { return Vec3(j[0].get<float>(), j[1].get<float>(), j[2].get<float>()); }
 
 TEST(SceneJointGenerators, ChainMakesLinksAndOneJointPerLinkFromTheWorld) {
@@ -51,16 +56,16 @@ TEST(SceneJointGenerators, ChainMakesLinksAndOneJointPerLinkFromTheWorld) {
   ASSERT_EQ(scene.bodies.size(), 1u + 4u);
   ASSERT_EQ(scene.constraints.size(), 4u);
   for (int i = 0; i < 4; ++i) {
-    const BodyDesc& link = *scene.find_body("c" + std::to_string(i));
+    const BodyDesc& link = *scene.find_body(indexed("c", i));
     EXPECT_EQ(link.settings.position, Vec3(1.0f + 0.5f * float(i), 5.0f, 0.0f));
     EXPECT_EQ(link.settings.friction, 0.3f);
     // One group of their own: the floor has none, so the first free group is 0.
     EXPECT_EQ(link.collision_group, 0u);
     const ConstraintDesc& joint = scene.constraints[size_t(i)];
-    EXPECT_EQ(joint.name, "c_joint" + std::to_string(i));
+    EXPECT_EQ(joint.name, indexed("c_joint", i));
     EXPECT_EQ(joint.type, ConstraintSubType::Hinge);
-    EXPECT_EQ(joint.body1, i == 0 ? "world" : "c" + std::to_string(i - 1));
-    EXPECT_EQ(joint.body2, "c" + std::to_string(i));
+    EXPECT_EQ(joint.body1, i == 0 ? "world" : indexed("c", i - 1));
+    EXPECT_EQ(joint.body2, indexed("c", i));
     // Halfway between the centres; joint 0 half a spacing before link 0.
     const Json j = written(scene, joint.name);
     const Vec3 expected(0.75f + 0.5f * float(i), 5.0f, 0.0f);

@@ -17,6 +17,7 @@ constexpr auto k_settings = &ConeDesc::settings;
 constexpr char k_half_range[] = "[0, π]";
 
 struct ConeBehaviour {
+  using Engine = ConeConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Cone;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
   static void complete(ConeDesc&, const Json&) {}

@@ -49,6 +49,11 @@ Vec3 target_angular_velocity(const SwingTwistDesc& d, const std::string& path) {
 
 struct SwingTwistBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SwingTwist;
+  // The attachment points for recordings (settings() reads them back in each body's frame).
+  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
+    const SwingTwistConstraintSettings s = static_cast<const SwingTwistConstraint&>(c).settings();
+    return {s.position1, s.position2};
+  }
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   // A plane axis the file does not give is derived perpendicular to its twist axis.
   static void complete(SwingTwistDesc& d, const Json& object) {
