@@ -55,8 +55,10 @@ std::vector<Anchor> anchors(SceneWorld& world) {
   for (const ConstraintDesc& desc : world.scene().constraints) {
     const scene_json::Json j = fields::write_constraint(desc);
     const bool swing = desc.type == ConstraintSubType::SwingTwist;
-    const Vec3 p1 = read_vec(j[swing ? "position1" : "point1"]);
-    const Vec3 p2 = read_vec(j[swing ? "position2" : "point2"]);
+    // The writer leaves out a point at its default, the origin.
+    const auto point = [&j](const char* key) { return j.contains(key) ? read_vec(j[key]) : Vec3(); };
+    const Vec3 p1 = point(swing ? "position1" : "point1");
+    const Vec3 p2 = point(swing ? "position2" : "point2");
     Anchor a{desc.name, world.body(desc.body1), world.body(desc.body2), p1, p2};
     // To the body's frame (the world keeps world coordinates).
     const auto to_local = [&](BodyID id, const Vec3& p) {
@@ -112,7 +114,7 @@ TEST(BuiltinSceneRun, ChainSwingsAndKeepsItsHinges) {
   ASSERT_TRUE(all_finite(*world));
   std::string worst;
   const float separation = max_separation(*world, joints, &worst);
-  EXPECT_LT(separation, 0.005f) << worst;  // measured 0.0 m
+  EXPECT_LT(separation, 0.005f) << worst;  // measured 0.0019 m (0.013 m with 1 sub-step)
   // It swings: after 1 s the free end has fallen metres.
   const float end_y = world->system().body_interface().position(last).value().y();
   EXPECT_LT(end_y, start_y - 2.0f);  // measured: fell 0.0 m
@@ -129,7 +131,7 @@ TEST(BuiltinSceneRun, JointGridHangsFromItsTopRow) {
   ASSERT_TRUE(all_finite(*world));
   std::string worst;
   const float separation = max_separation(*world, joints, &worst);
-  EXPECT_LT(separation, 0.005f) << worst;  // measured 0.0 m
+  EXPECT_LT(separation, 0.005f) << worst;  // measured 0.0009 m (0.045 m with 1 sub-step)
 }
 
 TEST(BuiltinSceneRun, RagdollsComeToRestOnTheFloor) {
