@@ -56,7 +56,9 @@ std::vector<Anchor> anchors(SceneWorld& world) {
     const scene_json::Json j = fields::write_constraint(desc);
     const bool swing = desc.type == ConstraintSubType::SwingTwist;
     // The writer leaves out a point at its default, the origin.
-    const auto point = [&j](const char* key) { return j.contains(key) ? read_vec(j[key]) : Vec3(); };
+    const auto point = [&j](const char* key) {
+      return j.contains(key) ? read_vec(j[key]) : Vec3();
+    };
     const Vec3 p1 = point(swing ? "position1" : "point1");
     const Vec3 p2 = point(swing ? "position2" : "point2");
     Anchor a{desc.name, world.body(desc.body1), world.body(desc.body2), p1, p2};
@@ -117,7 +119,7 @@ TEST(BuiltinSceneRun, ChainSwingsAndKeepsItsHinges) {
   EXPECT_LT(separation, 0.005f) << worst;  // measured 0.0019 m (0.013 m with 1 sub-step)
   // It swings: after 1 s the free end has fallen metres.
   const float end_y = world->system().body_interface().position(last).value().y();
-  EXPECT_LT(end_y, start_y - 2.0f);  // measured: fell 0.0 m
+  EXPECT_LT(end_y, start_y - 2.0f);  // measured: fell 4.84 m
 }
 
 TEST(BuiltinSceneRun, JointGridHangsFromItsTopRow) {
@@ -158,7 +160,7 @@ TEST(BuiltinSceneRun, RagdollsComeToRestOnTheFloor) {
   EXPECT_LT(max_speed, 0.5f);  // measured 0.0 m/s: at rest
   std::string worst;
   const float separation = max_separation(*world, joints, &worst);
-  EXPECT_LT(separation, 0.01f) << worst;  // measured 0.0 m
+  EXPECT_LT(separation, 0.01f) << worst;  // measured 0.0042 m (a knee)
 }
 
 }  // namespace
