@@ -89,7 +89,7 @@ TEST(SceneDocs, SettingsTableListsEveryKeyWithItsRealDefault) {
     EXPECT_EQ(scene, SceneDescription()) << key << ": documented default " << cells[2];
   }
   std::vector<std::string> expected = {"dt", "steps", "collision_steps"};
-  for (const PhysicsSettingField& field : physics_setting_fields()) expected.push_back(field.name);
+  for (const auto& field : physics_setting_fields()) expected.push_back(field.name);
   EXPECT_EQ(documented, expected);
 }
 

@@ -156,7 +156,13 @@ struct Integer : Plain<V> {
   static constexpr const char* kind = "integer";
   static constexpr const char* kinds = "integers";
   static std::string range() {
-    return "[" + std::to_string(Min) + ", " + std::to_string(Max) + "]";
+    // Appended piece by piece: GCC 12's -Wrestrict misfires on the chained operator+ here.
+    std::string text = "[";
+    text += std::to_string(Min);
+    text += ", ";
+    text += std::to_string(Max);
+    text += "]";
+    return text;
   }
   static void read(V& v, const Json& j, const std::string& p, SceneParser&) {
     v = static_cast<V>(scene_json::read_int(j, p, Min, Max));

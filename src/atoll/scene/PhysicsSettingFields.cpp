@@ -1,50 +1,65 @@
+// The PhysicsSettings field table (scene/FieldTable.h): a scene file's "settings" keys besides
+// dt, steps and collision_steps, named exactly like the fields. The reader, the writer, --set,
+// scene equality and the docs test walk it; the valid ranges are PhysicsSettings::validate()'s.
+
 #include "atoll/scene/PhysicsSettingFields.h"
 
+#include <limits>
+
 namespace atl {
+
+namespace fields {
 
 namespace {
 
 using S = PhysicsSettings;
-
-const PhysicsSettingField k_fields[] = {
-    {"gravity", &S::gravity},
-    {"velocity_steps", &S::velocity_steps},
-    {"position_steps", &S::position_steps},
-    {"baumgarte", &S::baumgarte},
-    {"warm_start", &S::warm_start},
-    {"penetration_slop", &S::penetration_slop},
-    {"speculative_contact_distance", &S::speculative_contact_distance},
-    {"speculative_contacts_from_velocity", &S::speculative_contacts_from_velocity},
-    {"max_penetration_distance", &S::max_penetration_distance},
-    {"contact_point_preserve_lambda_max_dist", &S::contact_point_preserve_lambda_max_dist},
-    {"contact_normal_cos_max_delta_rotation", &S::contact_normal_cos_max_delta_rotation},
-    {"manifold_tolerance", &S::manifold_tolerance},
-    {"body_pair_cache_max_delta_position_sq", &S::body_pair_cache_max_delta_position_sq},
-    {"body_pair_cache_cos_max_delta_rotation_div2",
-     &S::body_pair_cache_cos_max_delta_rotation_div2},
-    {"linear_cast_threshold", &S::linear_cast_threshold},
-    {"linear_cast_max_penetration", &S::linear_cast_max_penetration},
-    {"time_before_sleep", &S::time_before_sleep},
-    {"point_velocity_sleep_threshold", &S::point_velocity_sleep_threshold},
-    {"allow_sleeping", &S::allow_sleeping},
-    {"use_large_island_splitter", &S::use_large_island_splitter},
-    {"deterministic_simulation", &S::deterministic_simulation},
-    {"min_velocity_for_restitution", &S::min_velocity_for_restitution},
-    {"use_friction", &S::use_friction},
-    {"manifold_friction", &S::manifold_friction},
-    {"face_contact_block", &S::face_contact_block},
-    {"use_position_solver_for_contacts", &S::use_position_solver_for_contacts},
-    {"stack_solve_min_bodies", &S::stack_solve_min_bodies},
-    {"stack_solve_min_mass_ratio", &S::stack_solve_min_mass_ratio},
-};
+using Int = Integer<int, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()>;
 
 }  // namespace
 
-std::span<const PhysicsSettingField> physics_setting_fields() { return k_fields; }
+template <>
+std::span<const Field<S>> FieldTable<S>::fields() {
+  static const Field<S> k[] = {
+      field<Vector, &S::gravity>("gravity"),
+      field<Int, &S::velocity_steps>("velocity_steps"),
+      field<Int, &S::position_steps>("position_steps"),
+      field<Real, &S::baumgarte>("baumgarte"),
+      field<Bool, &S::warm_start>("warm_start"),
+      field<Real, &S::penetration_slop>("penetration_slop"),
+      field<Real, &S::speculative_contact_distance>("speculative_contact_distance"),
+      field<Bool, &S::speculative_contacts_from_velocity>("speculative_contacts_from_velocity"),
+      field<Real, &S::max_penetration_distance>("max_penetration_distance"),
+      field<Real, &S::contact_point_preserve_lambda_max_dist>(
+          "contact_point_preserve_lambda_max_dist"),
+      field<Real, &S::contact_normal_cos_max_delta_rotation>(
+          "contact_normal_cos_max_delta_rotation"),
+      field<Real, &S::manifold_tolerance>("manifold_tolerance"),
+      field<Real, &S::body_pair_cache_max_delta_position_sq>(
+          "body_pair_cache_max_delta_position_sq"),
+      field<Real, &S::body_pair_cache_cos_max_delta_rotation_div2>(
+          "body_pair_cache_cos_max_delta_rotation_div2"),
+      field<Real, &S::linear_cast_threshold>("linear_cast_threshold"),
+      field<Real, &S::linear_cast_max_penetration>("linear_cast_max_penetration"),
+      field<Real, &S::time_before_sleep>("time_before_sleep"),
+      field<Real, &S::point_velocity_sleep_threshold>("point_velocity_sleep_threshold"),
+      field<Bool, &S::allow_sleeping>("allow_sleeping"),
+      field<Bool, &S::use_large_island_splitter>("use_large_island_splitter"),
+      field<Bool, &S::deterministic_simulation>("deterministic_simulation"),
+      field<Real, &S::min_velocity_for_restitution>("min_velocity_for_restitution"),
+      field<Bool, &S::use_friction>("use_friction"),
+      field<Bool, &S::manifold_friction>("manifold_friction"),
+      field<Bool, &S::face_contact_block>("face_contact_block"),
+      field<Bool, &S::use_position_solver_for_contacts>("use_position_solver_for_contacts"),
+      field<Int, &S::stack_solve_min_bodies>("stack_solve_min_bodies"),
+      field<Real, &S::stack_solve_min_mass_ratio>("stack_solve_min_mass_ratio"),
+  };
+  return k;
+}
 
-bool same_setting(const PhysicsSettingField& field, const PhysicsSettings& a,
-                  const PhysicsSettings& b) {
-  return std::visit([&](auto member) { return a.*member == b.*member; }, field.member);
+}  // namespace fields
+
+std::span<const fields::Field<PhysicsSettings>> physics_setting_fields() {
+  return fields::FieldTable<PhysicsSettings>::fields();
 }
 
 }  // namespace atl

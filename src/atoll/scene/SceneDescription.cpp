@@ -122,8 +122,7 @@ const SceneShape* SceneDescription::resolve(const ShapeRef& ref) const {
 }
 
 bool operator==(const SceneDescription& a, const SceneDescription& b) {
-  for (const PhysicsSettingField& field : physics_setting_fields())
-    if (!same_setting(field, a.physics, b.physics)) return false;
+  if (!fields::equal_objects(a.physics, b.physics)) return false;
   return a.dt == b.dt && a.steps == b.steps && a.collision_steps == b.collision_steps &&
          a.description == b.description && a.shapes == b.shapes && a.bodies == b.bodies &&
          a.constraints == b.constraints && a.events == b.events && a.probes == b.probes;

@@ -123,25 +123,9 @@ bool SceneParser::parse_setting(std::string_view key, const Json& value, const s
     scene_.collision_steps = static_cast<int>(read_int(value, path, 1, k_max_int));
     return true;
   }
-  for (const PhysicsSettingField& field : physics_setting_fields()) {
-    if (key != field.name) continue;
+  if (const fields::Field<PhysicsSettings>* field = fields::find_field<PhysicsSettings>(key)) {
     PhysicsSettings changed = scene_.physics;
-    std::visit(
-        [&](auto member) {
-          auto& target = changed.*member;
-          using T = std::remove_reference_t<decltype(target)>;
-          if constexpr (std::is_same_v<T, Vec3>) {
-            target = read_vec3(value, path);
-          } else if constexpr (std::is_same_v<T, int>) {
-            target = static_cast<int>(read_int(value, path, k_min_int, k_max_int));
-          } else if constexpr (std::is_same_v<T, float>) {
-            target = read_float(value, path);
-          } else {
-            static_assert(std::is_same_v<T, bool>);
-            target = read_bool(value, path);
-          }
-        },
-        field.member);
+    field->read(changed, value, path, *this);
     // The valid ranges are PhysicsSettings' own; its message names the C++ field, which is the
     // JSON key.
     if (const Status valid = changed.validate(); !valid.ok()) {

@@ -47,22 +47,9 @@ Json settings_json(const SceneDescription& scene) {
   out["dt"] = real(scene.dt);
   out["steps"] = scene.steps;
   out["collision_steps"] = scene.collision_steps;
-  const PhysicsSettings defaults;
-  for (const PhysicsSettingField& field : physics_setting_fields()) {
-    if (same_setting(field, scene.physics, defaults)) continue;
-    std::visit(
-        [&](auto member) {
-          const auto& value = scene.physics.*member;
-          using T = std::decay_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, Vec3>)
-            out[field.name] = vec3(value);
-          else if constexpr (std::is_same_v<T, float>)
-            out[field.name] = real(value);
-          else
-            out[field.name] = value;
-        },
-        field.member);
-  }
+  // The fields that differ from PhysicsSettings' defaults, in table order.
+  const Json physics = fields::write_object(scene.physics);
+  for (auto it = physics.begin(); it != physics.end(); ++it) out[it.key()] = it.value();
   return out;
 }
 
