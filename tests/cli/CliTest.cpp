@@ -209,12 +209,17 @@ INSTANTIATE_TEST_SUITE_P(
                     "events": [{"step": 1, "action": "set_motor", "constraint": "p",
                                 "state": "velocity"}]})",
                  "events[0].constraint: \"p\" is a point constraint, which has no motor"},
-        BadInput{"constraint_unsupported",
-                 R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}}],
-                    "constraints": [{"name": "s", "type": "six_dof", "body1": "world",
-                                     "body2": "a"}]})",
-                 "constraints[0].type: constraint type \"six_dof\" is not supported in scene "
-                 "files yet"}),
+        BadInput{"gear_of_a_slider",
+                 R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}},
+                               {"name": "b", "shape": {"type": "sphere", "radius": 1},
+                                "position": [3, 0, 0]}],
+                    "constraints": [{"name": "s", "type": "slider", "body1": "world",
+                                     "body2": "a"},
+                                    {"name": "h", "type": "hinge", "body1": "world",
+                                     "body2": "b"},
+                                    {"name": "g", "type": "gear", "body1": "a", "body2": "b",
+                                     "constraint1": "s", "constraint2": "h"}]})",
+                 "constraints[2].constraint1: \"s\" is a slider constraint, expected a hinge"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
 
 TEST_F(CliTest, BadCommandLineExitsTwoAndWritesNothing) {

@@ -103,7 +103,30 @@ inline constexpr const char* k_full_scene = R"({
      "slider_axis1": [1, 0, 0], "relative_rotation": [0, 0, 0, 1], "limits_min": -1,
      "limits_max": 1, "max_friction_force": 2,
      "motor_settings": {"spring": {"mode": "mass_normalized_stiffness_and_damping",
-                                   "stiffness": 10}}}
+                                   "stiffness": 10}}},
+    {"name": "neck", "type": "cone", "body1": "world", "body2": "r0", "point": [0, 5, 0],
+     "twist_axis": [0, -1, 0], "half_cone_angle": 0.4},
+    {"name": "hip", "type": "swing_twist", "body1": "r3", "body2": "r4", "position": [0, 4, 0],
+     "twist_axis": [0, -1, 0], "normal_half_cone_angle": 0.5, "plane_half_cone_angle": 0.3,
+     "twist_min_angle": -0.2, "twist_max_angle": 0.2,
+     "swing_motor_settings": {"state": "position",
+                              "target_orientation": [0, 0, 0.24740396, 0.96891242]}},
+    {"name": "six", "type": "six_dof", "body1": "world", "body2": "r5", "position": [1, 4, 0],
+     "limit_min": [0, 0, 0, -0.5, -0.3, -0.3], "limit_max": [0, 0, 0, 0.5, 0.3, 0.3],
+     "motor_settings": [{}, {}, {}, {"state": "velocity", "target_angular_velocity": [1, 0, 0]},
+                        {}, {}]},
+    {"name": "track", "type": "path", "body1": "world", "body2": "s0",
+     "path": {"points": [{"position": [-6, 0.25, 0]}, {"position": [-4, 0.25, 0]}]},
+     "max_friction_force": 1},
+    {"name": "lift", "type": "pulley", "body1": "s1", "body2": "s2",
+     "fixed_point1": [-6, 5, 0], "fixed_point2": [-5, 5, 0], "ratio": 2},
+    {"name": "door2", "type": "hinge", "body1": "world", "body2": "p2", "point": [7, 1, 6],
+     "hinge_axis": [0, 0, 1]},
+    {"name": "gears", "type": "gear", "body1": "p1", "body2": "p2", "hinge_axis": [0, 0, 1],
+     "ratio": 2, "constraint1": "door", "constraint2": "door2"},
+    {"name": "rack", "type": "rack_and_pinion", "body1": "p1", "body2": "j1",
+     "hinge_axis": [0, 0, 1], "slider_axis": [1, 0, 0], "ratio": 3, "constraint1": "door",
+     "constraint2": "rail"}
   ],
   "events": [
     {"step": 1, "action": "add_force", "body": "hero", "force": [10, 0, 0]},
@@ -124,7 +147,9 @@ inline constexpr const char* k_full_scene = R"({
     {"step": 14, "action": "set_motor", "constraint": "door", "state": "position",
      "target_velocity": 0, "target_position": 0.25},
     {"step": 15, "action": "disable_constraint", "constraint": "rope"},
-    {"step": 16, "action": "enable_constraint", "constraint": "rope"}
+    {"step": 16, "action": "enable_constraint", "constraint": "rope"},
+    {"step": 17, "action": "set_motor", "constraint": "hip", "motor": "twist", "state": "velocity",
+     "target_angular_velocity": [0.5, 0, 0]}
   ],
   "probes": [
     {"name": "wall", "type": "plane_crossing", "axis": "x", "value": 0},

@@ -267,8 +267,6 @@ TEST(SceneConstraints, BadInputGivesExactlyTheExpectedOneLineMessage) {
       {R"({"name": "h", "type": "wheel", "body1": "a", "body2": "b"})", "",
        "constraints[0].type: unknown constraint type \"wheel\" (expected fixed, point, distance, "
        "hinge, slider, cone, swing_twist, six_dof, path, pulley, gear or rack_and_pinion)"},
-      {R"({"name": "h", "type": "gear", "body1": "a", "body2": "b"})", "",
-       "constraints[0].type: constraint type \"gear\" is not supported in scene files yet"},
       {R"({"type": "point", "body1": "a", "body2": "b"})", "",
        "constraints[0].name: required key missing"},
       {R"({"name": "p", "type": "point", "body2": "b"})", "",

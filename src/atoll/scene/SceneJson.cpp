@@ -267,10 +267,14 @@ const Json& require(const Json& object, const std::string& path, std::string_vie
 float read_float(const Json& value, const std::string& path) {
   if (!value.is_number()) fail(path, "expected a number, got " + describe(value));
   const double d = value.get<double>();
-  // Checked in double: converting a double beyond float range to float is undefined.
-  if (!(std::fabs(d) <= std::numeric_limits<float>::max()))
+  // Checked in double: converting a double beyond float range to float is undefined. Numbers
+  // less than half a float step above the largest float round to it: the writer's shortest
+  // form of it, 3.4028235e+38 (the default of unlimited limits), is one.
+  constexpr double k_largest = std::numeric_limits<float>::max();
+  constexpr double k_rounds_to_largest = 0x1.ffffffp+127;  // 2^128 − 2^103, exclusive
+  if (!(std::fabs(d) < k_rounds_to_largest))
     fail(path, "must be a finite float, got " + describe(value));
-  return static_cast<float>(d);
+  return static_cast<float>(d > k_largest ? k_largest : d < -k_largest ? -k_largest : d);
 }
 
 float read_float_in(const Json& value, const std::string& path, float min, float max) {

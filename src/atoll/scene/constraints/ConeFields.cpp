@@ -20,6 +20,7 @@ struct ConeBehaviour {
   using Engine = ConeConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Cone;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
+  using Engine = ConeConstraint;
   static void complete(ConeDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const ConeDesc& d, const ConstraintBuild& b) {
     return d.settings.create(b.bodies, b.body1, b.body2);
@@ -46,7 +47,7 @@ std::span<const Field<ConeDesc>> FieldTable<ConeDesc>::fields() {
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
           "twist_axis"),
       field<RealIn<0.0f, k_pi, k_half_range>, k_settings, &S::half_cone_angle>("half_cone_angle",
-                                                                                "rad"),
+                                                                               "rad"),
   };
   return k;
 }

@@ -14,8 +14,8 @@ void check_motor_limits(const MotorSettings& s, const std::string& path) {
                          number_text(s.min_force_limit));
   if (s.min_torque_limit > s.max_torque_limit)
     scene_json::fail(scene_json::member_path(path, "min_torque_limit"),
-                     "must be <= max_torque_limit (" + number_text(s.max_torque_limit) +
-                         "), got " + number_text(s.min_torque_limit));
+                     "must be <= max_torque_limit (" + number_text(s.max_torque_limit) + "), got " +
+                         number_text(s.min_torque_limit));
 }
 
 }  // namespace

@@ -55,7 +55,12 @@ struct SwingTwistBehaviour {
     return {s.position1, s.position2};
   }
   static constexpr bool linear_part = true, angular_part = true, motor = true;
-  // A plane axis the file does not give is derived perpendicular to its twist axis.
+  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
+    const S s = static_cast<const SwingTwistConstraint&>(c).settings();
+    return {s.position1, s.position2};
+  }
+  // A plane axis the file does not give is derived perpendicular to its twist axis (so the
+  // plane axes are always written: a default +y left out would read back derived).
   static void complete(SwingTwistDesc& d, const Json& object) {
     const bool both = object.contains("plane_axis");
     if (!both && !object.contains("plane_axis1"))
@@ -122,14 +127,14 @@ std::span<const Field<SwingTwistDesc>> FieldTable<SwingTwistDesc>::fields() {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::position1>("position1", "m"),
       field<Vector, k_settings, &S::position2>("position2", "m"),
-      alias<Vector, Chain<k_settings, &S::position1>, Chain<k_settings, &S::position2>>(
-          "position", "m"),
+      alias<Vector, Chain<k_settings, &S::position1>, Chain<k_settings, &S::position2>>("position",
+                                                                                        "m"),
       field<Direction, k_settings, &S::twist_axis1>("twist_axis1"),
       field<Direction, k_settings, &S::twist_axis2>("twist_axis2"),
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
           "twist_axis"),
-      field<Direction, k_settings, &S::plane_axis1>("plane_axis1"),
-      field<Direction, k_settings, &S::plane_axis2>("plane_axis2"),
+      field<Direction, k_settings, &S::plane_axis1>("plane_axis1", "", Presence::Always),
+      field<Direction, k_settings, &S::plane_axis2>("plane_axis2", "", Presence::Always),
       alias<Direction, Chain<k_settings, &S::plane_axis1>, Chain<k_settings, &S::plane_axis2>>(
           "plane_axis"),
       field<Half, k_settings, &S::normal_half_cone_angle>("normal_half_cone_angle", "rad"),
@@ -154,9 +159,8 @@ void FieldTable<SwingTwistDesc>::check(const SwingTwistDesc& d, const Json&,
                      "must be perpendicular to twist_axis2");
   if (s.twist_min_angle > s.twist_max_angle)
     scene_json::fail(scene_json::member_path(path, "twist_max_angle"),
-                     "must be >= twist_min_angle (" +
-                         scene_json::number_text(s.twist_min_angle) + "), got " +
-                         scene_json::number_text(s.twist_max_angle));
+                     "must be >= twist_min_angle (" + scene_json::number_text(s.twist_min_angle) +
+                         "), got " + scene_json::number_text(s.twist_max_angle));
   target_orientation(d, path);
   target_angular_velocity(d, path);
 }
