@@ -17,7 +17,6 @@ constexpr auto k_settings = &ConeDesc::settings;
 constexpr char k_half_range[] = "[0, π]";
 
 struct ConeBehaviour {
-  using Engine = ConeConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Cone;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
   using Engine = ConeConstraint;

@@ -49,11 +49,6 @@ Vec3 target_angular_velocity(const SwingTwistDesc& d, const std::string& path) {
 
 struct SwingTwistBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SwingTwist;
-  // The attachment points for recordings (settings() reads them back in each body's frame).
-  static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
-    const SwingTwistConstraintSettings s = static_cast<const SwingTwistConstraint&>(c).settings();
-    return {s.position1, s.position2};
-  }
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
     const S s = static_cast<const SwingTwistConstraint&>(c).settings();
