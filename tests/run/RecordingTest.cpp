@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <bit>
 #include <cmath>
 #include <filesystem>
@@ -141,7 +143,10 @@ TEST_F(RecordingTest, ConstraintsAreRecordedWithTheirBodiesAndAttachmentPoints) 
   }
   // "ball": a point joint between the world and "wobbly" (whose centre of mass is offset from
   // its shape origin) at world [2, 2, -2]: both recorded points are there in frame 0.
-  const RecordedConstraint& ball = constraints[1];
+  const auto ball_it = std::find_if(constraints.begin(), constraints.end(),
+                                    [](const RecordedConstraint& c) { return c.name == "ball"; });
+  ASSERT_NE(ball_it, constraints.end());
+  const RecordedConstraint& ball = *ball_it;
   EXPECT_EQ(ball.type, "point");
   EXPECT_EQ(ball.point1, Vec3(2, 2, -2));
   const RecordedBodyState state = recording.state(0, size_t(ball.body2));

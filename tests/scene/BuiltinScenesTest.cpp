@@ -29,7 +29,8 @@ size_t count_motion(const SceneDescription& scene, MotionType motion) {
 
 TEST(BuiltinScenes, NamesAreSortedAndUnknownNamesGiveNothing) {
   EXPECT_EQ(builtin_scene_names(),
-            (std::vector<std::string_view>{"bullets", "demo", "highspeed", "pyramid", "tower10"}));
+            (std::vector<std::string_view>{"bullets", "chain", "demo", "highspeed", "joint_grid",
+                                           "pyramid", "ragdolls", "tower10"}));
   EXPECT_FALSE(builtin_scene_text("nope").has_value());
 }
 
@@ -54,6 +55,16 @@ TEST(BuiltinScenes, DemoIsAMixedSceneOfAFewDozenBodies) {
   EXPECT_NE(scene.find_body("tall9"), nullptr);
   EXPECT_NE(scene.find_body("short4"), nullptr);
   EXPECT_EQ(scene.find_body("short5"), nullptr);
+  // A door on a limited hinge, an 8-link chain and a ragdoll (issue 8 §3).
+  const ConstraintDesc* door = scene.find_constraint("door_hinge");
+  ASSERT_NE(door, nullptr);
+  EXPECT_EQ(door->type, ConstraintSubType::Hinge);
+  EXPECT_EQ(door->body1, "world");
+  EXPECT_EQ(door->body2, "door");
+  EXPECT_NE(scene.find_constraint("chain_joint7"), nullptr);
+  EXPECT_EQ(scene.find_constraint("chain_joint8"), nullptr);
+  EXPECT_NE(scene.find_body("ragdoll_head"), nullptr);
+  EXPECT_EQ(scene.constraints.size(), 1u + 8u + 11u);
   // Three sliders at three different frictions.
   EXPECT_EQ(scene.find_body("slider_ice")->settings.friction, 0.0f);
   EXPECT_EQ(scene.find_body("slider_wood")->settings.friction, 0.2f);
@@ -72,6 +83,8 @@ TEST(BuiltinScenes, DemoBodiesDoNotStartInsideEachOther) {
   // overlap at all; touching is allowed. The sliders rest 5 mm above the tilted slope, whose
   // bounding box encloses them: those pairs were placed by hand (see scenes/demo.json).
   const SceneDescription scene = builtin("demo");
+  // The parts of the ragdoll overlap at its joints, but share a collision group: they never
+  // collide with each other.
   std::vector<std::pair<std::string, AABox>> boxes;
   for (const BodyDesc& body : scene.bodies)
     boxes.emplace_back(body.name, scene_shape_bounds(scene, *scene.resolve(body.shape))
@@ -84,6 +97,8 @@ TEST(BuiltinScenes, DemoBodiesDoNotStartInsideEachOther) {
   for (size_t i = 0; i < boxes.size(); ++i)
     for (size_t j = i + 1; j < boxes.size(); ++j) {
       if (on_slope(boxes[i].first) && on_slope(boxes[j].first)) continue;
+      const std::optional<uint32_t> group = scene.bodies[i].collision_group;
+      if (group && group == scene.bodies[j].collision_group) continue;
       EXPECT_FALSE(boxes[i].second.overlaps(boxes[j].second))
           << boxes[i].first << " and " << boxes[j].first;
     }
@@ -164,6 +179,32 @@ TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
     EXPECT_TRUE(inner.contains(body.settings.position - Vec3::replicate(radius))) << body.name;
   }
   EXPECT_EQ(scene.probes.size(), 6u);
+}
+
+TEST(BuiltinScenes, ConstraintScenes) {
+  const SceneDescription chain = builtin("chain");
+  EXPECT_EQ(chain.bodies.size(), 1u + 20u);
+  ASSERT_EQ(chain.constraints.size(), 20u);
+  for (const ConstraintDesc& joint : chain.constraints)
+    EXPECT_EQ(joint.type, ConstraintSubType::Hinge) << joint.name;
+  EXPECT_EQ(chain.constraints[0].body1, "world");
+
+  const SceneDescription grid = builtin("joint_grid");
+  ASSERT_EQ(grid.bodies.size(), 10000u);
+  EXPECT_EQ(grid.constraints.size(), 9900u + 9900u + 100u);
+  for (const ConstraintDesc& joint : grid.constraints)
+    ASSERT_EQ(joint.type, ConstraintSubType::Point) << joint.name;
+  for (const BodyDesc& body : grid.bodies) {
+    ASSERT_EQ(std::get<SphereShapeSettings>(grid.resolve(body.shape)->settings).radius, 0.4f);
+    ASSERT_EQ(body.collision_group, 0u);  // the spheres do not collide with each other
+  }
+
+  const SceneDescription ragdolls = builtin("ragdolls");
+  EXPECT_EQ(ragdolls.bodies.size(), 1u + 16u * 12u);
+  EXPECT_EQ(ragdolls.constraints.size(), 16u * 11u);
+  // Each ragdoll its own group: they collide with each other, not with themselves.
+  EXPECT_EQ(ragdolls.find_body("r0_head")->collision_group, 0u);
+  EXPECT_EQ(ragdolls.find_body("r15_head")->collision_group, 15u);
 }
 
 TEST(BuiltinScenes, Tower10IsTenOneKilogramBoxesOnAFloor) {

@@ -61,7 +61,7 @@ inline constexpr const char* k_full_scene = R"({
     {"name": "trigger", "shape": "ball", "position": [0, 5, 0], "motion": "static",
      "sensor": true},
     {"name": "wobbly", "shape": "heavy_bottom", "position": [2, 1, -2], "allowed_dofs": "all"},
-    {"name": "pebble", "shape": "flat", "position": [-2, 1, -2]}
+    {"name": "pebble", "shape": "flat", "position": [-2, 1, -2], "collision_group": 3}
   ],
   "generators": [
     {"type": "stack", "name": "s", "shape": "crate", "count": 4, "base": [-6, 0.25, 0],
@@ -73,7 +73,11 @@ inline constexpr const char* k_full_scene = R"({
     {"type": "pile", "name": "r", "shape": "ball", "count": 6, "min": [-2, 4, -2],
      "max": [2, 8, 2], "seed": 7, "random_rotation": true},
     {"type": "jolt_pyramid", "name": "j", "shape": "crate", "layers": 2,
-     "allow_sleeping": false}
+     "allow_sleeping": false},
+    {"type": "chain", "name": "c", "shape": "ball", "count": 3, "base": [-8, 6, 4],
+     "direction": [1, 0, 0], "spacing": 1.2, "anchor": "world", "self_collision": false,
+     "constraint": {"type": "hinge", "hinge_axis": [0, 0, 1], "limits_min": -1,
+                    "limits_max": 1}}
   ],
   "constraints": [
     {"name": "weld", "type": "fixed", "body1": "s3", "body2": "p0", "space": "world",

@@ -312,7 +312,7 @@ const BadInput k_bad_inputs[] = {
      "offset_center_of_mass)"},
     {R"({"generators": [{"type": "stak"}]})",
      "x.json: generators[0].type: unknown generator type \"stak\" (expected stack, pyramid, grid, "
-     "pile or jolt_pyramid)"},
+     "pile, jolt_pyramid, chain or ragdoll)"},
     {R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}, "motion": "dynamc"}]})",
      "x.json: bodies[0].motion: unknown motion \"dynamc\" (expected static, kinematic or dynamic)"},
     {R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}, "allowed_dofs": ["tx", "tq"]}]})",

@@ -18,7 +18,7 @@ SceneDescription read_ok(std::string_view text, std::string_view name) {
 
 TEST(SceneWriter, FullSceneRoundTrips) {
   const SceneDescription scene = read_ok(test::k_full_scene, "full.json");
-  ASSERT_EQ(scene.bodies.size(), 8u + 4u + 6u + 4u + 6u + 5u);
+  ASSERT_EQ(scene.bodies.size(), 8u + 4u + 6u + 4u + 6u + 5u + 3u);
   const std::string text = write_scene_json(scene);
   const SceneDescription again = read_ok(text, "written.json");
   EXPECT_EQ(again, scene);
@@ -27,6 +27,9 @@ TEST(SceneWriter, FullSceneRoundTrips) {
   // Generated bodies are written out one by one.
   EXPECT_EQ(text.find("generators"), std::string::npos);
   EXPECT_NE(text.find("\"name\": \"r5\""), std::string::npos);
+  // So are generated constraints, and the collision group a chain gives its links.
+  EXPECT_NE(text.find("\"name\": \"c_joint2\""), std::string::npos);
+  EXPECT_NE(text.find("\"collision_group\": 4"), std::string::npos);
 }
 
 TEST(SceneWriter, EqualityNoticesEveryKindOfChange) {

@@ -17,10 +17,23 @@ namespace atl {
 
 namespace {
 
-// The scene's settings with the built shape (the scene holds the engine's settings).
+// A scene's collision_group: bodies of one group never collide with each other.
+class SceneGroupFilter final : public GroupFilter {
+ public:
+  bool can_collide(const CollisionGroup& a, const CollisionGroup& b) const override {
+    return a.group_id() == CollisionGroup::k_invalid_group || a.group_id() != b.group_id();
+  }
+};
+
+// The scene's settings with the built shape (the scene holds the engine's settings) and the
+// collision group.
 BodyCreationSettings body_settings(const BodyDesc& body, Ref<Shape> shape) {
+  static const Ref<const GroupFilter> k_group_filter(new SceneGroupFilter());
   BodyCreationSettings s = body.settings;
   s.shape = std::move(shape);
+  if (body.collision_group)
+    s.collision_group =
+        CollisionGroup(k_group_filter, *body.collision_group, CollisionGroup::k_invalid_sub_group);
   return s;
 }
 

@@ -92,6 +92,8 @@ std::span<const Field<B>> FieldTable<B>::fields() {
       field<Optional<Integer<ObjectLayer, 0, std::numeric_limits<ObjectLayer>::max()>>, k_settings,
             &S::object_layer>("object_layer"),
       field<Dofs, k_settings, &S::allowed_dofs>("allowed_dofs"),
+      field<Optional<Integer<uint32_t, 0, std::numeric_limits<uint32_t>::max() - 1>>,
+            &B::collision_group>("collision_group"),
   };
   return k;
 }

@@ -103,6 +103,10 @@ struct BodyDesc {
   ShapeRef shape;
   /// Everything else; defaults are BodyCreationSettings' own.
   BodyCreationSettings settings;
+  /// Collision group (unset: none): bodies of one group never collide with each other, and
+  /// collide with everything else as their layers allow (the links of a chain, the parts of a
+  /// ragdoll). The world builds the engine's CollisionGroup from it.
+  std::optional<uint32_t> collision_group;
 };
 
 /// Field-by-field equality through the body field table.

@@ -13,7 +13,7 @@ using namespace scene_json;
 
 namespace {
 
-enum class GeneratorType { Stack, Pyramid, Grid, Pile, JoltPyramid };
+enum class GeneratorType { Stack, Pyramid, Grid, Pile, JoltPyramid, Chain, Ragdoll };
 
 // Keeps a typo from allocating gigabytes: no generator makes more bodies than this.
 constexpr int64_t k_max_generated = 1000000;
@@ -26,15 +26,163 @@ bool is_generator_key(GeneratorType type, std::string_view key) {
     case GeneratorType::Pyramid:
       return key == "layers" || key == "base" || key == "gap";
     case GeneratorType::Grid:
-      return key == "counts" || key == "spacing" || key == "base";
+      return key == "counts" || key == "spacing" || key == "base" || key == "constraint" ||
+             key == "anchor" || key == "self_collision";
     case GeneratorType::Pile:
       return key == "count" || key == "min" || key == "max" || key == "seed" ||
              key == "random_rotation" || key == "speed";
     case GeneratorType::JoltPyramid:
       return key == "layers";
+    case GeneratorType::Chain:
+      return key == "count" || key == "base" || key == "direction" || key == "spacing" ||
+             key == "constraint" || key == "anchor" || key == "self_collision";
+    case GeneratorType::Ragdoll:
+      return key == "position" || key == "scale" || key == "mass";
   }
   return false;
 }
+
+Json json_vec3(const Vec3& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+// Keys of a chain's constraint object that the chain sets itself.
+bool is_chain_owned_key(std::string_view key) {
+  return key == "name" || key == "body1" || key == "body2" || key == "space" || key == "point" ||
+         key == "point1" || key == "point2" || key == "position" || key == "position1" ||
+         key == "position2";
+}
+
+// One part of the ragdoll, at scale 1 standing on the origin facing +z (left is +x): a capsule
+// of radius `radius` and cylinder half height `half_height` along local Y (or along X when
+// `across`), `mass_fraction` of the whole.
+struct RagdollPart {
+  const char* name;
+  Vec3 centre;
+  float radius;
+  float half_height;
+  bool across;
+  float mass_fraction;
+};
+
+// Proportions of a 1.8 m adult; mass fractions after Dempster's segment table (trunk split in
+// three, hands with the forearms, feet with the shins), summing to 1.
+constexpr RagdollPart k_ragdoll_parts[] = {
+    {"pelvis", {0.0f, 0.97f, 0.0f}, 0.11f, 0.07f, true, 0.142f},
+    {"abdomen", {0.0f, 1.16f, 0.0f}, 0.10f, 0.06f, true, 0.139f},
+    {"chest", {0.0f, 1.36f, 0.0f}, 0.13f, 0.07f, true, 0.216f},
+    {"head", {0.0f, 1.66f, 0.0f}, 0.10f, 0.04f, false, 0.081f},
+    {"left_upper_arm", {0.24f, 1.28f, 0.0f}, 0.05f, 0.10f, false, 0.028f},
+    {"left_forearm", {0.24f, 0.93f, 0.0f}, 0.045f, 0.17f, false, 0.022f},
+    {"right_upper_arm", {-0.24f, 1.28f, 0.0f}, 0.05f, 0.10f, false, 0.028f},
+    {"right_forearm", {-0.24f, 0.93f, 0.0f}, 0.045f, 0.17f, false, 0.022f},
+    {"left_thigh", {0.10f, 0.70f, 0.0f}, 0.07f, 0.13f, false, 0.100f},
+    {"left_shin", {0.10f, 0.255f, 0.0f}, 0.055f, 0.20f, false, 0.061f},
+    {"right_thigh", {-0.10f, 0.70f, 0.0f}, 0.07f, 0.13f, false, 0.100f},
+    {"right_shin", {-0.10f, 0.255f, 0.0f}, 0.055f, 0.20f, false, 0.061f},
+};
+
+// One joint of the ragdoll (same frame as the parts): a swing_twist with its twist and plane
+// axes and limits (rad), or a hinge about `twist` with limits [hinge_min, hinge_max].
+struct RagdollJoint {
+  const char* name;
+  int part1, part2;
+  Vec3 position;
+  bool hinge;
+  Vec3 twist, plane;
+  float normal_half_cone, plane_half_cone, twist_min, twist_max;
+};
+
+constexpr Vec3 k_up(0.0f, 1.0f, 0.0f);
+constexpr Vec3 k_down(0.0f, -1.0f, 0.0f);
+constexpr Vec3 k_forward(0.0f, 0.0f, 1.0f);
+
+// Swing about the normal axis (twist × plane = the lateral axis for these) bends forward and
+// back, swing about the plane axis (forward) sideways. Elbows bend the forearm forward (about
+// −x), knees the shin backward (about +x), from straight to 150° and 140°.
+constexpr RagdollJoint k_ragdoll_joints[] = {
+    {"lower_back", 0, 1, {0.0f, 1.065f, 0.0f}, false, k_up, k_forward, 0.40f, 0.30f, -0.35f, 0.35f},
+    {"upper_back", 1, 2, {0.0f, 1.26f, 0.0f}, false, k_up, k_forward, 0.30f, 0.25f, -0.30f, 0.30f},
+    {"neck", 2, 3, {0.0f, 1.51f, 0.0f}, false, k_up, k_forward, 0.60f, 0.50f, -0.80f, 0.80f},
+    {"left_shoulder",
+     2,
+     4,
+     {0.24f, 1.43f, 0.0f},
+     false,
+     k_down,
+     k_forward,
+     1.40f,
+     1.20f,
+     -0.80f,
+     0.80f},
+    {"left_elbow",
+     4,
+     5,
+     {0.24f, 1.13f, 0.0f},
+     true,
+     {-1.0f, 0.0f, 0.0f},
+     {},
+     0.0f,
+     0.0f,
+     0.0f,
+     2.60f},
+    {"right_shoulder",
+     2,
+     6,
+     {-0.24f, 1.43f, 0.0f},
+     false,
+     k_down,
+     k_forward,
+     1.40f,
+     1.20f,
+     -0.80f,
+     0.80f},
+    {"right_elbow",
+     6,
+     7,
+     {-0.24f, 1.13f, 0.0f},
+     true,
+     {-1.0f, 0.0f, 0.0f},
+     {},
+     0.0f,
+     0.0f,
+     0.0f,
+     2.60f},
+    {"left_hip", 0, 8, {0.10f, 0.90f, 0.0f}, false, k_down, k_forward, 1.20f, 0.60f, -0.50f, 0.50f},
+    {"left_knee",
+     8,
+     9,
+     {0.10f, 0.48f, 0.0f},
+     true,
+     {1.0f, 0.0f, 0.0f},
+     {},
+     0.0f,
+     0.0f,
+     0.0f,
+     2.40f},
+    {"right_hip",
+     0,
+     10,
+     {-0.10f, 0.90f, 0.0f},
+     false,
+     k_down,
+     k_forward,
+     1.20f,
+     0.60f,
+     -0.50f,
+     0.50f},
+    {"right_knee",
+     10,
+     11,
+     {-0.10f, 0.48f, 0.0f},
+     true,
+     {1.0f, 0.0f, 0.0f},
+     {},
+     0.0f,
+     0.0f,
+     0.0f,
+     2.40f},
+};
+
+constexpr float k_ragdoll_mass = 70.0f;  // kg at scale 1
 
 // Uniformly distributed rotation (Shoemake's method) from three uniform numbers, using the
 // deterministic atl::sin_cos so that piles are the same on every platform.
@@ -65,13 +213,15 @@ Vec3 random_direction(Random& random) {
 
 void SceneParser::parse_generator(const Json& generator, const std::string& path) {
   expect_object(generator, path);
-  const GeneratorType type = read_enum<GeneratorType>(
-      require(generator, path, "type"), member_path(path, "type"), "generator type",
-      {{"stack", GeneratorType::Stack},
-       {"pyramid", GeneratorType::Pyramid},
-       {"grid", GeneratorType::Grid},
-       {"pile", GeneratorType::Pile},
-       {"jolt_pyramid", GeneratorType::JoltPyramid}});
+  const GeneratorType type = read_enum<GeneratorType>(require(generator, path, "type"),
+                                                      member_path(path, "type"), "generator type",
+                                                      {{"stack", GeneratorType::Stack},
+                                                       {"pyramid", GeneratorType::Pyramid},
+                                                       {"grid", GeneratorType::Grid},
+                                                       {"pile", GeneratorType::Pile},
+                                                       {"jolt_pyramid", GeneratorType::JoltPyramid},
+                                                       {"chain", GeneratorType::Chain},
+                                                       {"ragdoll", GeneratorType::Ragdoll}});
   const auto at = [&](std::string_view key) { return member_path(path, key); };
 
   std::string prefix;
@@ -84,6 +234,15 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
   uint32_t seed = Random::k_default_seed;
   bool random_rotations = false;
   std::optional<float> speed;
+  Vec3 direction(0.0f, -1.0f, 0.0f);
+  float chain_spacing = 0.0f;
+  const Json* constraint = nullptr;
+  enum class Anchor { World, Free, Top };
+  Anchor anchor = type == GeneratorType::Chain ? Anchor::World : Anchor::Free;
+  bool self_collision = false;
+  Vec3 ragdoll_position;
+  float scale = 1.0f;
+  std::optional<float> total_mass;
   for (auto it = generator.begin(); it != generator.end(); ++it) {
     const std::string& key = it.key();
     const Json& v = it.value();
@@ -91,10 +250,36 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
     if (key == "type") continue;
     if (key == "name") {
       prefix = read_name(v, p);
-    } else if (key == "position") {
+    } else if (key == "position" && type != GeneratorType::Ragdoll) {
       fail(p, "not allowed in a generator, which positions its bodies");
+    } else if (key == "shape" && type == GeneratorType::Ragdoll) {
+      fail(p, "not allowed in a ragdoll, which makes its own capsules");
     } else if (is_generator_key(type, key)) {
-      if (key == "count") {
+      if (type == GeneratorType::Ragdoll) {
+        if (key == "position") ragdoll_position = read_vec3(v, p);
+        if (key == "scale") scale = read_positive(v, p);
+        if (key == "mass") total_mass = read_positive(v, p);
+      } else if (type == GeneratorType::Chain && key == "count") {
+        count = read_int(v, p, 1, 100000);
+      } else if (type == GeneratorType::Chain && key == "spacing") {
+        chain_spacing = read_positive(v, p);
+      } else if (key == "direction") {
+        direction = read_vec3(v, p);
+        if (!(direction.length_sq() > 0.0f)) fail(p, "must not be zero");
+        direction = direction.normalized();
+      } else if (key == "constraint") {
+        check_joint_template(v, p);
+        constraint = &v;
+      } else if (key == "anchor") {
+        if (type == GeneratorType::Chain)
+          anchor =
+              read_enum<Anchor>(v, p, "anchor", {{"world", Anchor::World}, {"free", Anchor::Free}});
+        else
+          anchor =
+              read_enum<Anchor>(v, p, "anchor", {{"free", Anchor::Free}, {"top", Anchor::Top}});
+      } else if (key == "self_collision") {
+        self_collision = read_bool(v, p);
+      } else if (key == "count") {
         count = read_int(v, p, 1, k_max_generated);
       } else if (key == "layers") {
         layers = read_int(v, p, 1, 1000);
@@ -128,7 +313,7 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
     }
   }
   require(generator, path, "name");
-  require(generator, path, "shape");
+  if (type != GeneratorType::Ragdoll) require(generator, path, "shape");
   switch (type) {
     case GeneratorType::Stack:
       require(generator, path, "count");
@@ -142,6 +327,12 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
       require(generator, path, "counts");
       require(generator, path, "spacing");
       require(generator, path, "base");
+      if (constraint == nullptr && generator.contains("anchor"))
+        fail(at("anchor"), "needs a constraint");
+      if (constraint == nullptr && generator.contains("self_collision"))
+        fail(at("self_collision"), "needs a constraint");
+      if (self_collision && generator.contains("collision_group"))
+        fail(at("collision_group"), "conflicts with self_collision");
       break;
     case GeneratorType::Pile:
       require(generator, path, "count");
@@ -168,6 +359,32 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
                                " bodies, got " + std::to_string(total));
       break;
     }
+    case GeneratorType::Chain:
+      require(generator, path, "count");
+      require(generator, path, "base");
+      require(generator, path, "spacing");
+      require(generator, path, "constraint");
+      if (self_collision && generator.contains("collision_group"))
+        fail(at("collision_group"), "conflicts with self_collision");
+      break;
+    case GeneratorType::Ragdoll:
+      require(generator, path, "position");
+      break;
+  }
+  if (type == GeneratorType::Chain || type == GeneratorType::Ragdoll || constraint != nullptr) {
+    // The links of a chain and the parts of a ragdoll do not collide with each other: a
+    // collision group of their own (the next after every group used so far) unless given.
+    if (!prototype.collision_group && !self_collision) {
+      uint32_t next = 0;
+      for (const BodyDesc& body : scene_.bodies)
+        if (body.collision_group) next = std::max(next, *body.collision_group + 1);
+      prototype.collision_group = next;
+    }
+  }
+  if (type == GeneratorType::Ragdoll) {
+    parse_ragdoll(prefix, prototype, ragdoll_position, scale,
+                  total_mass.value_or(k_ragdoll_mass * scale * scale * scale), path);
+    return;
   }
   check_body(prototype, path);
 
@@ -204,12 +421,38 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
         }
       }
       break;
-    case GeneratorType::Grid:
+    case GeneratorType::Grid: {
       for (int64_t z = 0; z < counts[2]; ++z)
         for (int64_t y = 0; y < counts[1]; ++y)
           for (int64_t x = 0; x < counts[0]; ++x)
             emit(base + spacing * Vec3(float(x), float(y), float(z)), rotation);
+      if (constraint == nullptr) break;
+      // Each body joined to its +x, +y and +z neighbours; with anchor "top", each body of the
+      // top layer also to the world one spacing above it.
+      const int64_t strides[3] = {1, counts[0], counts[0] * counts[1]};
+      const char* const axis_names[3] = {"_x", "_y", "_z"};
+      const auto body_name = [&](int64_t i) { return prefix + std::to_string(i); };
+      for (int64_t z = 0; z < counts[2]; ++z)
+        for (int64_t y = 0; y < counts[1]; ++y)
+          for (int64_t x = 0; x < counts[0]; ++x) {
+            const int64_t cell[3] = {x, y, z};
+            const int64_t i = x + counts[0] * (y + counts[1] * z);
+            const Vec3 centre = base + spacing * Vec3(float(x), float(y), float(z));
+            for (int axis = 0; axis < 3; ++axis) {
+              if (cell[axis] + 1 >= counts[axis]) continue;
+              Vec3 step;
+              step.set_component(axis, spacing[axis]);
+              add_generated_joint(*constraint, prefix + axis_names[axis] + std::to_string(i),
+                                  body_name(i), body_name(i + strides[axis]), centre, centre + step,
+                                  path);
+            }
+            if (anchor == Anchor::Top && y + 1 == counts[1])
+              add_generated_joint(*constraint, prefix + "_top" + std::to_string(i),
+                                  std::string(k_scene_world), body_name(i),
+                                  centre + Vec3(0.0f, spacing.y(), 0.0f), centre, path);
+          }
       break;
+    }
     case GeneratorType::Pile: {
       Random random(seed);
       for (int64_t i = 0; i < count; ++i) {
@@ -238,6 +481,111 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
       }
       break;
     }
+    case GeneratorType::Chain: {
+      for (int64_t i = 0; i < count; ++i)
+        emit(base + direction * (chain_spacing * float(i)), rotation);
+      // Joint i joins body i − 1 (the world for i = 0) and body i.
+      for (int64_t i = anchor == Anchor::Free ? 1 : 0; i < count; ++i) {
+        const Vec3 centre = base + direction * (chain_spacing * float(i));
+        add_generated_joint(*constraint, prefix + "_joint" + std::to_string(i),
+                            i == 0 ? std::string(k_scene_world) : prefix + std::to_string(i - 1),
+                            prefix + std::to_string(i), centre - direction * chain_spacing, centre,
+                            path);
+      }
+      break;
+    }
+    case GeneratorType::Ragdoll:
+      break;
+  }
+}
+
+void SceneParser::check_joint_template(const Json& constraint, const std::string& path) {
+  expect_object(constraint, path);
+  for (auto it = constraint.begin(); it != constraint.end(); ++it)
+    if (is_chain_owned_key(it.key()))
+      fail(member_path(path, it.key()), "set by the generator, which places its joints");
+  read_enum<ConstraintSubType>(require(constraint, path, "type"), member_path(path, "type"),
+                               "generated constraint type",
+                               {{"fixed", ConstraintSubType::Fixed},
+                                {"point", ConstraintSubType::Point},
+                                {"distance", ConstraintSubType::Distance},
+                                {"hinge", ConstraintSubType::Hinge},
+                                {"slider", ConstraintSubType::Slider},
+                                {"cone", ConstraintSubType::Cone},
+                                {"swing_twist", ConstraintSubType::SwingTwist},
+                                {"six_dof", ConstraintSubType::SixDOF}});
+}
+
+void SceneParser::add_generated_joint(const Json& constraint, const std::string& name,
+                                      const std::string& body1, const std::string& body2,
+                                      const Vec3& end1, const Vec3& end2, const std::string& path) {
+  if (scene_.find_constraint(name) != nullptr)
+    fail(member_path(path, "name"),
+         "makes constraint " + Json(name).dump() + ", a name already taken");
+  Json object = constraint;
+  object["name"] = name;
+  object["body1"] = body1;
+  object["body2"] = body2;
+  // A distance joins the two ends; the others sit halfway between them (swing_twist and six_dof
+  // call that point "position").
+  const std::string type = object["type"].get<std::string>();
+  if (type == "distance") {
+    object["point1"] = json_vec3(end1);
+    object["point2"] = json_vec3(end2);
+  } else {
+    object[type == "swing_twist" || type == "six_dof" ? "position" : "point"] =
+        json_vec3(0.5f * (end1 + end2));
+  }
+  parse_constraint(object, member_path(path, "constraint"));
+}
+
+void SceneParser::parse_ragdoll(const std::string& prefix, const BodyDesc& prototype,
+                                const Vec3& position, float scale, float mass,
+                                const std::string& path) {
+  const Quat rotation = prototype.settings.rotation;
+  const Quat across = Quat::rotation(Vec3(0.0f, 0.0f, 1.0f), 0.5f * k_pi);
+  const auto place = [&](const Vec3& local) { return position + rotation * (scale * local); };
+  for (const RagdollPart& part : k_ragdoll_parts) {
+    BodyDesc body = prototype;
+    body.name = prefix + "_" + part.name;
+    CapsuleShapeSettings capsule;
+    capsule.radius = scale * part.radius;
+    capsule.half_height_of_cylinder = scale * part.half_height;
+    auto shape = std::make_shared<SceneShape>();
+    shape->settings = capsule;
+    body.shape.definition = std::move(shape);
+    body.settings.position = place(part.centre);
+    body.settings.rotation = part.across ? rotation * across : rotation;
+    body.settings.override_mass = mass * part.mass_fraction;
+    check_body(body, path);
+    add_body(std::move(body), member_path(path, "name"));
+  }
+  for (const RagdollJoint& joint : k_ragdoll_joints) {
+    const std::string name = prefix + "_" + joint.name;
+    if (scene_.find_constraint(name) != nullptr)
+      fail(member_path(path, "name"),
+           "makes constraint " + Json(name).dump() + ", a name already taken");
+    Json object = Json::object();
+    object["name"] = name;
+    object["body1"] = prefix + "_" + k_ragdoll_parts[joint.part1].name;
+    object["body2"] = prefix + "_" + k_ragdoll_parts[joint.part2].name;
+    if (joint.hinge) {
+      object["type"] = "hinge";
+      object["point"] = json_vec3(place(joint.position));
+      object["hinge_axis"] = json_vec3(rotation * joint.twist);
+      object["limits_min"] = joint.twist_min;
+      object["limits_max"] = joint.twist_max;
+    } else {
+      object["type"] = "swing_twist";
+      object["position"] = json_vec3(place(joint.position));
+      object["twist_axis"] = json_vec3(rotation * joint.twist);
+      object["plane_axis"] = json_vec3(rotation * joint.plane);
+      object["normal_half_cone_angle"] = joint.normal_half_cone;
+      object["plane_half_cone_angle"] = joint.plane_half_cone;
+      object["twist_min_angle"] = joint.twist_min;
+      object["twist_max_angle"] = joint.twist_max;
+    }
+    parse_constraint(object, path);
   }
 }
 

@@ -55,6 +55,17 @@ class SceneParser {
   void parse_body(BodyDesc& body, const Json& object, const std::string& path);
   void parse_bodies(const Json& bodies, const std::string& path);
   void parse_generator(const Json& generator, const std::string& path);
+  /// Checks a generator's "constraint" object: a type a generator can place, no key the
+  /// generator sets itself.
+  void check_joint_template(const Json& constraint, const std::string& path);
+  /// Adds one constraint made from a generator's "constraint" object joining `body1` and
+  /// `body2` (a name or "world"), placed from the two ends `end1`, `end2` (world space).
+  void add_generated_joint(const Json& constraint, const std::string& name,
+                           const std::string& body1, const std::string& body2, const Vec3& end1,
+                           const Vec3& end2, const std::string& path);
+  /// A ragdoll generator's bodies and constraints.
+  void parse_ragdoll(const std::string& prefix, const BodyDesc& prototype, const Vec3& position,
+                     float scale, float mass, const std::string& path);
   void parse_event(const Json& event, const std::string& path);
   void parse_probe(const Json& probe, const std::string& path);
   /// A constraint's body1/body2: a body name or "world".
