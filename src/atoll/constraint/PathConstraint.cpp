@@ -222,15 +222,9 @@ Vec3 PathConstraint::rotation_error(const SolverBody& body1, const SolverBody& b
 void PathConstraint::setup_motor(const SolverBody& body1, const SolverBody& body2, float dt,
                                  const Vec3& r1u, const Vec3& axis) {
   const PathConstraintPath& path = *s_.path;
-  // The force limits as impulse bounds; an unlimited force stays unlimited (scaled by dt it
-  // would read as a finite bound to ConstraintRow::set_for_motor, whose braking-speed formula
-  // then cancels to 0 in double precision and the rigid motor never moves).
   const MotorSettings& m = s_.position_motor_settings;
-  const auto bound = [dt](float force) {
-    return std::fabs(force) >= k_float_max ? force : force * dt;
-  };
-  motor_min_lambda_ = bound(m.min_force_limit);
-  motor_max_lambda_ = bound(m.max_force_limit);
+  motor_min_lambda_ = m.min_force_limit * dt;
+  motor_max_lambda_ = m.max_force_limit * dt;
   switch (motor_state_) {
     case MotorState::Off:
       if (s_.max_friction_force > 0.0f) {

@@ -45,14 +45,6 @@ Quat frame_rotation(const Vec3& axis_x, const Vec3& axis_y) {
 // y made perpendicular to unit x, normalized.
 Vec3 orthogonalized(const Vec3& x, const Vec3& y) { return (y - x * x.dot(y)).normalized(); }
 
-// A force or torque limit × dt as an impulse bound; an unlimited one (±k_float_max) stays
-// ±k_float_max. (× dt it would be a huge finite bound, for which ConstraintRow::set_for_motor's
-// braking distance of a rigid motor, √(2a|e| + h²) − h, cancels to 0 and the motor never
-// moves.)
-float impulse_limit(float limit, float dt) {
-  return std::fabs(limit) >= k_float_max ? limit : limit * dt;
-}
-
 bool is_rotation(int axis) { return axis >= SixDOFConstraintSettings::k_num_translation_axes; }
 
 // The rotation of frame 2 in frame 1 at twist `twist` about X and swing components
@@ -333,8 +325,8 @@ void SixDOFConstraint::setup_velocity_constraint(const SolverBody& body1, const 
       continue;
     }
     const MotorSettings& m = s_.motor_settings[i];
-    motor_min_lambda_[i] = impulse_limit(m.min_force_limit, dt);
-    motor_max_lambda_[i] = impulse_limit(m.max_force_limit, dt);
+    motor_min_lambda_[i] = m.min_force_limit * dt;
+    motor_max_lambda_[i] = m.max_force_limit * dt;
     switch (motor_state_[i]) {
       case MotorState::Off:
         if (s_.max_friction[i] > 0.0f) {
@@ -371,8 +363,8 @@ void SixDOFConstraint::setup_velocity_constraint(const SolverBody& body1, const 
       continue;
     }
     const MotorSettings& m = s_.motor_settings[3 + i];
-    motor_rotation_min_lambda_[i] = impulse_limit(m.min_torque_limit, dt);
-    motor_rotation_max_lambda_[i] = impulse_limit(m.max_torque_limit, dt);
+    motor_rotation_min_lambda_[i] = m.min_torque_limit * dt;
+    motor_rotation_max_lambda_[i] = m.max_torque_limit * dt;
     switch (motor_state_[3 + i]) {
       case MotorState::Off:
         if (s_.max_friction[3 + i] > 0.0f) {
