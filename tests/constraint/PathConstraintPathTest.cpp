@@ -132,7 +132,8 @@ TEST(PathConstraintPathHermite, ClosestFractionMatchesBruteForce) {
                                          static_cast<const PathConstraintPath*>(&open)}) {
     for (int i = 0; i < 40; ++i) {
       const float f0 = along(rng) * path->max_fraction();
-      const Vec3 x = path->frame(f0).position + Vec3(off(rng), off(rng), off(rng));
+      // Braces: the three draws in order (parentheses leave their order to the compiler).
+      const Vec3 x = path->frame(f0).position + Vec3{off(rng), off(rng), off(rng)};
       const float brute = brute_closest(*path, x);
       const float found = path->closest_fraction(x, brute + jitter(rng));
       const float error = std::fabs(path->fraction_delta(brute, found));

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 
 #include "atoll/constraint/Constraint.h"
+#include "atoll/core/Random.h"
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
@@ -29,6 +29,16 @@ inline Ref<Constraint> add(LawWorld& world, Result<Ref<Constraint>> made) {
   return made.value();
 }
 
+// A vector of three uniform draws in [lo, hi), drawn x, y, z in that order. (The arguments of
+// Vec3(r(), r(), r()) are evaluated in an unspecified order: g++ and clang draw them differently,
+// so the same seed threw other bodies in the two builds.)
+inline Vec3 random_vec3(Random& random, float lo, float hi) {
+  const float x = random.uniform(lo, hi);
+  const float y = random.uniform(lo, hi);
+  const float z = random.uniform(lo, hi);
+  return Vec3(x, y, z);
+}
+
 // Two boxes 1 m apart, thrown under gravity: a common random velocity (±5 m/s per axis) plus
 // each its own (±1 m/s and ±1 rad/s per axis). The spin this gives the pair sets the drift the
 // position solve must take back: a lever arm r turning by ω·dt leaves the joint by r·(ω·dt)²/2
@@ -38,14 +48,12 @@ struct ThrownPair {
   BodyID a, b;
 };
 inline ThrownPair thrown_pair(LawWorld& world, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-5.0f, 5.0f);
-  std::uniform_real_distribution<float> w(-1.0f, 1.0f);
-  const Vec3 common(u(rng), u(rng), u(rng));
+  Random random(seed);
+  const Vec3 common = random_vec3(random, -5.0f, 5.0f);
   const auto options = [&] {
     BodyOptions o;
-    o.linear_velocity = common + Vec3(w(rng), w(rng), w(rng));
-    o.angular_velocity = Vec3(w(rng), w(rng), w(rng));
+    o.linear_velocity = common + random_vec3(random, -1.0f, 1.0f);
+    o.angular_velocity = random_vec3(random, -1.0f, 1.0f);
     return o;
   };
   const Vec3 half(0.25f, 0.15f, 0.1f);

@@ -31,7 +31,6 @@ struct DofSetNames {
 /// "all", "plane_xy" or a list of degrees of freedom.
 struct Dofs : Plain<AllowedDOFs> {
   static constexpr const char* kind = "`\"all\"`, `\"plane_xy\"` or a list";
-  static constexpr const char* kinds = "lists";
   static std::string range() { return "at least one, no repeats"; }
   static void read(AllowedDOFs& v, const Json& j, const std::string& p, SceneParser& parser) {
     if (j.is_string()) return Enum<DofSetNames>::read(v, j, p, parser);

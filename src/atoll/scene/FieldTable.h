@@ -298,15 +298,21 @@ struct Direction : Vector {
   }
 };
 
-/// A real within [Min, Max] (a limit); `Text` is the range as documented and reported
-/// ("[-π, 0]", "≤ 0").
-template <float Min, float Max, const char* Text>
+/// The bounds of a RealIn field and their text as documented and reported ("[-π, 0]", "≤ 0").
+/// A constexpr object passed by reference: clang 14 does not take floats as template arguments.
+struct RealRange {
+  float min, max;
+  const char* text;
+};
+
+/// A real within [R.min, R.max] (a limit).
+template <const RealRange& R>
 struct RealIn : Real {
-  static std::string range() { return Text; }
+  static std::string range() { return R.text; }
   static void read(float& v, const Json& j, const std::string& p, SceneParser&) {
     const float value = scene_json::read_float(j, p);
-    if (value < Min || value > Max)
-      scene_json::fail(p, std::string("must be ") + (Text[0] == '[' ? "in " : "") + Text +
+    if (value < R.min || value > R.max)
+      scene_json::fail(p, std::string("must be ") + (R.text[0] == '[' ? "in " : "") + R.text +
                               ", got " + scene_json::number_text(value));
     v = value;
   }
@@ -340,8 +346,9 @@ struct Optional {
 template <class C>
 struct List {
   using Value = std::vector<typename C::Value>;
-  static inline const std::string kind_text = std::string("array of ") + C::kinds;
-  static inline const char* kind = kind_text.c_str();
+  // One dynamically initialized string, read only at run time: a `const char*` into a second
+  // static would be unordered against it (clang initialized the pointer first and read null).
+  static inline const std::string kind = std::string("array of ") + C::kinds;
   static constexpr const char* kinds = "arrays";
   static std::string range() { return ""; }
   static bool equal(const Value& a, const Value& b) {
@@ -372,8 +379,7 @@ struct List {
 template <class C, size_t N>
 struct Array {
   using Value = std::array<typename C::Value, N>;
-  static inline const std::string kind_text = "array of " + std::to_string(N) + " " + C::kinds;
-  static inline const char* kind = kind_text.c_str();
+  static inline const std::string kind = "array of " + std::to_string(N) + " " + C::kinds;
   static constexpr const char* kinds = "arrays";
   static std::string range() { return C::range(); }
   static bool equal(const Value& a, const Value& b) {

@@ -18,7 +18,6 @@ using namespace scene_json;
 
 namespace {
 
-constexpr int64_t k_min_int = std::numeric_limits<int32_t>::min();
 constexpr int64_t k_max_int = std::numeric_limits<int32_t>::max();
 
 // Calls handler(key, value, path) for each member of `object` in file order; a member the

@@ -17,7 +17,6 @@ namespace {
 /// A mesh triangle as [i, j, k] (its material index stays the default).
 struct Triangle {
   using Value = IndexedTriangle;
-  static constexpr const char* kind = "[i, j, k]";
   static constexpr const char* kinds = "[i, j, k]";
   static std::string range() { return ""; }
   static bool equal(const IndexedTriangle& a, const IndexedTriangle& b) {

@@ -14,7 +14,7 @@ struct ConeDesc final : ConstraintData<ConeDesc> {
 
 using S = ConeConstraintSettings;
 constexpr auto k_settings = &ConeDesc::settings;
-constexpr char k_half_range[] = "[0, π]";
+constexpr RealRange k_half_range{0.0f, k_pi, "[0, π]"};
 
 struct ConeBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Cone;
@@ -45,8 +45,7 @@ std::span<const Field<ConeDesc>> FieldTable<ConeDesc>::fields() {
       field<Direction, k_settings, &S::twist_axis2>("twist_axis2"),
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
           "twist_axis"),
-      field<RealIn<0.0f, k_pi, k_half_range>, k_settings, &S::half_cone_angle>("half_cone_angle",
-                                                                               "rad"),
+      field<RealIn<k_half_range>, k_settings, &S::half_cone_angle>("half_cone_angle", "rad"),
   };
   return k;
 }

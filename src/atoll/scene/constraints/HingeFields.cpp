@@ -19,8 +19,8 @@ struct HingeDesc final : ConstraintData<HingeDesc> {
 
 using S = HingeConstraintSettings;
 constexpr auto k_settings = &HingeDesc::settings;
-constexpr char k_min_range[] = "[-π, 0]";
-constexpr char k_max_range[] = "[0, π]";
+constexpr RealRange k_min_range{-k_pi, 0.0f, "[-π, 0]"};
+constexpr RealRange k_max_range{0.0f, k_pi, "[0, π]"};
 
 struct HingeBehaviour {
   using Engine = HingeConstraint;
@@ -81,8 +81,8 @@ std::span<const Field<HingeDesc>> FieldTable<HingeDesc>::fields() {
       field<Direction, k_settings, &S::normal_axis2>("normal_axis2"),
       alias<Direction, Chain<k_settings, &S::normal_axis1>, Chain<k_settings, &S::normal_axis2>>(
           "normal_axis"),
-      field<RealIn<-k_pi, 0.0f, k_min_range>, k_settings, &S::limits_min>("limits_min", "rad"),
-      field<RealIn<0.0f, k_pi, k_max_range>, k_settings, &S::limits_max>("limits_max", "rad"),
+      field<RealIn<k_min_range>, k_settings, &S::limits_min>("limits_min", "rad"),
+      field<RealIn<k_max_range>, k_settings, &S::limits_max>("limits_max", "rad"),
       field<Object<SpringSettings>, k_settings, &S::limits_spring_settings>(
           "limits_spring_settings"),
       field<NonNegative, k_settings, &S::max_friction_torque>("max_friction_torque", "N·m"),

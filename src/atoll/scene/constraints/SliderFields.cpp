@@ -17,8 +17,8 @@ struct SliderDesc final : ConstraintData<SliderDesc> {
 
 using S = SliderConstraintSettings;
 constexpr auto k_settings = &SliderDesc::settings;
-constexpr char k_min_range[] = "≤ 0";
-constexpr char k_max_range[] = "≥ 0";
+constexpr RealRange k_min_range{-k_float_max, 0.0f, "≤ 0"};
+constexpr RealRange k_max_range{0.0f, k_float_max, "≥ 0"};
 
 struct SliderBehaviour {
   using Engine = SliderConstraint;
@@ -67,8 +67,8 @@ std::span<const Field<SliderDesc>> FieldTable<SliderDesc>::fields() {
       alias<Direction, Chain<k_settings, &S::slider_axis1>, Chain<k_settings, &S::slider_axis1>>(
           "slider_axis"),
       field<Rotation, k_settings, &S::relative_rotation>("relative_rotation"),
-      field<RealIn<-k_float_max, 0.0f, k_min_range>, k_settings, &S::limits_min>("limits_min", "m"),
-      field<RealIn<0.0f, k_float_max, k_max_range>, k_settings, &S::limits_max>("limits_max", "m"),
+      field<RealIn<k_min_range>, k_settings, &S::limits_min>("limits_min", "m"),
+      field<RealIn<k_max_range>, k_settings, &S::limits_max>("limits_max", "m"),
       field<Object<SpringSettings>, k_settings, &S::limits_spring_settings>(
           "limits_spring_settings"),
       field<NonNegative, k_settings, &S::max_friction_force>("max_friction_force", "N"),

@@ -23,8 +23,8 @@ struct SwingTwistDesc final : ConstraintData<SwingTwistDesc> {
 
 using S = SwingTwistConstraintSettings;
 constexpr auto k_settings = &SwingTwistDesc::settings;
-constexpr char k_half_range[] = "[0, π]";
-constexpr char k_twist_range[] = "[-π, π]";
+constexpr RealRange k_half_range{0.0f, k_pi, "[0, π]"};
+constexpr RealRange k_twist_range{-k_pi, k_pi, "[-π, π]"};
 
 // The constraint's one target orientation and angular velocity, from the motors that give them
 // (`path`: the constraint's).
@@ -116,8 +116,8 @@ struct SwingTwistBehaviour {
 
 template <>
 std::span<const Field<SwingTwistDesc>> FieldTable<SwingTwistDesc>::fields() {
-  using Half = RealIn<0.0f, k_pi, k_half_range>;
-  using Twist = RealIn<-k_pi, k_pi, k_twist_range>;
+  using Half = RealIn<k_half_range>;
+  using Twist = RealIn<k_twist_range>;
   static const Field<SwingTwistDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::position1>("position1", "m"),
