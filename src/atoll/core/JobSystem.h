@@ -1,0 +1,62 @@
+#pragma once
+// How the step spreads its work over threads. The step is a fixed list of stages (world/); a
+// stage that can run in parallel hands the job system a range task over its items and waits for
+// it (a barrier) before the next stage starts. A game plugs in its own scheduler by deriving
+// from JobSystem, as Box2D v3's enqueue/finish task callbacks allow; ThreadPool
+// (core/ThreadPool.h) is the default.
+//
+// Determinism does not rest on the scheduler: a stage splits its items into ranges that do not
+// depend on the number of workers, every range writes only its own items' outputs, and whatever
+// is summed or merged across ranges is combined afterwards in item order. So any JobSystem, with
+// any number of workers, gives the same bits.
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace atl {
+
+class JobSystem {
+ public:
+  /// A range task: runs items [begin, end) of a stage on worker `worker` (0 ≤ worker <
+  /// num_workers(); the calling thread is one of the workers). `context` is the stage's data.
+  using TaskFunction = void (*)(uint32_t begin, uint32_t end, uint32_t worker, void* context);
+
+  virtual ~JobSystem() = default;
+
+  /// Threads that may run one task's ranges at the same time, the caller included (≥ 1). A stage
+  /// sizes its per-worker scratch by this.
+  virtual uint32_t num_workers() const = 0;
+
+  /// Runs `task` over [0, count) in ranges of `min_range` items (the last may be shorter), in
+  /// any order and on any workers, each range exactly once, and returns when all have finished:
+  /// a barrier. Called from one thread at a time (the step's); a task never calls back into the
+  /// job system.
+  virtual void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) = 0;
+};
+
+/// The job system of one thread: every range runs on the caller, in order. What
+/// PhysicsSystem::update uses when it is given none.
+class InlineJobSystem final : public JobSystem {
+ public:
+  uint32_t num_workers() const override { return 1; }
+  void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) override {
+    const uint32_t step = min_range == 0 ? 1 : min_range;
+    for (uint32_t begin = 0; begin < count; begin += step) {
+      const uint32_t end = count - begin < step ? count : begin + step;
+      task(begin, end, 0, context);
+    }
+  }
+};
+
+/// Runs `body(begin, end, worker)` over [0, count) in ranges of `min_range` items on `jobs`.
+template <class Body>
+void parallel_for(JobSystem& jobs, uint32_t count, uint32_t min_range, Body&& body) {
+  if (count == 0) return;
+  using B = std::remove_reference_t<Body>;
+  jobs.run([](uint32_t begin, uint32_t end, uint32_t worker,
+              void* context) { (*static_cast<B*>(context))(begin, end, worker); },
+           count, min_range, const_cast<std::remove_const_t<B>*>(&body));
+}
+
+}  // namespace atl
