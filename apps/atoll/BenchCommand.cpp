@@ -16,17 +16,19 @@ int bench_command(const BenchArgs& args) {
     std::fprintf(stderr, "atoll: %s\n", scene.error().message());
     return k_exit_bad_input;
   }
+  // Every count is checked before the first run, so that a bad one prints nothing else.
+  std::vector<std::unique_ptr<ThreadPool>> pools;
   for (int threads : args.threads) {
-    if (threads != 1) {
-      std::fprintf(stderr,
-                   "atoll: --threads: only 1 is supported until the multi-threaded step exists, "
-                   "got %d\n",
-                   threads);
+    Result<std::unique_ptr<ThreadPool>> pool = make_thread_pool(threads);
+    if (!pool) {
+      std::fprintf(stderr, "atoll: %s\n", pool.error().message());
       return k_exit_bad_input;
     }
+    pools.push_back(std::move(*pool));
   }
   const int steps = args.steps > 0 ? args.steps : scene->steps;
-  for (int threads : args.threads) {
+  for (size_t run = 0; run < pools.size(); ++run) {
+    const int threads = args.threads[run];
     Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
     if (!world) {
       std::fprintf(stderr, "atoll: %s\n", world.error().message());
@@ -35,7 +37,8 @@ int bench_command(const BenchArgs& args) {
     PhysicsSystem& system = (*world)->system();
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < steps; ++i) {
-      Result<UpdateResult> result = system.update(scene->dt, scene->collision_steps);
+      Result<UpdateResult> result =
+          system.update(scene->dt, scene->collision_steps, pools[run].get());
       if (!result) {
         std::fprintf(stderr, "atoll: %s\n", result.error().message());
         return k_exit_bad_input;

@@ -3,9 +3,11 @@
 // input or an output that cannot be written, a full disk included (one line on stderr naming
 // the input, nothing written), 1 an error the program did not foresee.
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "atoll/core/ThreadPool.h"
 #include "atoll/scene/SceneDescription.h"
 
 namespace atl::cli {
@@ -38,5 +40,9 @@ int info_command();
 
 /// Reads a scene given as a file path or a built-in name; `out_source` is the name errors use.
 Result<SceneDescription> load_scene(const std::string& scene, std::string& out_source);
+
+/// The job system of `--threads N`: a thread pool of N workers (the caller included; 1 runs
+/// every stage on the caller). Errors read "--threads: ...".
+Result<std::unique_ptr<ThreadPool>> make_thread_pool(int threads);
 
 }  // namespace atl::cli

@@ -132,9 +132,8 @@ bool same_file(const fs::path& a, const fs::path& b) {
 }  // namespace
 
 int run_command(const RunArgs& args) {
-  if (args.threads != 1)
-    return bad_input("--threads: must be 1 (the step is single-threaded in this version), got " +
-                     std::to_string(args.threads));
+  Result<std::unique_ptr<ThreadPool>> pool = make_thread_pool(args.threads);
+  if (!pool) return bad_input(pool.error().message());
   if (!args.trace_bodies.empty() && args.trace.empty())
     return bad_input("--trace-bodies: needs --trace FILE (it chooses the bodies of the trace)");
   std::string source;
@@ -195,6 +194,7 @@ int run_command(const RunArgs& args) {
   options.recording = recording.get();
   options.trace = args.trace.empty() ? nullptr : &trace;
   options.trace_bodies = args.trace_bodies;
+  options.jobs = pool->get();
   ProgressBar progress(!args.quiet);
   options.progress = [&progress](int done, int total) { progress.update(done, total); };
   Result<RunSummary> summary = run_scene(**world, options, source);

@@ -6,6 +6,16 @@
 
 namespace atl::cli {
 
+Result<std::unique_ptr<ThreadPool>> make_thread_pool(int threads) {
+  // Checked here as well, so that a negative count is not reported as a huge unsigned one.
+  if (threads < 1)
+    return Error("--threads: must be in [1, " + std::to_string(ThreadPool::k_max_workers) +
+                 "], got " + std::to_string(threads));
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(static_cast<uint32_t>(threads));
+  if (!pool) return Error(std::string("--threads: ") + pool.error().message());
+  return pool;
+}
+
 Result<SceneDescription> load_scene(const std::string& scene, std::string& out_source) {
   std::error_code ec;
   // Only an absent SCENE means the demo: an empty one (`atoll run ""`, an unset shell variable)

@@ -82,8 +82,10 @@ TEST(IslandSolver, AnIslandSolveNeverWritesTheImmovableEntryOtherIslandsRead) {
     manager.setup_velocity_constraints(bodies, {}, k_dt, settings);
     const std::vector<uint32_t> items{0};
     ConstraintManager joints;  // no joint constraints in this island
-    EXPECT_GT(solve_island_velocity(manager, joints, bodies, items, {}, SolverSteps(), settings),
-              0u);
+    ContactConstraintManager::StackSolve stack;
+    EXPECT_GT(
+        solve_island_velocity(manager, joints, bodies, items, {}, SolverSteps(), settings, stack),
+        0u);
     const Vec3 before_position = bodies[1].com_position;
     solve_island_position(manager, joints, bodies, items, {}, SolverSteps(), settings);
     EXPECT_GT(bodies[1].com_position.y(), before_position.y());  // the position solve ran

@@ -291,6 +291,9 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     constraint_index.emplace(world.constraints()[c].get(), c);
   std::vector<int> broken_at(world.constraints().size(), -1);
   summary.active_bodies.reserve(summary.steps);
+  summary.islands.reserve(summary.steps);
+  summary.largest_island_bodies.reserve(summary.steps);
+  summary.threads = options.jobs != nullptr ? static_cast<int>(options.jobs->num_workers()) : 1;
   if (options.recording != nullptr) options.recording->add_frame(system.bodies());
   for (int step = 0; step < summary.steps; ++step) {
     for (auto& [e, left] : repeating) {
@@ -306,7 +309,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
         broken_at[constraint_index.at(world.constraint(scene.events[e].constraint).get())] = -1;
     }
     const auto start = std::chrono::steady_clock::now();
-    Result<UpdateResult> result = system.update(scene.dt, scene.collision_steps);
+    Result<UpdateResult> result = system.update(scene.dt, scene.collision_steps, options.jobs);
     wall_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!result) return Error(std::string(source) + ": " + result.error().message());
@@ -325,6 +328,8 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     for (BodyID id : result->quarantined)
       summary.quarantined.push_back({world.body_name(id), step});
     summary.active_bodies.push_back(result->num_active_bodies);
+    summary.islands.push_back(result->num_islands);
+    summary.largest_island_bodies.push_back(result->largest_island_bodies);
     if (result->num_active_bodies == 0 && summary.first_all_asleep_step < 0)
       summary.first_all_asleep_step = step;
 
@@ -426,6 +431,7 @@ std::string summary_to_json(const RunSummary& summary) {
   }
   j["bodies"] = std::move(bodies);
   j["active_bodies"] = summary.active_bodies;
+  j["islands"] = {{"count", summary.islands}, {"largest_bodies", summary.largest_island_bodies}};
   if (!summary.probes_crossed.empty()) {
     ordered_json probes = ordered_json::object();
     for (const auto& [name, crossed] : summary.probes_crossed)

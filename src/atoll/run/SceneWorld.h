@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "atoll/core/JobSystem.h"
 #include "atoll/run/Recording.h"
 #include "atoll/scene/SceneDescription.h"
 #include "atoll/world/PhysicsSystem.h"
@@ -96,6 +97,9 @@ struct RunSummary {
   std::vector<std::pair<std::string, BodySnapshot>> bodies;
   /// Active bodies after each step.
   std::vector<uint32_t> active_bodies;
+  /// Islands of each step (its last collision step), and the bodies of the largest.
+  std::vector<uint32_t> islands;
+  std::vector<uint32_t> largest_island_bodies;
   /// First step (0-based) after which no body was active, or −1 for never (JSON null).
   int first_all_asleep_step = -1;
   /// Crossing counts per probe name, in file order.
@@ -130,6 +134,9 @@ struct RunOptions {
   /// Recording of the run (docs/recording-format.md) or null: gets the state before the first
   /// step and after every step. The caller finishes it.
   RecordingWriter* recording = nullptr;
+  /// Where the step's parallel stages run (not owned; null: on the calling thread). The run's
+  /// result is the same bits for any job system.
+  JobSystem* jobs = nullptr;
 };
 
 /// Runs the scene in `world` from its current state. Errors (an event that the engine

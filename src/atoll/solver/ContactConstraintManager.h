@@ -128,15 +128,29 @@ class ContactConstraintManager {
   /// any impulse was applied (the caller stops iterating when none was).
   bool solve_velocity_constraints(std::span<SolverBody> bodies,
                                   std::span<const uint32_t> constraints, int iteration);
+  /// The direct solve of one island's stack (solver/ContactStackChain.cpp): its contacts from
+  /// one end to the other, for each whether it shares a body with the next through its body 2,
+  /// the stack's solver part, and scratch. Islands solved at the same time each use their own
+  /// (one per worker).
+  struct StackSolve {
+    std::vector<uint32_t> chain;
+    std::vector<uint8_t> next_via_body2;
+    FaceStackPart part;
+    std::vector<std::pair<uint32_t, uint32_t>> touches;  // (body, constraint) pairs
+    std::vector<std::array<float, 3>> errors;
+    std::vector<std::array<float, 3>> impulses;
+    std::vector<std::array<float, 2 * FaceContactPart::k_max_points>> lambdas;  // old, new
+  };
   /// Stage 8, before the iterations of an island: when the island is a stack that the
-  /// settings' stack_solve_* thresholds select, prepares its direct solve and returns true
-  /// (solver/ContactStackChain.cpp).
+  /// settings' stack_solve_* thresholds select, prepares its direct solve in `stack` and
+  /// returns true.
   bool prepare_stack(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
-                     const PhysicsSettings& settings);
+                     const PhysicsSettings& settings, StackSolve& stack) const;
   /// Stage 8, each iteration of that island, before solve_velocity_constraints: solves the
-  /// non-penetration of every contact of the prepared stack at once (friction as it stands).
-  /// Does nothing when the solution would pull at some point. Returns true when applied.
-  bool solve_stack(std::span<SolverBody> bodies);
+  /// non-penetration of every contact of the stack prepared in `stack` at once (friction as it
+  /// stands). Does nothing when the solution would pull at some point. Returns true when
+  /// applied.
+  bool solve_stack(std::span<SolverBody> bodies, StackSolve& stack);
   /// Copies the accumulated impulses into the cache for next step's warm start.
   void store_applied_impulses(std::span<const uint32_t> constraints);
   /// Stage 11, one position iteration. Returns true when any body was moved.
@@ -266,16 +280,6 @@ class ContactConstraintManager {
   static bool solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
   static bool solve_manifold_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
   static bool solve_contact_torques(Constraint& c, SolverBody& b1, SolverBody& b2);
-
-  // The prepared stack: its contacts from one end to the other, for each whether it shares a
-  // body with the next through its body 2, and the stack's solver part.
-  std::vector<uint32_t> stack_;
-  std::vector<uint8_t> stack_next_via_body2_;
-  FaceStackPart stack_part_;
-  std::vector<std::pair<uint32_t, uint32_t>> stack_scratch_;  // (body, constraint) pairs
-  std::vector<std::array<float, 3>> stack_errors_;
-  std::vector<std::array<float, 3>> stack_impulses_;
-  std::vector<std::array<float, 2 * FaceContactPart::k_max_points>> stack_lambdas_;  // old, new
 
   Cache cache_[2];
   std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over

@@ -28,15 +28,16 @@ float inverse_mass(const SolverBody& body) {
 
 bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
                                              std::span<const uint32_t> constraints,
-                                             const PhysicsSettings& settings) {
-  stack_.clear();
+                                             const PhysicsSettings& settings,
+                                             StackSolve& stack) const {
+  stack.chain.clear();
   if (settings.stack_solve_min_bodies <= 0 && !(settings.stack_solve_min_mass_ratio > 0.0f))
     return false;
   if (constraints.size() < 2) return false;
 
   // Every contact a face block with unscaled masses (the couplings assume one M⁻¹ per body).
   const InverseMassScales unscaled;
-  std::vector<std::pair<uint32_t, uint32_t>>& touches = stack_scratch_;
+  std::vector<std::pair<uint32_t, uint32_t>>& touches = stack.touches;
   touches.clear();
   float largest_ratio = 0.0f;
   for (uint32_t index : constraints) {
@@ -88,61 +89,61 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
   }
   if (start < 0) return false;  // a loop
   // Walk the chain from that end; each contact reaches the next through one of its bodies.
-  std::vector<uint8_t>& next_via_body2 = stack_next_via_body2_;
+  std::vector<uint8_t>& next_via_body2 = stack.next_via_body2;
   next_via_body2.clear();
   int64_t previous = -1;
   int64_t current = start;
-  while (current >= 0 && stack_.size() <= constraints.size()) {
+  while (current >= 0 && stack.chain.size() <= constraints.size()) {
     const Constraint& c = constraints_[static_cast<uint32_t>(current)];
     const int64_t via1 = neighbour(static_cast<uint32_t>(current), c.body1);
     const int64_t via2 = neighbour(static_cast<uint32_t>(current), c.body2);
     // Two manifolds between the same bodies would make both neighbours the same contact.
     if (via1 >= 0 && via1 == via2) break;
     const int64_t next = via1 != previous ? via1 : via2;
-    stack_.push_back(static_cast<uint32_t>(current));
+    stack.chain.push_back(static_cast<uint32_t>(current));
     next_via_body2.push_back(next >= 0 && next == via2 ? 1 : 0);
     previous = current;
     current = next;
   }
-  if (current >= 0 || stack_.size() != constraints.size()) {
-    stack_.clear();
+  if (current >= 0 || stack.chain.size() != constraints.size()) {
+    stack.chain.clear();
     return false;
   }
 
-  stack_part_.clear();
-  for (size_t k = 0; k < stack_.size(); ++k) {
-    const Constraint& c = constraints_[stack_[k]];
+  stack.part.clear();
+  for (size_t k = 0; k < stack.chain.size(); ++k) {
+    const Constraint& c = constraints_[stack.chain[k]];
     bool previous_via_body2 = false;
     if (k > 0) {
-      const Constraint& below = constraints_[stack_[k - 1]];
+      const Constraint& below = constraints_[stack.chain[k - 1]];
       previous_via_body2 = c.body2 == (next_via_body2[k - 1] != 0 ? below.body2 : below.body1);
     }
-    if (!stack_part_.push_back(c.face, previous_via_body2, next_via_body2[k] != 0)) {
-      stack_.clear();
+    if (!stack.part.push_back(c.face, previous_via_body2, next_via_body2[k] != 0)) {
+      stack.chain.clear();
       return false;
     }
   }
   return true;
 }
 
-bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies) {
-  const size_t n = stack_.size();
+bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies, StackSolve& stack) {
+  const size_t n = stack.chain.size();
   if (n == 0) return false;
-  stack_errors_.resize(n);
-  stack_impulses_.resize(n);
+  stack.errors.resize(n);
+  stack.impulses.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    const Constraint& c = constraints_[stack_[k]];
-    c.face.velocity_error(bodies[c.body1], bodies[c.body2], stack_errors_[k].data());
+    const Constraint& c = constraints_[stack.chain[k]];
+    c.face.velocity_error(bodies[c.body1], bodies[c.body2], stack.errors[k].data());
   }
-  stack_part_.solve(stack_errors_, stack_impulses_);
+  stack.part.solve(stack.errors, stack.impulses);
 
   // Accept only a solution that pushes at every point of every contact. (A body whose state is
   // non-finite gives non-finite impulses: nothing is applied, the world quarantines it.)
-  std::vector<std::array<float, 2 * FaceContactPart::k_max_points>>& lambdas = stack_lambdas_;
+  std::vector<std::array<float, 2 * FaceContactPart::k_max_points>>& lambdas = stack.lambdas;
   lambdas.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    const Constraint& c = constraints_[stack_[k]];
-    const std::array<float, 3>& impulse = stack_impulses_[k];
+    const Constraint& c = constraints_[stack.chain[k]];
+    const std::array<float, 3>& impulse = stack.impulses[k];
     if (!is_finite(impulse[0]) || !is_finite(impulse[1]) || !is_finite(impulse[2])) return false;
     float* old_lambdas = lambdas[k].data();
     for (uint32_t i = 0; i < c.num_points; ++i) old_lambdas[i] = c.points[i].normal.total_lambda();
@@ -153,7 +154,7 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies) {
   bool applied = false;
   SolverBody copy1, copy2;
   for (size_t k = 0; k < n; ++k) {
-    Constraint& c = constraints_[stack_[k]];
+    Constraint& c = constraints_[stack.chain[k]];
     float* old_lambdas = lambdas[k].data();
     applied |= c.face.apply_lambdas(writable_entry(bodies, c.body1, copy1),
                                     writable_entry(bodies, c.body2, copy2), old_lambdas,

@@ -121,21 +121,22 @@ uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintMan
                                std::span<SolverBody> bodies,
                                std::span<const uint32_t> contact_items,
                                std::span<const uint32_t> constraint_items, const SolverSteps& steps,
-                               const PhysicsSettings& settings) {
+                               const PhysicsSettings& settings,
+                               ContactConstraintManager::StackSolve& stack_solve) {
   if (contact_items.empty() && constraint_items.empty()) return 0;
   constraints.warm_start(bodies, constraint_items);
   contacts.warm_start(bodies, contact_items);
   // A tall or lopsided stack also gets its non-penetration solved directly after every
   // contact-wise pass (ContactStackChain.cpp), so that the velocities the bodies move with
   // leave no contact of the stack tilting or sinking; the early exit follows the pass.
-  const bool stack = contacts.prepare_stack(bodies, contact_items, settings);
+  const bool stack = contacts.prepare_stack(bodies, contact_items, settings, stack_solve);
   const int count = steps.velocity_steps(settings);
   uint32_t iterations = 0;
   for (int step = 0; step < count; ++step) {
     ++iterations;
     bool applied = constraints.solve_velocity_constraints(bodies, constraint_items);
     applied |= contacts.solve_velocity_constraints(bodies, contact_items, step);
-    if (stack) contacts.solve_stack(bodies);
+    if (stack) contacts.solve_stack(bodies, stack_solve);
     if (!applied) break;
   }
   contacts.store_applied_impulses(contact_items);
@@ -158,23 +159,64 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
   }
 }
 
+uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                        std::span<SolverBody> bodies, const IslandBuilder& islands,
+                        const IslandConstraints& island_constraints,
+                        const PhysicsSettings& settings, JobSystem& jobs,
+                        IslandSolveScratch& scratch) {
+  const uint32_t count = islands.num_islands();
+  scratch.steps.resize(count);
+  scratch.iterations.resize(count);
+  scratch.stacks.resize(jobs.num_workers());
+  parallel_for(jobs, count, 1, [&](uint32_t begin, uint32_t end, uint32_t worker) {
+    for (uint32_t i = begin; i < end; ++i) {
+      const std::span<const uint32_t> items = island_constraints.island_items(i);
+      scratch.steps[i] = island_solver_steps(constraints, items);
+      scratch.iterations[i] =
+          solve_island_velocity(contacts, constraints, bodies, islands.island_items(i), items,
+                                scratch.steps[i], settings, scratch.stacks[worker]);
+    }
+  });
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) total += scratch.iterations[i];
+  return total;
+}
+
+void solve_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                    std::span<SolverBody> bodies, const IslandBuilder& islands,
+                    const IslandConstraints& island_constraints, const PhysicsSettings& settings,
+                    JobSystem& jobs, const IslandSolveScratch& scratch) {
+  parallel_for(jobs, islands.num_islands(), 1, [&](uint32_t begin, uint32_t end, uint32_t) {
+    for (uint32_t i = begin; i < end; ++i)
+      solve_island_position(contacts, constraints, bodies, islands.island_items(i),
+                            island_constraints.island_items(i), scratch.steps[i], settings);
+  });
+}
+
 void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
                   const SolverBodies& solver, const PhysicsSettings& settings, float dt,
-                  std::vector<uint32_t>& to_sleep) {
+                  JobSystem& jobs, IslandSolveScratch& scratch, std::vector<uint32_t>& to_sleep) {
   if (!settings.allow_sleeping) return;
   const float max_movement = settings.point_velocity_sleep_threshold * settings.time_before_sleep;
   // Whole islands sleep: every body must be ready (seed 001, LAWS.md C4). Every body's test
-  // advances, so a body's timer does not depend on its neighbours'.
-  to_sleep.clear();
-  for (uint32_t i = 0; i < islands.num_islands(); ++i) {
-    bool all = true;
-    for (uint32_t s : islands.island_bodies(i)) {
-      Body& body = *body_manager.body_at_slot(solver.source[s]);
-      all &= body.update_sleep_test(dt, max_movement, settings.time_before_sleep);
+  // advances, so a body's timer does not depend on its neighbours'. A body is in one island:
+  // islands test in parallel, and fall asleep below in island order.
+  const uint32_t count = islands.num_islands();
+  scratch.may_sleep.resize(count);
+  parallel_for(jobs, count, 4, [&](uint32_t begin, uint32_t end, uint32_t) {
+    for (uint32_t i = begin; i < end; ++i) {
+      bool all = true;
+      for (uint32_t s : islands.island_bodies(i)) {
+        Body& body = *body_manager.body_at_slot(solver.source[s]);
+        all &= body.update_sleep_test(dt, max_movement, settings.time_before_sleep);
+      }
+      scratch.may_sleep[i] = all ? 1 : 0;
     }
-    if (!all) continue;
-    for (uint32_t s : islands.island_bodies(i)) to_sleep.push_back(solver.source[s]);
-  }
+  });
+  to_sleep.clear();
+  for (uint32_t i = 0; i < count; ++i)
+    if (scratch.may_sleep[i] != 0)
+      for (uint32_t s : islands.island_bodies(i)) to_sleep.push_back(solver.source[s]);
   // Kinematic bodies are in no island: each sleeps on its own when it stops.
   for (uint32_t s = 0; s < solver.movable.size(); ++s) {
     if (solver.movable[s]) continue;

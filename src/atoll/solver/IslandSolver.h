@@ -13,6 +13,7 @@
 
 #include "atoll/body/BodyManager.h"
 #include "atoll/constraint/ConstraintManager.h"
+#include "atoll/core/JobSystem.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -85,14 +86,47 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
                    IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
                    std::vector<uint32_t>& body2);
 
+/// The island stages' per-step results and per-worker scratch, kept in the step context so
+/// that a warmed-up step allocates nothing.
+struct IslandSolveScratch {
+  /// Step counts of each island: found by solve_velocity, reused by solve_position.
+  std::vector<SolverSteps> steps;
+  /// Velocity iterations each island ran.
+  std::vector<uint32_t> iterations;
+  /// One stack solve per worker (islands solved at the same time each need their own).
+  std::vector<ContactConstraintManager::StackSolve> stacks;
+  /// Whether each island may sleep (update_sleep).
+  std::vector<uint8_t> may_sleep;
+};
+
+/// Stage solve_velocity: solve_island_velocity for every island, islands as the job system's
+/// items, largest first so that the longest job starts first (seed 001 §3). Islands share no
+/// moving body, contact or constraint, and each is solved alone from its own data, so the
+/// result is the same bits for any number of workers. Returns the iterations run, summed over
+/// the islands in order.
+uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                        std::span<SolverBody> bodies, const IslandBuilder& islands,
+                        const IslandConstraints& island_constraints,
+                        const PhysicsSettings& settings, JobSystem& jobs,
+                        IslandSolveScratch& scratch);
+
+/// Stage solve_position: solve_island_position for every island, as solve_velocity, with the
+/// step counts that solve_velocity found.
+void solve_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                    std::span<SolverBody> bodies, const IslandBuilder& islands,
+                    const IslandConstraints& island_constraints, const PhysicsSettings& settings,
+                    JobSystem& jobs, const IslandSolveScratch& scratch);
+
 /// Stage solve_velocity for one island: warm start, then velocity iterations until one applies
 /// no impulse or the island's count is reached (seed 000 §1.2), then the impulses are stored for
 /// the next step; in each pass constraints come before contacts. Returns the iterations run.
+/// `stack` is the worker's scratch.
 uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                                std::span<SolverBody> bodies,
                                std::span<const uint32_t> contact_items,
                                std::span<const uint32_t> constraint_items, const SolverSteps& steps,
-                               const PhysicsSettings& settings);
+                               const PhysicsSettings& settings,
+                               ContactConstraintManager::StackSolve& stack);
 
 /// Stage solve_position for one island: Baumgarte iterations (constraints, then contacts) until
 /// one moves nothing or the island's count is reached.
@@ -101,10 +135,11 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
                            std::span<const uint32_t> constraint_items, const SolverSteps& steps,
                            const PhysicsSettings& settings);
 
-/// Stage update_sleep: advances every island body's sleep test; whole islands whose bodies are
-/// all ready fall asleep, kinematic bodies each on their own. `to_sleep` is scratch.
+/// Stage update_sleep: advances every island body's sleep test (islands as the job system's
+/// items); whole islands whose bodies are all ready fall asleep, in island order, kinematic
+/// bodies each on their own. `to_sleep` is scratch.
 void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
                   const SolverBodies& solver, const PhysicsSettings& settings, float dt,
-                  std::vector<uint32_t>& to_sleep);
+                  JobSystem& jobs, IslandSolveScratch& scratch, std::vector<uint32_t>& to_sleep);
 
 }  // namespace atl

@@ -79,15 +79,18 @@ void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver)
   }
 }
 
-void integrate_positions(SolverBodies& solver, float dt) {
+void integrate_positions(SolverBodies& solver, float dt, JobSystem& jobs) {
   // One expression for every body, CCD candidates included, so that a body whose cast finds
   // nothing ends bit for bit where a discrete one would (and the compiler contracts it the same
   // way for both).
-  for (uint32_t i : solver.moving) {
-    SolverBody& sb = solver.bodies[i];
-    sb.com_position += sb.linear_velocity * dt;
-    sb.apply_position_step(Vec3(), sb.angular_velocity * dt);
-  }
+  const uint32_t count = static_cast<uint32_t>(solver.moving.size());
+  parallel_for(jobs, count, k_body_range, [&](uint32_t begin, uint32_t end, uint32_t) {
+    for (uint32_t k = begin; k < end; ++k) {
+      SolverBody& sb = solver.bodies[solver.moving[k]];
+      sb.com_position += sb.linear_velocity * dt;
+      sb.apply_position_step(Vec3(), sb.angular_velocity * dt);
+    }
+  });
 }
 
 void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
@@ -113,19 +116,23 @@ void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
   }
 }
 
-void write_back(BodyManager& body_manager, const SolverBodies& solver) {
-  for (uint32_t i : solver.moving) {
-    const SolverBody& sb = solver.bodies[i];
-    Body& body = *body_manager.body_at_slot(solver.source[i]);
-    MotionProperties& mp = *body.motion_properties();
-    if (body.is_dynamic()) {
-      mp.add_linear_velocity_step(sb.linear_velocity - mp.linear_velocity());
-      mp.add_angular_velocity_step(sb.angular_velocity - mp.angular_velocity());
+void write_back(BodyManager& body_manager, const SolverBodies& solver, JobSystem& jobs) {
+  const uint32_t count = static_cast<uint32_t>(solver.moving.size());
+  parallel_for(jobs, count, k_body_range, [&](uint32_t begin, uint32_t end, uint32_t) {
+    for (uint32_t k = begin; k < end; ++k) {
+      const uint32_t i = solver.moving[k];
+      const SolverBody& sb = solver.bodies[i];
+      Body& body = *body_manager.body_at_slot(solver.source[i]);
+      MotionProperties& mp = *body.motion_properties();
+      if (body.is_dynamic()) {
+        mp.add_linear_velocity_step(sb.linear_velocity - mp.linear_velocity());
+        mp.add_angular_velocity_step(sb.angular_velocity - mp.angular_velocity());
+      }
+      const Quat rotation = sb.rotation.normalized();
+      body.set_position_and_rotation_internal(
+          sb.com_position - rotation * body.shape_center_of_mass(), rotation);
     }
-    const Quat rotation = sb.rotation.normalized();
-    body.set_position_and_rotation_internal(
-        sb.com_position - rotation * body.shape_center_of_mass(), rotation);
-  }
+  });
 }
 
 }  // namespace atl

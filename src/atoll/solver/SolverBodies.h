@@ -12,6 +12,7 @@
 
 #include "atoll/body/BodyManager.h"
 #include "atoll/constraint/SolverBody.h"
+#include "atoll/core/JobSystem.h"
 #include "atoll/solver/ContactConstraintManager.h"
 
 namespace atl {
@@ -66,8 +67,10 @@ void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, Solv
 /// the entries of the last step.
 void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver);
 
-/// Stage integrate_positions: velocities × dt into the positions of the moving entries.
-void integrate_positions(SolverBodies& solver, float dt);
+/// Stage integrate_positions: velocities × dt into the positions of the moving entries, in
+/// ranges of k_body_range entries on `jobs` (each entry on its own: any split gives the same
+/// bits).
+void integrate_positions(SolverBodies& solver, float dt, JobSystem& jobs);
 
 /// Stage write_back, first half: lists the moving entries whose state is non-finite (with the
 /// body's pose at the start of the step, which Body still holds) and gives them that finite
@@ -75,7 +78,12 @@ void integrate_positions(SolverBodies& solver, float dt);
 void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
                      std::vector<NonFiniteBody>& out);
 
-/// Stage write_back: the moving entries' poses and (dynamic) velocities into their bodies.
-void write_back(BodyManager& body_manager, const SolverBodies& solver);
+/// Stage write_back: the moving entries' poses and (dynamic) velocities into their bodies, in
+/// ranges of k_body_range entries on `jobs`.
+void write_back(BodyManager& body_manager, const SolverBodies& solver, JobSystem& jobs);
+
+/// Entries per range of the per-body stages: large enough that a range outweighs handing it
+/// out, small enough that a few thousand bodies still spread over the workers.
+inline constexpr uint32_t k_body_range = 256;
 
 }  // namespace atl

@@ -1,5 +1,6 @@
 #include "atoll/world/PhysicsSystem.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -113,7 +114,7 @@ void PhysicsSystem::on_quarantine_released(const Body& body) {
 
 // --- The step -------------------------------------------------------------------------------
 
-Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps) {
+Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSystem* jobs) {
   if (!(dt > 0.0f) || !std::isfinite(dt))
     return Error("PhysicsSystem::update: dt: must be finite and > 0, got " + std::to_string(dt));
   if (collision_steps < 1)
@@ -122,8 +123,11 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps) {
   UpdateResult result;
   ctx_.events.clear();
   ctx_.broken.clear();
+  InlineJobSystem inline_jobs;
+  ctx_.jobs = jobs != nullptr ? jobs : &inline_jobs;
   const float sub_dt = dt / static_cast<float>(collision_steps);
   for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
+  ctx_.jobs = nullptr;
 
   // Forces apply for one update (all its collision steps), as in Jolt.
   for (uint32_t index : body_manager_.active_bodies())
@@ -172,6 +176,10 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
                   ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2);
   });
   result.num_islands = islands.num_islands();
+  result.largest_island_bodies = 0;
+  for (uint32_t i = 0; i < islands.num_islands(); ++i)
+    result.largest_island_bodies = std::max(
+        result.largest_island_bodies, static_cast<uint32_t>(islands.island_bodies(i).size()));
   const IslandConstraints& island_constraints = ctx.island_constraints;
   timed(Stage::setup_velocity, [&] {
     constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start);
@@ -179,24 +187,19 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
                                                 settings_);
   });
   timed(Stage::solve_velocity, [&] {
-    for (uint32_t i = 0; i < islands.num_islands(); ++i)
-      result.num_velocity_iterations += solve_island_velocity(
-          contact_manager_, constraint_manager_, solver.bodies, islands.island_items(i),
-          island_constraints.island_items(i),
-          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_);
+    result.num_velocity_iterations +=
+        solve_velocity(contact_manager_, constraint_manager_, solver.bodies, islands,
+                       island_constraints, settings_, *ctx.jobs, ctx.island_scratch);
   });
   timed(Stage::integrate_positions, [&] {
     // LinearCast bodies are queued before the move, which they then share with every body.
     register_ccd_bodies(ctx);
-    integrate_positions(solver, dt);
+    integrate_positions(solver, dt, *ctx.jobs);
   });
   timed(Stage::ccd, [&] { ccd(ctx); });
   timed(Stage::solve_position, [&] {
-    for (uint32_t i = 0; i < islands.num_islands(); ++i)
-      solve_island_position(
-          contact_manager_, constraint_manager_, solver.bodies, islands.island_items(i),
-          island_constraints.island_items(i),
-          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_);
+    solve_position(contact_manager_, constraint_manager_, solver.bodies, islands,
+                   island_constraints, settings_, *ctx.jobs, ctx.island_scratch);
     // This step's impulses are final: constraints past their break threshold are disabled.
     constraint_manager_.break_constraints(ctx.broken);
   });
@@ -204,13 +207,15 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     // Non-finite bodies are found while every body still holds its pose from the start of the
     // step, and quarantined after the write-back.
     find_non_finite(body_manager_, solver, ctx.non_finite);
-    write_back(body_manager_, solver);
+    write_back(body_manager_, solver, *ctx.jobs);
     quarantine_non_finite();
   });
   timed(Stage::finish_contacts, [&] { finish_contacts(ctx); });
   if (last)
-    timed(Stage::update_sleep,
-          [&] { update_sleep(body_manager_, islands, solver, settings_, dt, ctx.to_sleep); });
+    timed(Stage::update_sleep, [&] {
+      update_sleep(body_manager_, islands, solver, settings_, dt, *ctx.jobs, ctx.island_scratch,
+                   ctx.to_sleep);
+    });
   timed(Stage::update_bounds, [&] { update_bounds(dt); });
 }
 

@@ -16,6 +16,7 @@
 #include "atoll/collision/broadphase/BroadPhase.h"
 #include "atoll/collision/broadphase/DefaultLayers.h"
 #include "atoll/constraint/ConstraintManager.h"
+#include "atoll/core/JobSystem.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/world/ConstraintListener.h"
@@ -89,9 +90,11 @@ class PhysicsSystem final : private BodyListener {
   Result<uint32_t> activate_bodies_in_aabox(const AABox& box,
                                             const ObjectLayerFilter& filter = ObjectLayerFilter());
 
-  /// Advances the world by `dt` s (> 0, finite) in `collision_steps` (≥ 1) sub-steps. Invalid
-  /// arguments return an error result and change nothing.
-  Result<UpdateResult> update(float dt, int collision_steps = 1);
+  /// Advances the world by `dt` s (> 0, finite) in `collision_steps` (≥ 1) sub-steps, running
+  /// the parallel stages on `jobs` (not owned; null: on the calling thread). The result is the
+  /// same bits for any job system and worker count. Invalid arguments return an error result
+  /// and change nothing.
+  Result<UpdateResult> update(float dt, int collision_steps = 1, JobSystem* jobs = nullptr);
 
   /// Whether the two bodies had a contact in the last collision step of the last update():
   /// touching or within the speculative contact distance, sensor contacts included — the

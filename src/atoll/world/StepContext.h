@@ -83,6 +83,8 @@ struct StepContext {
   int collision_step = 0;
   /// The update's result, which the stages add their counts and problems to.
   UpdateResult* result = nullptr;
+  /// Where the parallel stages run their items (the caller's, or an inline one).
+  JobSystem* jobs = nullptr;
 
   /// Stage find_pairs: broadphase pairs of the active bodies.
   std::vector<BodyPair> pairs;
@@ -104,6 +106,9 @@ struct StepContext {
   std::vector<uint32_t> constraint_body2;
   /// Stage build_islands: the (joint) constraints of each island.
   IslandConstraints island_constraints;
+  /// Stages solve_velocity and solve_position: each island's step counts and iterations, each
+  /// worker's scratch.
+  IslandSolveScratch island_scratch;
   /// Stages integrate_positions and ccd: the bodies to cast, solver index → CCD index (or
   /// SolverBodies::k_none), the resolve order, a cast's broadphase candidates.
   std::vector<CcdBody> ccd_bodies;
