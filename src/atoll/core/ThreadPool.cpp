@@ -132,7 +132,10 @@ void ThreadPool::worker_main(uint32_t worker) {
     seen = generation;
     if (stop_.load(std::memory_order_relaxed)) return;
 
-    // Join the run. If it is already closed (the caller took every range), leave at once.
+    // A run the caller has already closed (it took every range itself, as it does for small
+    // runs) is skipped without touching state_, so that the caller need not wait for us.
+    if ((state_.load(std::memory_order_relaxed) & k_open) == 0) continue;
+    // Join the run. If it closed meanwhile, leave at once.
     const uint32_t joined = state_.fetch_add(1, std::memory_order_acquire);
     if ((joined & k_open) != 0) {
       const Job job = job_;
