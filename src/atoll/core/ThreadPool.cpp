@@ -1,0 +1,149 @@
+#include "atoll/core/ThreadPool.h"
+
+#include <chrono>
+#include <string>
+#include <system_error>
+
+namespace atl {
+namespace {
+
+// A hint to the core that this thread is spinning (frees the sibling hyper-thread, saves power).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+// Polls `done()` with cpu_relax for up to `microseconds`; true when done() became true.
+template <class Done>
+bool spin_until(Done&& done, int64_t microseconds) {
+  if (done()) return true;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(microseconds);
+  for (;;) {
+    // Read the clock every 32 polls only (a clock read costs about as much as 32 pauses).
+    for (int i = 0; i < 32; ++i) {
+      cpu_relax();
+      if (done()) return true;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ThreadPool>> ThreadPool::create(uint32_t num_workers) {
+  if (num_workers < 1 || num_workers > k_max_workers) {
+    return Error("ThreadPool::create: num_workers: must be in [1, " +
+                 std::to_string(k_max_workers) + "], got " + std::to_string(num_workers));
+  }
+  std::unique_ptr<ThreadPool> pool(new ThreadPool(num_workers));
+  pool->threads_.reserve(num_workers - 1);
+  for (uint32_t worker = 1; worker < num_workers; ++worker) {
+    try {
+      pool->threads_.emplace_back([p = pool.get(), worker] { p->worker_main(worker); });
+    } catch (const std::system_error& e) {
+      // The destructor stops and joins the threads already started.
+      return Error("ThreadPool::create: num_workers: could not start thread " +
+                   std::to_string(worker) + " of " + std::to_string(num_workers - 1) + ": " +
+                   e.what());
+    }
+  }
+  return pool;
+}
+
+ThreadPool::~ThreadPool() {
+  stop_.store(true, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_seq_cst);  // publishes stop_
+  generation_.notify_all();
+  for (std::thread& thread : threads_) thread.join();
+}
+
+void ThreadPool::take_ranges(const Job& job, uint32_t worker) {
+  for (;;) {
+    const uint32_t range = next_range_.fetch_add(1, std::memory_order_relaxed);
+    if (range >= job.num_ranges) return;
+    const uint32_t begin = range * job.step;
+    const uint32_t end = job.count - begin < job.step ? job.count : begin + job.step;
+    job.task(begin, end, worker, job.context);
+  }
+}
+
+void ThreadPool::run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) {
+  if (count == 0) return;
+  const uint32_t step = min_range == 0 ? 1 : min_range;
+  const uint32_t num_ranges = (count - 1) / step + 1;
+  if (threads_.empty() || num_ranges == 1) {
+    // Nothing to share: run inline without touching the workers.
+    for (uint32_t begin = 0; begin < count; begin += step) {
+      const uint32_t end = count - begin < step ? count : begin + step;
+      task(begin, end, 0, context);
+      if (end == count) break;  // begin + step could wrap around near 2^32
+    }
+    return;
+  }
+
+  // No worker is inside (the previous run() waited for them all to leave; a late worker that
+  // joins now sees the run closed and leaves without reading job_), so job_ may be written.
+  job_ = Job{task, context, count, step, num_ranges};
+  next_range_.store(0, std::memory_order_relaxed);
+  // Open the run: a worker that joins (state_.fetch_add, acquire) sees job_ and next_range_.
+  state_.fetch_or(k_open, std::memory_order_release);
+  // Wake the workers. seq_cst on both sides: either this load sees a worker about to sleep, or
+  // that worker's last look at generation_ (also seq_cst) sees the new value.
+  generation_.fetch_add(1, std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_seq_cst) != 0) generation_.notify_all();
+
+  take_ranges(job_, 0);
+
+  // Every range has been claimed. Close the run, then wait for the workers inside to finish
+  // theirs: when the count of workers inside reaches 0, every range has finished, and the
+  // acquire load below sees their writes (each left with a release).
+  state_.fetch_and(~k_open, std::memory_order_acq_rel);
+  const auto all_left = [this] {
+    return (state_.load(std::memory_order_acquire) & k_inside_mask) == 0;
+  };
+  if (spin_until(all_left, k_spin_microseconds)) return;
+  // A worker is running a long range: sleep until the last one leaves and wakes us.
+  uint32_t state = state_.fetch_or(k_caller_waits, std::memory_order_acq_rel) | k_caller_waits;
+  while ((state & k_inside_mask) != 0) {
+    state_.wait(state, std::memory_order_acquire);
+    state = state_.load(std::memory_order_acquire);
+  }
+  state_.fetch_and(~k_caller_waits, std::memory_order_relaxed);
+}
+
+void ThreadPool::worker_main(uint32_t worker) {
+  uint32_t seen = 0;  // the generation of the last run this worker looked at
+  for (;;) {
+    uint32_t generation = generation_.load(std::memory_order_acquire);
+    const auto changed = [&] {
+      generation = generation_.load(std::memory_order_acquire);
+      return generation != seen;
+    };
+    if (!spin_until(changed, k_spin_microseconds)) {
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      while ((generation = generation_.load(std::memory_order_seq_cst)) == seen) {
+        generation_.wait(seen, std::memory_order_seq_cst);
+      }
+      sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    }
+    seen = generation;
+    if (stop_.load(std::memory_order_relaxed)) return;
+
+    // A run the caller has already closed (it took every range itself, as it does for small
+    // runs) is skipped without touching state_, so that the caller need not wait for us.
+    if ((state_.load(std::memory_order_relaxed) & k_open) == 0) continue;
+    // Join the run. If it closed meanwhile, leave at once.
+    const uint32_t joined = state_.fetch_add(1, std::memory_order_acquire);
+    if ((joined & k_open) != 0) {
+      const Job job = job_;
+      take_ranges(job, worker);
+    }
+    const uint32_t left = state_.fetch_sub(1, std::memory_order_acq_rel);
+    if ((left & k_caller_waits) != 0 && (left & k_inside_mask) == 1) state_.notify_one();
+  }
+}
+
+}  // namespace atl
