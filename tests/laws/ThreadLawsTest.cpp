@@ -92,13 +92,13 @@ constexpr Scene k_scenes[] = {
 
 // The state hash after 300 steps of `scene` with `jobs` (null: inline), and the most islands
 // seen in a step.
-struct Run {
+struct HashRun {
   uint64_t hash = 0;
   uint32_t most_islands = 0;
 };
-Run run_scene(const Scene& scene, JobSystem* jobs) {
+HashRun run_scene(const Scene& scene, JobSystem* jobs) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name);
-  Run run;
+  HashRun run;
   if (world == nullptr) return run;
   for (int step = 0; step < 300; ++step) {
     Result<UpdateResult> result = world->system().update(1.0f / 60.0f, 1, jobs);
@@ -114,7 +114,7 @@ class ThreadLaws : public LawFixture {};
 
 TEST_F(ThreadLaws, C3_StateHashIsTheSameForEveryJobSystem) {
   for (const Scene& scene : k_scenes) {
-    const Run inline_run = run_scene(scene, nullptr);
+    const HashRun inline_run = run_scene(scene, nullptr);
     ASSERT_NE(inline_run.hash, 0u) << scene.name;
     report(std::string("Thread.islands_most.") + scene.name, inline_run.most_islands);
     // Several islands at once, or the parallel island stages have nothing to share out.
