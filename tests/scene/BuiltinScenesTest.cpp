@@ -277,7 +277,8 @@ TEST(BuiltinScenes, ManyPyramidsAreSixtyFourSeparatePyramids) {
   for (int p = 0; p < 64; ++p) {
     const Vec3 centre(-42.0f + 12.0f * float(p % 8), 0.0f, -42.0f + 12.0f * float(p / 8));
     for (int b = 0; b < 55; ++b) {
-      const BodyDesc* box = scene.find_body("p" + std::to_string(p) + "_" + std::to_string(b));
+      const BodyDesc* box = scene.find_body(
+          std::string("p").append(std::to_string(p)).append("_").append(std::to_string(b)));
       ASSERT_NE(box, nullptr);
       EXPECT_FALSE(box->settings.allow_sleeping);
       const Vec3 offset = box->settings.position - centre;
