@@ -34,7 +34,7 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 commit=$(git -C "$root" rev-parse --short=12 HEAD)
 git -C "$root" diff --quiet HEAD -- src apps scenes || commit="$commit+dirty"
 
-bullet=$("$peers" | awk '/^bullet / { print $2 }')
+bullet=$("$peers" | awk '/^bullet +[0-9.]+ steps\/s/ { print $2 }')
 [ -n "$bullet" ] || { echo "bench-results: no Bullet reading from $peers" >&2; exit 1; }
 echo "bullet pyramid: $bullet steps/s"
 
