@@ -163,5 +163,51 @@ TEST(BuiltinSceneRun, RagdollsComeToRestOnTheFloor) {
   EXPECT_LT(separation, 0.01f) << worst;  // measured 0.0042 m (a knee)
 }
 
+// Jolt's benchmark scenes and many_pyramids build and run a few steps (their speed is
+// measured by `atoll bench`, not here).
+TEST(BuiltinSceneRun, HighSpeedStaysInsideItsBox) {
+  std::unique_ptr<SceneWorld> world = load("highspeed");
+  ASSERT_NE(world, nullptr);
+  EXPECT_EQ(world->body_ids().size(), 6u + 5000u);
+  step(*world, 3);
+  ASSERT_TRUE(all_finite(*world));
+  const BodyInterface& bodies = world->system().body_interface();
+  float outermost = 0.0f;
+  for (size_t i = 6; i < world->body_ids().size(); ++i)
+    outermost =
+        std::max(outermost, bodies.position(world->body_ids()[i]).value().abs().max_component());
+  // Nothing got out through the 0.4 m walls (outer faces at ±50.2 m). Measured 49.91 m: centres
+  // of masses of compounds (L-shaped, centre of mass outside both parts) lie up to 0.11 m beyond
+  // the inner faces at ±49.8 m after 3 steps, so those compounds sink into the walls.
+  EXPECT_LT(outermost, 50.2f);
+}
+
+TEST(BuiltinSceneRun, ConvexVsMeshBodiesFallTowardTheMesh) {
+  std::unique_ptr<SceneWorld> world = load("convex_vs_mesh");
+  ASSERT_NE(world, nullptr);
+  EXPECT_EQ(world->body_ids().size(), 1u + 1764u);
+  step(*world, 3);
+  ASSERT_TRUE(all_finite(*world));
+  // Free fall for 3 steps: v = 3 · g · dt.
+  const Vec3 v = world->system().body_interface().linear_velocity(world->body("box0")).value();
+  EXPECT_NEAR(v.y(), -9.81f * 3.0f / 60.0f, 0.01f);  // measured -0.4897 m/s (g · 3 dt = -0.4905)
+}
+
+TEST(BuiltinSceneRun, ManyPyramidsStandStill) {
+  std::unique_ptr<SceneWorld> world = load("many_pyramids");
+  ASSERT_NE(world, nullptr);
+  EXPECT_EQ(world->body_ids().size(), 1u + 64u * 55u);
+  const BodyInterface& bodies = world->system().body_interface();
+  std::vector<Vec3> start;
+  for (BodyID id : world->body_ids()) start.push_back(bodies.position(id).value());
+  step(*world, 10);
+  ASSERT_TRUE(all_finite(*world));
+  float max_move = 0.0f;
+  for (size_t i = 0; i < start.size(); ++i)
+    max_move =
+        std::max(max_move, (bodies.position(world->body_ids()[i]).value() - start[i]).length());
+  EXPECT_LT(max_move, 0.01f);  // measured 0.0051 m (settling under gravity)
+}
+
 }  // namespace
 }  // namespace atl

@@ -29,8 +29,9 @@ size_t count_motion(const SceneDescription& scene, MotionType motion) {
 
 TEST(BuiltinScenes, NamesAreSortedAndUnknownNamesGiveNothing) {
   EXPECT_EQ(builtin_scene_names(),
-            (std::vector<std::string_view>{"bullets", "chain", "demo", "highspeed", "joint_grid",
-                                           "pyramid", "ragdolls", "tower10"}));
+            (std::vector<std::string_view>{"bullets", "chain", "convex_vs_mesh", "demo",
+                                           "highspeed", "highspeed_spheres", "joint_grid",
+                                           "many_pyramids", "pyramid", "ragdolls", "tower10"}));
   EXPECT_FALSE(builtin_scene_text("nope").has_value());
 }
 
@@ -149,8 +150,8 @@ TEST(BuiltinScenes, BulletsAreAHundredLinearCastSpheresAimedAtAThinPlate) {
   }
 }
 
-TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
-  const SceneDescription scene = builtin("highspeed");
+TEST(BuiltinScenes, HighSpeedSpheresAreFiveThousandFastLinearCastSpheresInAClosedBox) {
+  const SceneDescription scene = builtin("highspeed_spheres");
   ASSERT_EQ(scene.bodies.size(), 6u + 5000u);
   EXPECT_EQ(count_motion(scene, MotionType::Static), 6u);
   // The walls' inner faces enclose [-20, 20]³ and overlap at the edges: nothing gets out
@@ -179,6 +180,112 @@ TEST(BuiltinScenes, HighSpeedIsFiveThousandFastLinearCastBodiesInAClosedBox) {
     EXPECT_TRUE(inner.contains(body.settings.position - Vec3::replicate(radius))) << body.name;
   }
   EXPECT_EQ(scene.probes.size(), 6u);
+}
+
+TEST(BuiltinScenes, HighSpeedIsJoltsPerformanceTestHighSpeed) {
+  const SceneDescription scene = builtin("highspeed");
+  ASSERT_EQ(scene.bodies.size(), 6u + 5000u);
+  EXPECT_EQ(scene.steps, 500);
+  EXPECT_EQ(scene.physics.gravity, PhysicsSettings().gravity);
+  EXPECT_EQ(count_motion(scene, MotionType::Static), 6u);
+  // Six walls 0.4 m thick centred at ±50 m: the inner faces enclose [-49.8, 49.8]³ and every
+  // wall spans the whole side (the box is closed).
+  for (size_t i = 0; i < 6; ++i) {
+    const BodyDesc& wall = scene.bodies[i];
+    EXPECT_EQ(wall.settings.restitution, 1.0f) << wall.name;
+    EXPECT_EQ(wall.settings.friction, 1.0f) << wall.name;
+    const AABox box = scene_shape_bounds(scene, *scene.resolve(wall.shape))
+                          .transformed(Mat44::rotation_translation(wall.settings.rotation,
+                                                                   wall.settings.position));
+    const int axis = (box.max - box.min).min_component_index();
+    EXPECT_NEAR(box.max[axis] - box.min[axis], 0.4f, 1e-5f) << wall.name;
+    EXPECT_NEAR(std::fmin(std::fabs(box.min[axis]), std::fabs(box.max[axis])), 49.8f, 1e-5f)
+        << wall.name;
+    for (int other = 0; other < 3; ++other)
+      if (other != axis) {
+        EXPECT_NEAR(box.min[other], -50.0f, 1e-4f) << wall.name;
+        EXPECT_NEAR(box.max[other], 50.0f, 1e-4f) << wall.name;
+      }
+  }
+  for (size_t i = 6; i < scene.bodies.size(); ++i) {
+    const BodyDesc& body = scene.bodies[i];
+    EXPECT_EQ(body.settings.motion_type, MotionType::Dynamic);
+    EXPECT_EQ(body.settings.motion_quality, MotionQuality::LinearCast);
+    // Sphere, box, compound, sphere, …
+    const ShapeSubType expected[3] = {ShapeSubType::Sphere, ShapeSubType::Box,
+                                      ShapeSubType::StaticCompound};
+    EXPECT_EQ(scene.resolve(body.shape)->type(), expected[(i - 6) % 3]) << body.name;
+    EXPECT_NEAR(body.settings.linear_velocity.length(), 250.0f, 250.0f * 1e-6f) << body.name;
+    EXPECT_LE(body.settings.position.abs().max_component(), 45.0f) << body.name;
+    EXPECT_GE(body.settings.friction, 0.5f);
+    EXPECT_LE(body.settings.friction, 1.0f);
+    EXPECT_GE(body.settings.restitution, 0.9f);
+    EXPECT_LE(body.settings.restitution, 1.0f);
+  }
+  // The first body's draws, as Jolt makes them from a default-seeded std::mt19937 (values
+  // computed apart from Atoll, from the twister's first outputs 3499211612, 581869302,
+  // 3890346734, … with Jolt's formula lo + float(u) · (hi − lo) / float(2³² − 1)).
+  const BodyDesc& first = *scene.find_body("b0");
+  EXPECT_EQ(first.settings.position, Vec3(28.3251266f, -32.8070679f, 36.5212708f));
+  EXPECT_EQ(first.settings.friction, 0.956687927f);
+  EXPECT_EQ(first.settings.restitution, 0.922103405f);
+  EXPECT_EQ(first.settings.linear_velocity.z(), 66.1796341f);
+  EXPECT_EQ(scene.find_body("b1")->settings.position.x(), -36.2213631f);
+}
+
+TEST(BuiltinScenes, ConvexVsMeshIsJoltsPerformanceTestConvexVsMesh) {
+  const SceneDescription scene = builtin("convex_vs_mesh");
+  ASSERT_EQ(scene.bodies.size(), 1u + 21u * 4u * 21u);
+  EXPECT_EQ(scene.steps, 500);
+  EXPECT_EQ(scene.physics.velocity_steps, 4);
+  EXPECT_EQ(scene.physics.position_steps, 1);
+  const BodyDesc& terrain = scene.bodies[0];
+  EXPECT_EQ(terrain.name, "terrain0");
+  EXPECT_EQ(terrain.settings.motion_type, MotionType::Static);
+  EXPECT_EQ(terrain.settings.position, Vec3(-150, 5, -150));
+  const auto& mesh = std::get<TriangleMeshShapeSettings>(scene.resolve(terrain.shape)->settings);
+  EXPECT_EQ(mesh.vertices.size(), 101u * 101u);
+  EXPECT_EQ(mesh.triangles.size(), 20000u);
+  // Vertex (x, z) = (3, 2): [9, 5 sin(1.5) cos(1), 6].
+  const Float3& v = mesh.vertices[2 * 101 + 3];
+  EXPECT_EQ(v.x, 9.0f);
+  EXPECT_NEAR(v.y, 5.0 * std::sin(1.5) * std::cos(1.0), 1e-5);
+  EXPECT_EQ(v.z, 6.0f);
+  for (const BodyDesc& body : scene.bodies) {
+    EXPECT_EQ(body.settings.friction, 0.5f) << body.name;
+    EXPECT_EQ(body.settings.restitution, 0.6f) << body.name;
+  }
+  EXPECT_EQ(scene.find_body("box0")->settings.position, Vec3(-75, 15, -75));
+  EXPECT_EQ(scene.find_body("ball220")->settings.position, Vec3(0, 17, 0));
+  EXPECT_EQ(scene.find_body("pill440")->settings.position, Vec3(75, 19, 75));
+  EXPECT_EQ(scene.find_body("hull21")->settings.position, Vec3(-75, 21, -67.5f));
+  EXPECT_EQ(std::get<BoxShapeSettings>(scene.resolve(scene.find_body("box0")->shape)->settings)
+                .half_extent,
+            Vec3(0.5f, 0.75f, 1.0f));
+  EXPECT_EQ(
+      std::get<ConvexHullShapeSettings>(scene.resolve(scene.find_body("hull0")->shape)->settings)
+          .points.size(),
+      5u);
+}
+
+TEST(BuiltinScenes, ManyPyramidsAreSixtyFourSeparatePyramids) {
+  const SceneDescription scene = builtin("many_pyramids");
+  ASSERT_EQ(scene.bodies.size(), 1u + 64u * 55u);
+  EXPECT_EQ(count_motion(scene, MotionType::Dynamic), 64u * 55u);
+  // Each pyramid's boxes stay within its own 12 m cell, with a gap of 2 m to the next: no box
+  // touches a box of another pyramid, so each pyramid is an island.
+  for (int p = 0; p < 64; ++p) {
+    const Vec3 centre(-42.0f + 12.0f * float(p % 8), 0.0f, -42.0f + 12.0f * float(p / 8));
+    for (int b = 0; b < 55; ++b) {
+      const BodyDesc* box = scene.find_body(
+          std::string("p").append(std::to_string(p)).append("_").append(std::to_string(b)));
+      ASSERT_NE(box, nullptr);
+      EXPECT_FALSE(box->settings.allow_sleeping);
+      const Vec3 offset = box->settings.position - centre;
+      EXPECT_LE(std::fabs(offset.x()) + 0.5f, 5.0f) << box->name;
+      EXPECT_LE(std::fabs(offset.z()) + 0.5f, 0.5f) << box->name;
+    }
+  }
 }
 
 TEST(BuiltinScenes, ConstraintScenes) {

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "atoll/core/Random.h"
 #include "atoll/scene/SceneReader.h"
@@ -170,6 +173,128 @@ TEST(SceneGenerators, JoltPyramidReproducesPerformanceTestLayout) {
   EXPECT_EQ(scene.find_body("p0")->settings.position, Vec3(-15, 1, -15));
   EXPECT_EQ(scene.find_body("p225")->settings.position, Vec3(-14, 3.5f, -14));
   EXPECT_EQ(scene.find_body("p1239")->settings.position, Vec3(-1, 36, -1));
+}
+
+TEST(SceneGenerators, SwarmDrawsInJoltsOrderFromTheMersenneTwister) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "swarm", "name": "w", "shapes": ["crate", "ball", {"type": "sphere",
+          "radius": 0.1}], "count": 7, "half_range": 2, "speed": 250, "friction_range": [0.5, 1],
+          "restitution_range": [0.9, 1], "motion_quality": "linear_cast"})"));
+  ASSERT_EQ(scene.bodies.size(), 1u + 7u);
+  // The shapes in turn.
+  EXPECT_EQ(scene.find_body("w0")->shape.name, "crate");
+  EXPECT_EQ(scene.find_body("w1")->shape.name, "ball");
+  EXPECT_NE(scene.find_body("w2")->shape.definition, nullptr);
+  EXPECT_EQ(scene.find_body("w3")->shape.name, "crate");
+  EXPECT_EQ(scene.find_body("w6")->shape.name, "crate");
+  // Ten draws per body from a default-seeded std::mt19937, each lo + float(u)·(hi − lo) /
+  // float(2³² − 1): x, y, z, rotation (3), friction, restitution, velocity direction (2).
+  // Reference values computed apart from Atoll from the twister's outputs 3499211612,
+  // 581869302, 3890346734, ….
+  const BodyDesc& w0 = *scene.find_body("w0");
+  EXPECT_EQ(w0.settings.position, Vec3(1.25889468f, -1.45809197f, 1.62316775f));
+  EXPECT_EQ(w0.settings.friction, 0.956687927f);
+  EXPECT_EQ(w0.settings.restitution, 0.922103405f);
+  EXPECT_EQ(w0.settings.linear_velocity.z(), 66.1796341f);
+  EXPECT_EQ(scene.find_body("w1")->settings.position.x(), -1.60983837f);
+  EXPECT_EQ(w0.settings.motion_quality, MotionQuality::LinearCast);
+  // The same from std::mt19937 here: the rotation's first draw u gives |w|² + |z|² = u.
+  std::mt19937 engine;
+  std::vector<float> raw;
+  for (int i = 0; i < 10; ++i) raw.push_back(static_cast<float>(engine()));
+  const float span = static_cast<float>(std::mt19937::max());
+  EXPECT_EQ(w0.settings.position.y(), -2.0f + raw[1] * 4.0f / span);
+  const float u = raw[3] * 1.0f / span;
+  const Quat q = w0.settings.rotation;
+  EXPECT_NEAR(q.z() * q.z() + q.w() * q.w(), u, 1e-6f);  // u = 0.835
+  EXPECT_NEAR(q.length(), 1.0f, 1e-6f);
+  EXPECT_NEAR(w0.settings.linear_velocity.length(), 250.0f, 250.0f * 1e-6f);
+  // Another seed, another swarm.
+  const SceneDescription other = read_ok(scene_with(
+      R"({"type": "swarm", "name": "w", "shapes": ["crate"], "count": 1, "half_range": 2,
+          "speed": 0, "friction_range": [0.5, 1], "restitution_range": [0.9, 1], "seed": 1})"));
+  EXPECT_NE(other.bodies[1].settings.position, w0.settings.position);
+  EXPECT_EQ(other.bodies[1].settings.linear_velocity, Vec3());
+}
+
+TEST(SceneGenerators, WaveMeshIsTwoTrianglesPerCellFacingUp) {
+  const SceneDescription scene = read_ok(scene_with(
+      R"({"type": "wave_mesh", "name": "t", "motion": "static", "cells": 2, "cell_size": 3,
+          "amplitude": 5, "frequency": 0.5, "base": [-3, 1, -3], "friction": 0.4})"));
+  ASSERT_EQ(scene.bodies.size(), 2u);
+  const BodyDesc& t = *scene.find_body("t0");
+  EXPECT_EQ(t.settings.position, Vec3(-3, 1, -3));
+  EXPECT_EQ(t.settings.friction, 0.4f);
+  const auto& mesh = std::get<TriangleMeshShapeSettings>(scene.resolve(t.shape)->settings);
+  ASSERT_EQ(mesh.vertices.size(), 9u);
+  ASSERT_EQ(mesh.triangles.size(), 8u);
+  // Vertex (x, z) is number 3z + x at [3x, 5 sin(x/2) cos(z/2), 3z].
+  for (int z = 0; z <= 2; ++z)
+    for (int x = 0; x <= 2; ++x) {
+      const Float3& v = mesh.vertices[size_t(3 * z + x)];
+      EXPECT_EQ(v.x, 3.0f * float(x));
+      EXPECT_EQ(v.z, 3.0f * float(z));
+      EXPECT_NEAR(v.y, 5.0 * std::sin(0.5 * x) * std::cos(0.5 * z), 2e-6);
+    }
+  // Cell (0, 0) first, then (0, 1): x-major.
+  const uint32_t first[3] = {0, 3, 1}, second[3] = {1, 3, 4}, third[3] = {3, 6, 4};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(mesh.triangles[0].idx[k], first[k]);
+    EXPECT_EQ(mesh.triangles[1].idx[k], second[k]);
+    EXPECT_EQ(mesh.triangles[2].idx[k], third[k]);
+  }
+  // Counter-clockwise seen from above: every normal points up.
+  for (const IndexedTriangle& tri : mesh.triangles) {
+    const auto at = [&](int k) {
+      const Float3& p = mesh.vertices[tri.idx[k]];
+      return Vec3(p.x, p.y, p.z);
+    };
+    EXPECT_GT((at(1) - at(0)).cross(at(2) - at(0)).y(), 0.0f);
+  }
+}
+
+TEST(SceneGenerators, BadSwarmsAndWaveMeshesGiveOneLineMessages) {
+  const std::string swarm =
+      R"({"type": "swarm", "name": "w", "shapes": ["crate"], "count": 2, "half_range": 2,
+          "speed": 1, "friction_range": [0.5, 1], "restitution_range": [0.9, 1])";
+  EXPECT_EQ(error_of(scene_with(swarm + R"(, "shape": "crate"})")),
+            "g.json: generators[0].shape: not allowed in a swarm, which cycles through its "
+            "shapes");
+  EXPECT_EQ(error_of(scene_with(swarm + R"(, "friction": 1})")),
+            "g.json: generators[0].friction: set by the swarm, which draws it for each body");
+  EXPECT_EQ(error_of(scene_with(swarm + R"(, "motion": "static"})")),
+            "g.json: generators[0].speed: a static body cannot move");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "swarm", "name": "w", "shapes": [], "count": 2, "half_range": 2,
+                    "speed": 1, "friction_range": [0.5, 1], "restitution_range": [0.9, 1]})")),
+            "g.json: generators[0].shapes: must list at least one shape");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "swarm", "name": "w", "shapes": ["crat"], "count": 2,
+                    "half_range": 2, "speed": 1, "friction_range": [0.5, 1],
+                    "restitution_range": [0.9, 1]})")),
+            "g.json: generators[0].shapes[0]: unknown shape \"crat\"");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "swarm", "name": "w", "shapes": ["crate"], "count": 2,
+                    "half_range": 2, "speed": 1, "friction_range": [1, 0.5],
+                    "restitution_range": [0.9, 1]})")),
+            "g.json: generators[0].friction_range[1]: must be >= 1, got 0.5");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "swarm", "name": "w", "shapes": ["crate"], "count": 2,
+                    "half_range": 2, "speed": 1, "friction_range": [0.5, 1]})")),
+            "g.json: generators[0].restitution_range: required key missing");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "wave_mesh", "name": "t", "motion": "static", "cells": 0,
+                    "cell_size": 3, "amplitude": 5, "frequency": 0.5, "base": [0, 0, 0]})")),
+            "g.json: generators[0].cells: must be in [1, 1000], got 0");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "wave_mesh", "name": "t", "motion": "static", "cells": 2,
+                    "cell_size": 3, "amplitude": 5, "frequency": 0.5, "base": [0, 0, 0],
+                    "shape": "crate"})")),
+            "g.json: generators[0].shape: not allowed in a wave_mesh, which makes its own mesh");
+  EXPECT_EQ(error_of(scene_with(
+                R"({"type": "wave_mesh", "name": "t", "motion": "static", "cells": 2,
+                    "cell_size": 3, "amplitude": 5, "base": [0, 0, 0]})")),
+            "g.json: generators[0].frequency: required key missing");
 }
 
 TEST(SceneGenerators, GeneratedNamesWorkInEvents) {

@@ -312,7 +312,7 @@ const BadInput k_bad_inputs[] = {
      "offset_center_of_mass)"},
     {R"({"generators": [{"type": "stak"}]})",
      "x.json: generators[0].type: unknown generator type \"stak\" (expected stack, pyramid, grid, "
-     "pile, jolt_pyramid, chain or ragdoll)"},
+     "pile, jolt_pyramid, chain, ragdoll, swarm or wave_mesh)"},
     {R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}, "motion": "dynamc"}]})",
      "x.json: bodies[0].motion: unknown motion \"dynamc\" (expected static, kinematic or dynamic)"},
     {R"({"bodies": [{"name": "a", "shape": {"type": "sphere", "radius": 1}, "allowed_dofs": ["tx", "tq"]}]})",

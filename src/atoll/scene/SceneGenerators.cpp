@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <random>
+#include <utility>
+#include <vector>
 
 #include "atoll/core/Random.h"
 #include "atoll/scene/SceneParser.h"
@@ -13,7 +16,17 @@ using namespace scene_json;
 
 namespace {
 
-enum class GeneratorType { Stack, Pyramid, Grid, Pile, JoltPyramid, Chain, Ragdoll };
+enum class GeneratorType {
+  Stack,
+  Pyramid,
+  Grid,
+  Pile,
+  JoltPyramid,
+  Chain,
+  Ragdoll,
+  Swarm,
+  WaveMesh
+};
 
 // Keeps a typo from allocating gigabytes: no generator makes more bodies than this.
 constexpr int64_t k_max_generated = 1000000;
@@ -38,6 +51,12 @@ bool is_generator_key(GeneratorType type, std::string_view key) {
              key == "constraint" || key == "anchor" || key == "self_collision";
     case GeneratorType::Ragdoll:
       return key == "position" || key == "scale" || key == "mass";
+    case GeneratorType::Swarm:
+      return key == "count" || key == "shapes" || key == "half_range" || key == "speed" ||
+             key == "friction_range" || key == "restitution_range" || key == "seed";
+    case GeneratorType::WaveMesh:
+      return key == "cells" || key == "cell_size" || key == "amplitude" || key == "frequency" ||
+             key == "base";
   }
   return false;
 }
@@ -209,6 +228,56 @@ Vec3 random_direction(Random& random) {
   return Vec3(r * c, r * s, z);
 }
 
+// A swarm's draws, in the way Jolt's PerformanceTest scenes draw from std::mt19937 (not
+// atl::Random's 24-bit floats): lo + u · (hi − lo) / (2³² − 1) in float arithmetic, u the raw
+// 32-bit value converted to float, the product taken before the division.
+class MersenneDraws {
+ public:
+  explicit MersenneDraws(uint32_t seed) : engine_(seed) {}
+  float uniform(float lo, float hi) {
+    const auto raw = static_cast<float>(engine_() - std::mt19937::min());
+    constexpr auto span = static_cast<float>(std::mt19937::max() - std::mt19937::min());
+    return lo + raw * (hi - lo) / span;
+  }
+  // Shoemake's uniform rotation from three draws: u, then the angles a and b,
+  // (√(1−u) sin a, √(1−u) cos a, √u sin b, √u cos b) as [x, y, z, w].
+  Quat rotation() {
+    const float u = uniform(0.0f, 1.0f);
+    const float a = uniform(0.0f, k_two_pi);
+    const float b = uniform(0.0f, k_two_pi);
+    const float ra = std::sqrt(1.0f - u);
+    const float rb = std::sqrt(u);
+    float sa, ca, sb, cb;
+    sin_cos(a, sa, ca);
+    sin_cos(b, sb, cb);
+    return unit_rotation(Quat(sa * ra, ca * ra, sb * rb, cb * rb));
+  }
+  // A uniform unit vector from two draws: z in [−1, 1], then the angle t,
+  // (√(1−z²) sin t, √(1−z²) cos t, z).
+  Vec3 direction() {
+    const float z = uniform(-1.0f, 1.0f);
+    const float t = uniform(0.0f, k_two_pi);
+    const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+    float s, c;
+    sin_cos(t, s, c);
+    return Vec3(r * s, r * c, z);
+  }
+
+ private:
+  std::mt19937 engine_;
+};
+
+// A [min, max] pair of reals with min <= max.
+std::pair<float, float> read_range(const scene_json::Json& v, const std::string& path) {
+  if (!v.is_array() || v.size() != 2)
+    fail(path, "expected an array of 2 reals [min, max], got " + describe(v));
+  const float lo = read_float(v[0], element_path(path, 0));
+  const float hi = read_float(v[1], element_path(path, 1));
+  if (hi < lo)
+    fail(element_path(path, 1), "must be >= " + number_text(lo) + ", got " + number_text(hi));
+  return {lo, hi};
+}
+
 }  // namespace
 
 void SceneParser::parse_generator(const Json& generator, const std::string& path) {
@@ -221,7 +290,9 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
                                                        {"pile", GeneratorType::Pile},
                                                        {"jolt_pyramid", GeneratorType::JoltPyramid},
                                                        {"chain", GeneratorType::Chain},
-                                                       {"ragdoll", GeneratorType::Ragdoll}});
+                                                       {"ragdoll", GeneratorType::Ragdoll},
+                                                       {"swarm", GeneratorType::Swarm},
+                                                       {"wave_mesh", GeneratorType::WaveMesh}});
   const auto at = [&](std::string_view key) { return member_path(path, key); };
 
   std::string prefix;
@@ -243,6 +314,11 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
   Vec3 ragdoll_position;
   float scale = 1.0f;
   std::optional<float> total_mass;
+  std::vector<ShapeRef> shapes;
+  float half_range = 0.0f;
+  std::pair<float, float> friction_range, restitution_range;
+  int64_t cells = 0;
+  float cell_size = 0.0f, amplitude = 0.0f, frequency = 0.0f;
   for (auto it = generator.begin(); it != generator.end(); ++it) {
     const std::string& key = it.key();
     const Json& v = it.value();
@@ -254,6 +330,36 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
       fail(p, "not allowed in a generator, which positions its bodies");
     } else if (key == "shape" && type == GeneratorType::Ragdoll) {
       fail(p, "not allowed in a ragdoll, which makes its own capsules");
+    } else if (key == "shape" && type == GeneratorType::Swarm) {
+      fail(p, "not allowed in a swarm, which cycles through its shapes");
+    } else if (key == "shape" && type == GeneratorType::WaveMesh) {
+      fail(p, "not allowed in a wave_mesh, which makes its own mesh");
+    } else if (type == GeneratorType::Swarm && (key == "rotation" || key == "linear_velocity" ||
+                                                key == "friction" || key == "restitution")) {
+      fail(p, "set by the swarm, which draws it for each body");
+    } else if (type == GeneratorType::Swarm && key == "shapes") {
+      expect_array(v, p);
+      if (v.empty()) fail(p, "must list at least one shape");
+      for (size_t i = 0; i < v.size(); ++i)
+        shapes.push_back(parse_shape_ref(v[i], element_path(p, i)));
+    } else if (type == GeneratorType::Swarm && key == "half_range") {
+      half_range = read_non_negative(v, p);
+    } else if (type == GeneratorType::Swarm && key == "friction_range") {
+      friction_range = read_range(v, p);
+      if (friction_range.first < 0.0f)
+        fail(element_path(p, 0), "must be >= 0, got " + number_text(friction_range.first));
+    } else if (type == GeneratorType::Swarm && key == "restitution_range") {
+      restitution_range = read_range(v, p);
+      if (restitution_range.first < 0.0f)
+        fail(element_path(p, 0), "must be >= 0, got " + number_text(restitution_range.first));
+    } else if (type == GeneratorType::WaveMesh && key == "cells") {
+      cells = read_int(v, p, 1, 1000);
+    } else if (type == GeneratorType::WaveMesh && key == "cell_size") {
+      cell_size = read_positive(v, p);
+    } else if (type == GeneratorType::WaveMesh && key == "amplitude") {
+      amplitude = read_non_negative(v, p);
+    } else if (type == GeneratorType::WaveMesh && key == "frequency") {
+      frequency = read_float(v, p);
     } else if (is_generator_key(type, key)) {
       if (type == GeneratorType::Ragdoll) {
         if (key == "position") ragdoll_position = read_vec3(v, p);
@@ -313,7 +419,9 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
     }
   }
   require(generator, path, "name");
-  if (type != GeneratorType::Ragdoll) require(generator, path, "shape");
+  if (type != GeneratorType::Ragdoll && type != GeneratorType::Swarm &&
+      type != GeneratorType::WaveMesh)
+    require(generator, path, "shape");
   switch (type) {
     case GeneratorType::Stack:
       require(generator, path, "count");
@@ -370,6 +478,17 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
     case GeneratorType::Ragdoll:
       require(generator, path, "position");
       break;
+    case GeneratorType::Swarm:
+      for (const char* key :
+           {"count", "shapes", "half_range", "speed", "friction_range", "restitution_range"})
+        require(generator, path, key);
+      if (prototype.settings.motion_type == MotionType::Static && *speed > 0.0f)
+        fail(at("speed"), "a static body cannot move");
+      break;
+    case GeneratorType::WaveMesh:
+      for (const char* key : {"cells", "cell_size", "amplitude", "frequency", "base"})
+        require(generator, path, key);
+      break;
   }
   if (type == GeneratorType::Chain || type == GeneratorType::Ragdoll || constraint != nullptr) {
     // The links of a chain and the parts of a ragdoll do not collide with each other: a
@@ -384,6 +503,15 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
   if (type == GeneratorType::Ragdoll) {
     parse_ragdoll(prefix, prototype, ragdoll_position, scale,
                   total_mass.value_or(k_ragdoll_mass * scale * scale * scale), path);
+    return;
+  }
+  if (type == GeneratorType::Swarm) {
+    parse_swarm(prefix, prototype, shapes, count, half_range, *speed, friction_range,
+                restitution_range, seed, path);
+    return;
+  }
+  if (type == GeneratorType::WaveMesh) {
+    parse_wave_mesh(prefix, prototype, cells, cell_size, amplitude, frequency, base, path);
     return;
   }
   check_body(prototype, path);
@@ -495,8 +623,79 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
       break;
     }
     case GeneratorType::Ragdoll:
+    case GeneratorType::Swarm:
+    case GeneratorType::WaveMesh:
       break;
   }
+}
+
+void SceneParser::parse_swarm(const std::string& prefix, const BodyDesc& prototype,
+                              const std::vector<ShapeRef>& shapes, int64_t count, float half_range,
+                              float speed, std::pair<float, float> friction_range,
+                              std::pair<float, float> restitution_range, uint32_t seed,
+                              const std::string& path) {
+  for (const ShapeRef& shape : shapes) {
+    BodyDesc body = prototype;
+    body.shape = shape;
+    check_body(body, path);
+  }
+  MersenneDraws draws(seed);
+  for (int64_t i = 0; i < count; ++i) {
+    BodyDesc body = prototype;
+    body.name = prefix + std::to_string(i);
+    body.shape = shapes[size_t(i) % shapes.size()];
+    // One statement per draw: the order must not depend on evaluation order.
+    const float x = draws.uniform(-half_range, half_range);
+    const float y = draws.uniform(-half_range, half_range);
+    const float z = draws.uniform(-half_range, half_range);
+    body.settings.position = Vec3(x, y, z);
+    body.settings.rotation = draws.rotation();
+    body.settings.friction = draws.uniform(friction_range.first, friction_range.second);
+    body.settings.restitution = draws.uniform(restitution_range.first, restitution_range.second);
+    body.settings.linear_velocity = speed * draws.direction();
+    add_body(std::move(body), member_path(path, "name"));
+  }
+}
+
+void SceneParser::parse_wave_mesh(const std::string& prefix, const BodyDesc& prototype,
+                                  int64_t cells, float cell_size, float amplitude, float frequency,
+                                  const Vec3& base, const std::string& path) {
+  const auto n = static_cast<uint32_t>(cells);
+  TriangleMeshShapeSettings mesh;
+  // Vertex (x, z) is number z · (n + 1) + x.
+  mesh.vertices.resize(size_t(n + 1) * (n + 1));
+  for (uint32_t z = 0; z <= n; ++z)
+    for (uint32_t x = 0; x <= n; ++x) {
+      float sx, cx, sz, cz;
+      sin_cos(float(x) * frequency, sx, cx);
+      sin_cos(float(z) * frequency, sz, cz);
+      mesh.vertices[size_t(z) * (n + 1) + x] =
+          Float3{cell_size * float(x), amplitude * (sx * cz), cell_size * float(z)};
+    }
+  // Two triangles per cell, cells x-major, counter-clockwise seen from +y.
+  mesh.triangles.reserve(size_t(2) * n * n);
+  for (uint32_t x = 0; x < n; ++x)
+    for (uint32_t z = 0; z < n; ++z) {
+      const uint32_t corner = z * (n + 1) + x;  // (x, z)
+      const uint32_t next_z = corner + n + 1;   // (x, z + 1)
+      IndexedTriangle first, second;
+      first.idx[0] = corner;
+      first.idx[1] = next_z;
+      first.idx[2] = corner + 1;
+      second.idx[0] = corner + 1;
+      second.idx[1] = next_z;
+      second.idx[2] = next_z + 1;
+      mesh.triangles.push_back(first);
+      mesh.triangles.push_back(second);
+    }
+  auto shape = std::make_shared<SceneShape>();
+  shape->settings = std::move(mesh);
+  BodyDesc body = prototype;
+  body.name = prefix + "0";
+  body.shape.definition = std::move(shape);
+  body.settings.position = base;
+  check_body(body, path);
+  add_body(std::move(body), member_path(path, "name"));
 }
 
 void SceneParser::check_joint_template(const Json& constraint, const std::string& path) {

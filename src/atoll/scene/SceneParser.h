@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "atoll/scene/SceneDescription.h"
 #include "atoll/scene/SceneJson.h"
@@ -66,6 +68,17 @@ class SceneParser {
   /// A ragdoll generator's bodies and constraints.
   void parse_ragdoll(const std::string& prefix, const BodyDesc& prototype, const Vec3& position,
                      float scale, float mass, const std::string& path);
+  /// A swarm generator's bodies: `count` bodies cycling through `shapes`, drawn from
+  /// std::mt19937(seed) in Jolt's PerformanceTest order.
+  void parse_swarm(const std::string& prefix, const BodyDesc& prototype,
+                   const std::vector<ShapeRef>& shapes, int64_t count, float half_range,
+                   float speed, std::pair<float, float> friction_range,
+                   std::pair<float, float> restitution_range, uint32_t seed,
+                   const std::string& path);
+  /// A wave_mesh generator's body: one mesh of cells × cells squares at `base`.
+  void parse_wave_mesh(const std::string& prefix, const BodyDesc& prototype, int64_t cells,
+                       float cell_size, float amplitude, float frequency, const Vec3& base,
+                       const std::string& path);
   void parse_event(const Json& event, const std::string& path);
   void parse_probe(const Json& probe, const std::string& path);
   /// A constraint's body1/body2: a body name or "world".

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Appends one benchmark reading per scene to bench/results/<scene>.csv (issue 9 item 6), so that
+# a speed regression shows in review as a new line.
+#
+# Runs `atoll-bench-peers` once (Bullet 3 on Jolt's Pyramid, the machine's yardstick), then
+# `atoll bench --scene S --threads T` for every scene and thread count, and appends
+#   date,commit,threads,steps_per_s,bullet_pyramid_steps_per_s,atoll_over_bullet
+# where the last column is this scene's steps/s over Bullet's pyramid steps/s measured in the
+# same run (for the pyramid itself: Atoll/Bullet on the same scene; for the others a ratio that
+# cancels the machine's speed). Run it on a quiet machine, from a release build:
+#   cmake --build build/release --target atoll_cli atoll_bench_peers
+#   scripts/bench-results.sh [--build DIR] [--threads 1,2] [--scenes "pyramid chain"]
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build/release"
+threads=1
+scenes="pyramid many_pyramids highspeed convex_vs_mesh chain ragdolls joint_grid"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --scenes) scenes=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] [--threads 1,2] [--scenes \"S1 S2\"]" >&2; exit 2 ;;
+  esac
+done
+atoll="$build/apps/atoll/atoll"
+peers="$build/bench/peers/atoll-bench-peers"
+for exe in "$atoll" "$peers"; do
+  [ -x "$exe" ] || { echo "bench-results: $exe not built" >&2; exit 2; }
+done
+
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+commit=$(git -C "$root" rev-parse --short=12 HEAD)
+git -C "$root" diff --quiet HEAD -- src apps scenes || commit="$commit+dirty"
+
+bullet=$("$peers" | awk '/^bullet +[0-9.]+ steps\/s/ { print $2 }')
+[ -n "$bullet" ] || { echo "bench-results: no Bullet reading from $peers" >&2; exit 1; }
+echo "bullet pyramid: $bullet steps/s"
+
+mkdir -p "$root/bench/results"
+for scene in $scenes; do
+  csv="$root/bench/results/$scene.csv"
+  [ -s "$csv" ] ||
+    echo "date,commit,threads,steps_per_s,bullet_pyramid_steps_per_s,atoll_over_bullet" >"$csv"
+  # One line per thread count: "...: N bodies, S steps, threads T: X steps/s (...), ...".
+  "$atoll" bench --scene "$scene" --threads "$threads" |
+    sed -n 's/.*, threads \([0-9]*\): \([0-9.]*\) steps\/s.*/\1 \2/p' |
+    while read -r t sps; do
+      ratio=$(awk -v a="$sps" -v b="$bullet" 'BEGIN { printf "%.3f", a / b }')
+      echo "$date,$commit,$t,$sps,$bullet,$ratio" >>"$csv"
+      echo "$scene: threads $t: $sps steps/s, $ratio x Bullet's pyramid"
+    done
+done
