@@ -121,8 +121,11 @@ uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintMan
                                std::span<SolverBody> bodies,
                                std::span<const uint32_t> contact_items,
                                std::span<const uint32_t> constraint_items, const SolverSteps& steps,
-                               const PhysicsSettings& settings) {
+                               const PhysicsSettings& settings, const IslandSplits& splits) {
   if (contact_items.empty() && constraint_items.empty()) return 0;
+  if (!splits.empty())
+    return solve_island_velocity_split(contacts, constraints, bodies, contact_items, splits, steps,
+                                       settings);
   constraints.warm_start(bodies, constraint_items);
   contacts.warm_start(bodies, contact_items);
   // A tall or lopsided stack also gets its non-penetration solved directly after every
@@ -145,7 +148,11 @@ uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintMan
 void solve_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
                            std::span<SolverBody> bodies, std::span<const uint32_t> contact_items,
                            std::span<const uint32_t> constraint_items, const SolverSteps& steps,
-                           const PhysicsSettings& settings) {
+                           const PhysicsSettings& settings, const IslandSplits& splits) {
+  if (!splits.empty()) {
+    solve_island_position_split(contacts, constraints, bodies, splits, steps, settings);
+    return;
+  }
   const bool solve_contacts = settings.use_position_solver_for_contacts && !contact_items.empty();
   if (!solve_contacts && constraint_items.empty()) return;
   const int count = steps.position_steps(settings);
@@ -154,6 +161,53 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
         constraints.solve_position_constraints(bodies, constraint_items, settings.baumgarte);
     if (solve_contacts)
       moved |= contacts.solve_position_constraints(bodies, contact_items, settings);
+    if (!moved) break;
+  }
+}
+
+uint32_t solve_island_velocity_split(ContactConstraintManager& contacts,
+                                     ConstraintManager& constraints, std::span<SolverBody> bodies,
+                                     std::span<const uint32_t> contact_items,
+                                     const IslandSplits& splits, const SolverSteps& steps,
+                                     const PhysicsSettings& settings) {
+  const uint32_t num_splits = splits.num_splits();
+  // Iteration 0: the warm start, split by split.
+  for (uint32_t s = 0; s < num_splits; ++s) {
+    constraints.warm_start(bodies, splits.constraints(s));
+    contacts.warm_start(bodies, splits.contacts(s));
+  }
+  // The stack solve (a direct solve of the whole island's non-penetration) stays whole-island.
+  const bool stack = contacts.prepare_stack(bodies, contact_items, settings);
+  const int count = steps.velocity_steps(settings);
+  uint32_t iterations = 0;
+  for (int step = 0; step < count; ++step) {
+    ++iterations;
+    bool applied = false;
+    for (uint32_t s = 0; s < num_splits; ++s) {
+      applied |= constraints.solve_velocity_constraints(bodies, splits.constraints(s));
+      applied |= contacts.solve_velocity_constraints(bodies, splits.contacts(s), step);
+    }
+    if (stack) contacts.solve_stack(bodies);
+    if (!applied) break;
+  }
+  contacts.store_applied_impulses(contact_items);
+  return iterations;
+}
+
+void solve_island_position_split(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                                 std::span<SolverBody> bodies, const IslandSplits& splits,
+                                 const SolverSteps& steps, const PhysicsSettings& settings) {
+  const bool solve_contacts = settings.use_position_solver_for_contacts;
+  const uint32_t num_splits = splits.num_splits();
+  const int count = steps.position_steps(settings);
+  for (int step = 0; step < count; ++step) {
+    bool moved = false;
+    for (uint32_t s = 0; s < num_splits; ++s) {
+      moved |=
+          constraints.solve_position_constraints(bodies, splits.constraints(s), settings.baumgarte);
+      if (solve_contacts)
+        moved |= contacts.solve_position_constraints(bodies, splits.contacts(s), settings);
+    }
     if (!moved) break;
   }
 }

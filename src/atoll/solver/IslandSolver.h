@@ -15,6 +15,7 @@
 #include "atoll/constraint/ConstraintManager.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/LargeIslandSplitter.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/solver/SolverBodies.h"
 
@@ -88,18 +89,37 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
 /// Stage solve_velocity for one island: warm start, then velocity iterations until one applies
 /// no impulse or the island's count is reached (seed 000 §1.2), then the impulses are stored for
 /// the next step; in each pass constraints come before contacts. Returns the iterations run.
+/// When `splits` is not empty (a large island, LargeIslandSplitter), solves through them
+/// (solve_island_velocity_split).
 uint32_t solve_island_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                                std::span<SolverBody> bodies,
                                std::span<const uint32_t> contact_items,
                                std::span<const uint32_t> constraint_items, const SolverSteps& steps,
-                               const PhysicsSettings& settings);
+                               const PhysicsSettings& settings, const IslandSplits& splits = {});
+
+/// Stage solve_velocity for a split island: the warm start in its own pass (iteration 0, seed
+/// 001 §4.4), then each velocity iteration runs the splits in order — each split's constraints,
+/// then its contacts; the non-parallel split last — with the same early exit and stack solve as
+/// an unsplit island; then the impulses are stored. Returns the iterations run.
+uint32_t solve_island_velocity_split(ContactConstraintManager& contacts,
+                                     ConstraintManager& constraints, std::span<SolverBody> bodies,
+                                     std::span<const uint32_t> contact_items,
+                                     const IslandSplits& splits, const SolverSteps& steps,
+                                     const PhysicsSettings& settings);
 
 /// Stage solve_position for one island: Baumgarte iterations (constraints, then contacts) until
-/// one moves nothing or the island's count is reached.
+/// one moves nothing or the island's count is reached. When `splits` is not empty, solves
+/// through the same splits as the velocity solve (solve_island_position_split).
 void solve_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
                            std::span<SolverBody> bodies, std::span<const uint32_t> contact_items,
                            std::span<const uint32_t> constraint_items, const SolverSteps& steps,
-                           const PhysicsSettings& settings);
+                           const PhysicsSettings& settings, const IslandSplits& splits = {});
+
+/// Stage solve_position for a split island: each iteration runs the velocity solve's splits in
+/// order (seed 001 §4.5), each split's constraints then its contacts, until one moves nothing.
+void solve_island_position_split(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                                 std::span<SolverBody> bodies, const IslandSplits& splits,
+                                 const SolverSteps& steps, const PhysicsSettings& settings);
 
 /// Stage update_sleep: advances every island body's sleep test; whole islands whose bodies are
 /// all ready fall asleep, kinematic bodies each on their own. `to_sleep` is scratch.

@@ -170,6 +170,10 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::build_islands, [&] {
     build_islands(contact_manager_, constraint_manager_, solver, body_manager_, islands,
                   ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2);
+    // Stage split_islands (timed with the islands): the large islands' splits for both solves.
+    ctx.splitter.prepare(settings_.use_large_island_splitter, islands, ctx.island_constraints,
+                         constraint_manager_, ctx.constraint_body1, ctx.constraint_body2,
+                         solver.movable);
   });
   result.num_islands = islands.num_islands();
   const IslandConstraints& island_constraints = ctx.island_constraints;
@@ -183,7 +187,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
       result.num_velocity_iterations += solve_island_velocity(
           contact_manager_, constraint_manager_, solver.bodies, islands.island_items(i),
           island_constraints.island_items(i),
-          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_);
+          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_,
+          ctx.splitter.island(i));
   });
   timed(Stage::integrate_positions, [&] {
     // LinearCast bodies are queued before the move, which they then share with every body.
@@ -196,7 +201,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
       solve_island_position(
           contact_manager_, constraint_manager_, solver.bodies, islands.island_items(i),
           island_constraints.island_items(i),
-          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_);
+          island_solver_steps(constraint_manager_, island_constraints.island_items(i)), settings_,
+          ctx.splitter.island(i));
     // This step's impulses are final: constraints past their break threshold are disabled.
     constraint_manager_.break_constraints(ctx.broken);
   });
