@@ -61,15 +61,15 @@ TEST_F(LawFixture, C2_SmallIslandsAreBitIdenticalWithTheSplitterOnAndOff) {
   EXPECT_EQ(max_difference, 0.0f);
 }
 
-// Seed 001 E6's scene kind: 145 boxes of 0.5 m, randomly rotated, dropped into a column over a
-// 3 m × 3 m patch of the floor; sleeping off (law conditions).
+// Seed 001 E6's scene kind: 145 boxes of 0.5 m, randomly rotated, dropped from up to 25 m over a
+// 4 m × 4 m patch of the floor; sleeping off (law conditions).
 constexpr const char* k_pile_scene = R"({
   "shapes": { "crate": { "type": "box", "half_extent": [0.25, 0.25, 0.25] } },
   "bodies": [ { "name": "floor", "shape": { "type": "box", "half_extent": [50, 1, 50] },
                 "position": [0, -1, 0], "motion": "static" } ],
   "generators": [
-    { "type": "pile", "name": "p", "shape": "crate", "count": 145, "min": [-1.5, 1, -1.5],
-      "max": [1.5, 40, 1.5], "random_rotation": true, "friction": 0.5 }
+    { "type": "pile", "name": "p", "shape": "crate", "count": 145, "min": [-2, 1, -2],
+      "max": [2, 25, 2], "random_rotation": true, "friction": 0.5 }
   ]
 })";
 

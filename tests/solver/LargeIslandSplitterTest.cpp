@@ -78,7 +78,9 @@ std::vector<uint32_t> check_splits(const Island& island, const IslandSplits& spl
       visit(island.contact_body1[c], island.contact_body2[c]);
     }
     // Merging leaves no parallel split below the combine threshold.
-    if (parallel) EXPECT_GE(splits.num_items(s), Splitter::k_split_combine_threshold);
+    if (parallel) {
+      EXPECT_GE(splits.num_items(s), Splitter::k_split_combine_threshold);
+    }
   }
   for (int n : constraint_seen) EXPECT_EQ(n, 1);
   for (int n : contact_seen) EXPECT_EQ(n, 1);

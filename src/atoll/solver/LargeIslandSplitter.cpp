@@ -46,25 +46,25 @@ void LargeIslandSplitter::prepare(bool enabled, const IslandBuilder& islands,
                                   std::span<const uint8_t> movable) {
   begin(islands.num_islands(), static_cast<uint32_t>(movable.size()));
   if (!enabled) return;
-  bool any = false;
-  for (uint32_t i = 0; i < islands.num_islands() && !any; ++i)
-    any = islands.island_items(i).size() + island_constraints.island_items(i).size() >
-          k_large_island_threshold;
-  if (!any) return;
-  // The constraints' bodies by solve-list position (the world, k_world_entry, lies past every
-  // solver body and so counts as immovable).
-  const uint32_t m = constraints.num_solved();
-  constraint_body1_.resize(m);
-  constraint_body2_.resize(m);
-  for (uint32_t i = 0; i < m; ++i) {
-    constraint_body1_[i] = constraints.solved_body1(i);
-    constraint_body2_[i] = constraints.solved_body2(i);
-  }
+  // Every island is looked at: IslandBuilder orders islands by their contacts alone, so an
+  // island made large by its constraints may come after a small one (no early break).
+  bool have_constraint_bodies = false;
   for (uint32_t i = 0; i < islands.num_islands(); ++i) {
     const std::span<const uint32_t> contact_items = islands.island_items(i);
     const std::span<const uint32_t> constraint_items = island_constraints.island_items(i);
-    // Islands come largest first (IslandBuilder::finish): the first small one ends the search.
-    if (contact_items.size() + constraint_items.size() <= k_large_island_threshold) break;
+    if (contact_items.size() + constraint_items.size() <= k_large_island_threshold) continue;
+    if (!have_constraint_bodies) {
+      // The constraints' bodies by solve-list position (the world, k_world_entry, lies past
+      // every solver body and so counts as immovable).
+      const uint32_t m = constraints.num_solved();
+      constraint_body1_.resize(m);
+      constraint_body2_.resize(m);
+      for (uint32_t k = 0; k < m; ++k) {
+        constraint_body1_[k] = constraints.solved_body1(k);
+        constraint_body2_[k] = constraints.solved_body2(k);
+      }
+      have_constraint_bodies = true;
+    }
     split_island(i, islands.island_bodies(i), constraint_items, constraint_body1_,
                  constraint_body2_, contact_items, contact_body1, contact_body2, movable);
   }
@@ -168,9 +168,9 @@ bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t
   return true;
 }
 
-IslandSplits LargeIslandSplitter::island(uint32_t island) const {
-  if (island >= islands_.size()) return {};
-  const IslandRange& range = islands_[island];
+IslandSplits LargeIslandSplitter::island(uint32_t i) const {
+  if (i >= islands_.size()) return {};
+  const IslandRange& range = islands_[i];
   if (range.split_begin == range.split_end) return {};
   return IslandSplits(
       std::span(splits_).subspan(range.split_begin, range.split_end - range.split_begin),

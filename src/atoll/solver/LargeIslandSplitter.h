@@ -111,7 +111,7 @@ class LargeIslandSplitter {
   /// Stage split_islands: forgets last step's splits and, when `enabled`, splits every island
   /// of `islands` with more than k_large_island_threshold items. `movable[b]` is non-zero for
   /// the solver bodies that impulses move; contact i joins solver bodies contact_body1[i] and
-  /// contact_body2[i]. Islands come largest first, so the first small one ends the search.
+  /// contact_body2[i].
   void prepare(bool enabled, const IslandBuilder& islands,
                const IslandConstraints& island_constraints, const ConstraintManager& constraints,
                std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
@@ -133,8 +133,8 @@ class LargeIslandSplitter {
                     std::span<const uint32_t> contact_body1,
                     std::span<const uint32_t> contact_body2, std::span<const uint8_t> movable);
 
-  /// The splits of island `island` this step (empty when it is not split).
-  IslandSplits island(uint32_t island) const;
+  /// The splits of island `i` this step (empty when it is not split).
+  IslandSplits island(uint32_t i) const;
   /// Number of islands split this step.
   uint32_t num_split_islands() const { return num_split_islands_; }
 
