@@ -156,20 +156,17 @@ TEST(PhysicsSystem, InvalidSettingsAreRejectedWhole) {
 // says why, and change nothing.
 TEST(PhysicsSystem, SettingsThatDoNothingAreRefused) {
   World world;
-  EXPECT_FALSE(PhysicsSettings{}.use_large_island_splitter);
+  // The large-island splitter works now (LargeIslandSplitter, issue 9): on by default (Jolt's
+  // default), and both values are accepted.
+  EXPECT_TRUE(PhysicsSettings{}.use_large_island_splitter);
   PhysicsSettings settings;
-  settings.use_large_island_splitter = true;
-  settings.velocity_steps = 3;
-  Status s = world.system.set_settings(settings);
-  ASSERT_FALSE(s.ok());
-  EXPECT_STREQ(s.error().message(),
-               "PhysicsSettings.use_large_island_splitter: not implemented yet (islands are "
-               "solved whole); must be false");
-  EXPECT_EQ(world.system.settings().velocity_steps, 10);
+  settings.use_large_island_splitter = false;
+  EXPECT_TRUE(world.system.set_settings(settings).ok());
+  EXPECT_FALSE(world.system.settings().use_large_island_splitter);
   settings = PhysicsSettings{};
   settings.deterministic_simulation = false;
   settings.velocity_steps = 3;
-  s = world.system.set_settings(settings);
+  Status s = world.system.set_settings(settings);
   ASSERT_FALSE(s.ok());
   EXPECT_STREQ(s.error().message(),
                "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "

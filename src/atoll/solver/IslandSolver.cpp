@@ -1,5 +1,7 @@
 #include "atoll/solver/IslandSolver.h"
 
+#include <algorithm>
+
 namespace atl {
 
 SolverSteps island_solver_steps(const ConstraintManager& constraints,
@@ -159,17 +161,115 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
   }
 }
 
+namespace {
+
+// Runs `pass(constraints, contacts)` over the items of split `s` and returns whether any call
+// returned true: a parallel split's batches on every worker (its items share no moving body, so
+// the order does not matter), the non-parallel split on the caller in order.
+template <class Pass>
+bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSolveScratch& scratch,
+               Pass&& pass) {
+  if (splits.is_non_parallel(s) || jobs.num_workers() == 1)
+    return pass(splits.constraints(s), splits.contacts(s));
+  std::fill(scratch.worker_changed.begin(), scratch.worker_changed.end(), 0);
+  parallel_for(jobs, splits.num_batches(s), 2, [&](uint32_t begin, uint32_t end, uint32_t worker) {
+    bool changed = false;
+    for (uint32_t b = begin; b < end; ++b) {
+      const SplitBatch batch = splits.batch(s, b);
+      changed |= pass(batch.constraints, batch.contacts);
+    }
+    if (changed) scratch.worker_changed[worker] = 1;
+  });
+  bool changed = false;
+  for (uint8_t c : scratch.worker_changed) changed |= c != 0;
+  return changed;
+}
+
+}  // namespace
+
+uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
+                                     ConstraintManager& constraints, std::span<SolverBody> bodies,
+                                     std::span<const uint32_t> contact_items,
+                                     const IslandSplits& splits, const SolverSteps& steps,
+                                     const PhysicsSettings& settings, JobSystem& jobs,
+                                     IslandSolveScratch& scratch) {
+  const uint32_t num_splits = splits.num_splits();
+  for (uint32_t s = 0; s < num_splits; ++s)
+    run_split(splits, s, jobs, scratch,
+              [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
+                constraints.warm_start(bodies, joint_items);
+                contacts.warm_start(bodies, contact_part);
+                return false;
+              });
+  // The stack solve (a direct solve of the whole island's non-penetration) stays whole-island,
+  // on the caller.
+  ContactConstraintManager::StackSolve& stack_solve = scratch.stacks[0];
+  const bool stack = contacts.prepare_stack(bodies, contact_items, settings, stack_solve);
+  const int count = steps.velocity_steps(settings);
+  uint32_t iterations = 0;
+  for (int step = 0; step < count; ++step) {
+    ++iterations;
+    bool applied = false;
+    for (uint32_t s = 0; s < num_splits; ++s)
+      applied |= run_split(
+          splits, s, jobs, scratch,
+          [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
+            bool any = constraints.solve_velocity_constraints(bodies, joint_items);
+            any |= contacts.solve_velocity_constraints(bodies, contact_part, step);
+            return any;
+          });
+    if (stack) contacts.solve_stack(bodies, stack_solve);
+    if (!applied) break;
+  }
+  contacts.store_applied_impulses(contact_items);
+  return iterations;
+}
+
+void solve_split_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                                 std::span<SolverBody> bodies, const IslandSplits& splits,
+                                 const SolverSteps& steps, const PhysicsSettings& settings,
+                                 JobSystem& jobs, IslandSolveScratch& scratch) {
+  const bool solve_contacts = settings.use_position_solver_for_contacts;
+  const uint32_t num_splits = splits.num_splits();
+  const int count = steps.position_steps(settings);
+  for (int step = 0; step < count; ++step) {
+    bool moved = false;
+    for (uint32_t s = 0; s < num_splits; ++s)
+      moved |= run_split(
+          splits, s, jobs, scratch,
+          [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
+            bool any =
+                constraints.solve_position_constraints(bodies, joint_items, settings.baumgarte);
+            if (solve_contacts)
+              any |= contacts.solve_position_constraints(bodies, contact_part, settings);
+            return any;
+          });
+    if (!moved) break;
+  }
+}
+
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                         std::span<SolverBody> bodies, const IslandBuilder& islands,
                         const IslandConstraints& island_constraints,
-                        const PhysicsSettings& settings, JobSystem& jobs,
-                        IslandSolveScratch& scratch) {
+                        const LargeIslandSplitter& splitter, const PhysicsSettings& settings,
+                        JobSystem& jobs, IslandSolveScratch& scratch) {
   const uint32_t count = islands.num_islands();
   scratch.steps.resize(count);
   scratch.iterations.resize(count);
   scratch.stacks.resize(jobs.num_workers());
+  scratch.worker_changed.resize(jobs.num_workers());
+  for (uint32_t i = 0; i < count; ++i) {
+    const IslandSplits splits = splitter.island(i);
+    if (splits.empty()) continue;
+    const std::span<const uint32_t> items = island_constraints.island_items(i);
+    scratch.steps[i] = island_solver_steps(constraints, items);
+    scratch.iterations[i] =
+        solve_split_island_velocity(contacts, constraints, bodies, islands.island_items(i), splits,
+                                    scratch.steps[i], settings, jobs, scratch);
+  }
   parallel_for(jobs, count, 1, [&](uint32_t begin, uint32_t end, uint32_t worker) {
     for (uint32_t i = begin; i < end; ++i) {
+      if (!splitter.island(i).empty()) continue;
       const std::span<const uint32_t> items = island_constraints.island_items(i);
       scratch.steps[i] = island_solver_steps(constraints, items);
       scratch.iterations[i] =
@@ -184,12 +284,21 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
 
 void solve_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
                     std::span<SolverBody> bodies, const IslandBuilder& islands,
-                    const IslandConstraints& island_constraints, const PhysicsSettings& settings,
-                    JobSystem& jobs, const IslandSolveScratch& scratch) {
-  parallel_for(jobs, islands.num_islands(), 1, [&](uint32_t begin, uint32_t end, uint32_t) {
+                    const IslandConstraints& island_constraints,
+                    const LargeIslandSplitter& splitter, const PhysicsSettings& settings,
+                    JobSystem& jobs, IslandSolveScratch& scratch) {
+  const uint32_t count = islands.num_islands();
+  for (uint32_t i = 0; i < count; ++i) {
+    const IslandSplits splits = splitter.island(i);
+    if (!splits.empty())
+      solve_split_island_position(contacts, constraints, bodies, splits, scratch.steps[i], settings,
+                                  jobs, scratch);
+  }
+  parallel_for(jobs, count, 1, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t i = begin; i < end; ++i)
-      solve_island_position(contacts, constraints, bodies, islands.island_items(i),
-                            island_constraints.island_items(i), scratch.steps[i], settings);
+      if (splitter.island(i).empty())
+        solve_island_position(contacts, constraints, bodies, islands.island_items(i),
+                              island_constraints.island_items(i), scratch.steps[i], settings);
   });
 }
 

@@ -16,6 +16,7 @@
 #include "atoll/core/JobSystem.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/LargeIslandSplitter.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/solver/SolverBodies.h"
 
@@ -97,25 +98,48 @@ struct IslandSolveScratch {
   std::vector<ContactConstraintManager::StackSolve> stacks;
   /// Whether each island may sleep (update_sleep).
   std::vector<uint8_t> may_sleep;
+  /// Whether each worker applied an impulse or moved a body in the split pass being run.
+  std::vector<uint8_t> worker_changed;
 };
 
-/// Stage solve_velocity: solve_island_velocity for every island, islands as the job system's
-/// items, largest first so that the longest job starts first (seed 001 §3). Islands share no
-/// moving body, contact or constraint, and each is solved alone from its own data, so the
-/// result is the same bits for any number of workers. Returns the iterations run, summed over
-/// the islands in order.
+/// Stage solve_velocity. First the split islands (LargeIslandSplitter), one at a time, every
+/// worker taking batches of each split (solve_split_island_velocity); then every other island,
+/// islands as the job system's items, largest first so that the longest job starts first (seed
+/// 001 §3). Islands share no moving body, contact or constraint, and the items of a split share
+/// no moving body, so each is solved from its own data and the result is the same bits for any
+/// number of workers. Returns the iterations run, summed over the islands in order.
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                         std::span<SolverBody> bodies, const IslandBuilder& islands,
                         const IslandConstraints& island_constraints,
-                        const PhysicsSettings& settings, JobSystem& jobs,
-                        IslandSolveScratch& scratch);
+                        const LargeIslandSplitter& splitter, const PhysicsSettings& settings,
+                        JobSystem& jobs, IslandSolveScratch& scratch);
 
 /// Stage solve_position: solve_island_position for every island, as solve_velocity, with the
-/// step counts that solve_velocity found.
+/// step counts that solve_velocity found and the same splits (seed 001 §4.5).
 void solve_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
                     std::span<SolverBody> bodies, const IslandBuilder& islands,
-                    const IslandConstraints& island_constraints, const PhysicsSettings& settings,
-                    JobSystem& jobs, const IslandSolveScratch& scratch);
+                    const IslandConstraints& island_constraints,
+                    const LargeIslandSplitter& splitter, const PhysicsSettings& settings,
+                    JobSystem& jobs, IslandSolveScratch& scratch);
+
+/// Stage solve_velocity for a split island: the warm start in its own pass, split by split
+/// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
+/// parallel split's batches on every worker, the non-parallel split on the caller — with the
+/// same stack solve (on the caller) and early exit as an unsplit island; then the impulses are
+/// stored. Returns the iterations run.
+uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
+                                     ConstraintManager& constraints, std::span<SolverBody> bodies,
+                                     std::span<const uint32_t> contact_items,
+                                     const IslandSplits& splits, const SolverSteps& steps,
+                                     const PhysicsSettings& settings, JobSystem& jobs,
+                                     IslandSolveScratch& scratch);
+
+/// Stage solve_position for a split island: each iteration runs the velocity solve's splits in
+/// order, as solve_split_island_velocity, until one moves nothing.
+void solve_split_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
+                                 std::span<SolverBody> bodies, const IslandSplits& splits,
+                                 const SolverSteps& steps, const PhysicsSettings& settings,
+                                 JobSystem& jobs, IslandSolveScratch& scratch);
 
 /// Stage solve_velocity for one island: warm start, then velocity iterations until one applies
 /// no impulse or the island's count is reached (seed 000 §1.2), then the impulses are stored for

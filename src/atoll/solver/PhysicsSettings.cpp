@@ -58,10 +58,6 @@ Status PhysicsSettings::validate() const {
   };
   // Settings that would do nothing are refused until they work (no field is validated and then
   // ignored).
-  if (use_large_island_splitter)
-    return Error(
-        "PhysicsSettings.use_large_island_splitter: not implemented yet (islands are solved "
-        "whole); must be false");
   if (!deterministic_simulation)
     return Error(
         "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "

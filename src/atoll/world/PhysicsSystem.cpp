@@ -174,12 +174,17 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::build_islands, [&] {
     build_islands(contact_manager_, constraint_manager_, solver, body_manager_, islands,
                   ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2);
+    // Stage split_islands (timed with the islands): the large islands' splits for both solves.
+    ctx.splitter.prepare(settings_.use_large_island_splitter, islands, ctx.island_constraints,
+                         constraint_manager_, ctx.constraint_body1, ctx.constraint_body2,
+                         solver.movable);
   });
   result.num_islands = islands.num_islands();
+  result.num_split_islands = ctx.splitter.num_split_islands();
   result.largest_island_bodies = 0;
   for (uint32_t i = 0; i < islands.num_islands(); ++i)
-    result.largest_island_bodies = std::max(
-        result.largest_island_bodies, static_cast<uint32_t>(islands.island_bodies(i).size()));
+    result.largest_island_bodies = std::max(result.largest_island_bodies,
+                                            static_cast<uint32_t>(islands.island_bodies(i).size()));
   const IslandConstraints& island_constraints = ctx.island_constraints;
   timed(Stage::setup_velocity, [&] {
     constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start);
@@ -189,7 +194,7 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::solve_velocity, [&] {
     result.num_velocity_iterations +=
         solve_velocity(contact_manager_, constraint_manager_, solver.bodies, islands,
-                       island_constraints, settings_, *ctx.jobs, ctx.island_scratch);
+                       island_constraints, ctx.splitter, settings_, *ctx.jobs, ctx.island_scratch);
   });
   timed(Stage::integrate_positions, [&] {
     // LinearCast bodies are queued before the move, which they then share with every body.
@@ -199,7 +204,7 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::ccd, [&] { ccd(ctx); });
   timed(Stage::solve_position, [&] {
     solve_position(contact_manager_, constraint_manager_, solver.bodies, islands,
-                   island_constraints, settings_, *ctx.jobs, ctx.island_scratch);
+                   island_constraints, ctx.splitter, settings_, *ctx.jobs, ctx.island_scratch);
     // This step's impulses are final: constraints past their break threshold are disabled.
     constraint_manager_.break_constraints(ctx.broken);
   });

@@ -28,6 +28,7 @@
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/IslandBuilder.h"
 #include "atoll/solver/IslandSolver.h"
+#include "atoll/solver/LargeIslandSplitter.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/solver/SolverBodies.h"
 #include "atoll/world/ContactListener.h"
@@ -109,6 +110,9 @@ struct StepContext {
   /// Stages solve_velocity and solve_position: each island's step counts and iterations, each
   /// worker's scratch.
   IslandSolveScratch island_scratch;
+  /// Stage split_islands (run with build_islands): the splits of the large islands, used by
+  /// the velocity and the position solve.
+  LargeIslandSplitter splitter;
   /// Stages integrate_positions and ccd: the bodies to cast, solver index → CCD index (or
   /// SolverBodies::k_none), the resolve order, a cast's broadphase candidates.
   std::vector<CcdBody> ccd_bodies;

@@ -68,6 +68,8 @@ struct UpdateResult {
   uint32_t num_islands = 0;
   /// Bodies in the largest of them (0 without islands).
   uint32_t largest_island_bodies = 0;
+  /// Islands of the last collision step solved through splits (LargeIslandSplitter).
+  uint32_t num_split_islands = 0;
   /// Velocity iterations run, summed over islands and collision steps (early exit makes this
   /// less than islands × velocity_steps).
   uint32_t num_velocity_iterations = 0;

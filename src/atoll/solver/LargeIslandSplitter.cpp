@@ -1,0 +1,180 @@
+#include "atoll/solver/LargeIslandSplitter.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+#include "atoll/constraint/ConstraintManager.h"
+#include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/IslandSolver.h"
+
+namespace atl {
+
+uint32_t IslandSplits::num_batches(uint32_t s) const {
+  return (num_items(s) + LargeIslandSplitter::k_batch_size - 1) / LargeIslandSplitter::k_batch_size;
+}
+
+SplitBatch IslandSplits::batch(uint32_t s, uint32_t b) const {
+  const std::span<const uint32_t> c = constraints(s);
+  const std::span<const uint32_t> k = contacts(s);
+  const size_t n = c.size() + k.size();
+  const size_t lo = std::min<size_t>(static_cast<size_t>(b) * LargeIslandSplitter::k_batch_size, n);
+  const size_t hi = std::min<size_t>(lo + LargeIslandSplitter::k_batch_size, n);
+  SplitBatch out;
+  if (lo < c.size()) out.constraints = c.subspan(lo, std::min(hi, c.size()) - lo);
+  const size_t k_lo = std::max(lo, c.size()) - c.size();
+  const size_t k_hi = std::max(hi, c.size()) - c.size();
+  out.contacts = k.subspan(k_lo, k_hi - k_lo);
+  return out;
+}
+
+void LargeIslandSplitter::begin(uint32_t num_islands, uint32_t num_bodies) {
+  islands_.assign(num_islands, IslandRange{});
+  splits_.clear();
+  constraint_items_.clear();
+  contact_items_.clear();
+  num_split_islands_ = 0;
+  // Masks are zero outside split_island, so growing keeps them all zero.
+  if (body_mask_.size() < num_bodies) body_mask_.resize(num_bodies, 0);
+}
+
+void LargeIslandSplitter::prepare(bool enabled, const IslandBuilder& islands,
+                                  const IslandConstraints& island_constraints,
+                                  const ConstraintManager& constraints,
+                                  std::span<const uint32_t> contact_body1,
+                                  std::span<const uint32_t> contact_body2,
+                                  std::span<const uint8_t> movable) {
+  begin(islands.num_islands(), static_cast<uint32_t>(movable.size()));
+  if (!enabled) return;
+  // Every island is looked at: IslandBuilder orders islands by their contacts alone, so an
+  // island made large by its constraints may come after a small one (no early break).
+  bool have_constraint_bodies = false;
+  for (uint32_t i = 0; i < islands.num_islands(); ++i) {
+    const std::span<const uint32_t> contact_items = islands.island_items(i);
+    const std::span<const uint32_t> constraint_items = island_constraints.island_items(i);
+    if (contact_items.size() + constraint_items.size() <= k_large_island_threshold) continue;
+    if (!have_constraint_bodies) {
+      // The constraints' bodies by solve-list position (the world, k_world_entry, lies past
+      // every solver body and so counts as immovable).
+      const uint32_t m = constraints.num_solved();
+      constraint_body1_.resize(m);
+      constraint_body2_.resize(m);
+      for (uint32_t k = 0; k < m; ++k) {
+        constraint_body1_[k] = constraints.solved_body1(k);
+        constraint_body2_[k] = constraints.solved_body2(k);
+      }
+      have_constraint_bodies = true;
+    }
+    split_island(i, islands.island_bodies(i), constraint_items, constraint_body1_,
+                 constraint_body2_, contact_items, contact_body1, contact_body2, movable);
+  }
+}
+
+bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t> island_bodies,
+                                       std::span<const uint32_t> constraint_items,
+                                       std::span<const uint32_t> constraint_body1,
+                                       std::span<const uint32_t> constraint_body2,
+                                       std::span<const uint32_t> contact_items,
+                                       std::span<const uint32_t> contact_body1,
+                                       std::span<const uint32_t> contact_body2,
+                                       std::span<const uint8_t> movable) {
+  const size_t num_constraints = constraint_items.size();
+  const size_t num_items = num_constraints + contact_items.size();
+  if (num_items <= k_large_island_threshold) return false;
+
+  // Greedy first fit, constraints first (see the header for why), in the island's order.
+  std::array<uint32_t, k_num_splits> count{};
+  item_split_.resize(num_items);
+  const auto is_movable = [&movable](uint32_t b) { return b < movable.size() && movable[b] != 0; };
+  const auto assign = [&](uint32_t b1, uint32_t b2) -> uint8_t {
+    const bool m1 = is_movable(b1);
+    const bool m2 = is_movable(b2);
+    const uint32_t used = (m1 ? body_mask_[b1] : 0u) | (m2 ? body_mask_[b2] : 0u);
+    constexpr uint32_t k_parallel = (1u << k_non_parallel_split) - 1u;
+    const uint32_t free = ~used & k_parallel;
+    uint32_t s = k_non_parallel_split;
+    if (free != 0) {
+      s = static_cast<uint32_t>(std::countr_zero(free));
+      const uint32_t bit = 1u << s;
+      if (m1) body_mask_[b1] |= bit;
+      if (m2) body_mask_[b2] |= bit;
+    }
+    ++count[s];
+    return static_cast<uint8_t>(s);
+  };
+  for (size_t k = 0; k < num_constraints; ++k) {
+    const uint32_t c = constraint_items[k];
+    item_split_[k] = assign(constraint_body1[c], constraint_body2[c]);
+  }
+  for (size_t k = 0; k < contact_items.size(); ++k) {
+    const uint32_t c = contact_items[k];
+    item_split_[num_constraints + k] = assign(contact_body1[c], contact_body2[c]);
+  }
+  for (uint32_t b : island_bodies) body_mask_[b] = 0;
+
+  // Small splits join the non-parallel split; the rest keep their order, the non-parallel
+  // split (when it has items) comes last.
+  std::array<uint32_t, k_num_splits> target{};
+  uint32_t num_out = 0;
+  for (uint32_t s = 0; s < k_non_parallel_split; ++s) {
+    if (count[s] == 0) continue;
+    if (count[s] < k_split_combine_threshold) {
+      count[k_non_parallel_split] += count[s];
+      target[s] = k_num_splits;  // resolved below
+    } else {
+      target[s] = num_out++;
+    }
+  }
+  // Nothing left to run in parallel: the island is solved whole, exactly as unsplit.
+  if (num_out == 0) return false;
+  const bool has_non_parallel = count[k_non_parallel_split] != 0;
+  const uint32_t non_parallel = num_out;
+  for (uint32_t s = 0; s < k_non_parallel_split; ++s)
+    if (target[s] == k_num_splits) target[s] = non_parallel;
+  target[k_non_parallel_split] = non_parallel;
+  const uint32_t total = num_out + (has_non_parallel ? 1u : 0u);
+
+  // Count each output split's constraints and contacts, then fill in the island's order.
+  IslandRange& range = islands_[island];
+  range.split_begin = static_cast<uint32_t>(splits_.size());
+  range.split_end = range.split_begin + total;
+  range.has_non_parallel = has_non_parallel;
+  splits_.resize(range.split_end);
+  const std::span<IslandSplit> out = std::span(splits_).subspan(range.split_begin, total);
+  for (size_t k = 0; k < num_items; ++k) {
+    IslandSplit& split = out[target[item_split_[k]]];
+    ++(k < num_constraints ? split.constraint_end : split.contact_end);
+  }
+  uint32_t constraint_at = static_cast<uint32_t>(constraint_items_.size());
+  uint32_t contact_at = static_cast<uint32_t>(contact_items_.size());
+  for (IslandSplit& split : out) {
+    split.constraint_begin = constraint_at;
+    constraint_at += split.constraint_end;
+    split.constraint_end = split.constraint_begin;
+    split.contact_begin = contact_at;
+    contact_at += split.contact_end;
+    split.contact_end = split.contact_begin;
+  }
+  constraint_items_.resize(constraint_at);
+  contact_items_.resize(contact_at);
+  for (size_t k = 0; k < num_items; ++k) {
+    IslandSplit& split = out[target[item_split_[k]]];
+    if (k < num_constraints)
+      constraint_items_[split.constraint_end++] = constraint_items[k];
+    else
+      contact_items_[split.contact_end++] = contact_items[k - num_constraints];
+  }
+  ++num_split_islands_;
+  return true;
+}
+
+IslandSplits LargeIslandSplitter::island(uint32_t i) const {
+  if (i >= islands_.size()) return {};
+  const IslandRange& range = islands_[i];
+  if (range.split_begin == range.split_end) return {};
+  return IslandSplits(
+      std::span(splits_).subspan(range.split_begin, range.split_end - range.split_begin),
+      constraint_items_, contact_items_, range.has_non_parallel);
+}
+
+}  // namespace atl

@@ -1,0 +1,161 @@
+#pragma once
+// Large-island splitting (DESIGN.md §2 stage 5, seed 001 §4, LAWS.md C2): an island with more
+// than k_large_island_threshold contacts + constraints is split greedily into at most
+// k_num_splits splits whose items (constraints and contacts) share no movable body, so that the
+// items of one split can be solved in any order, or in parallel, with the splits one after the
+// other. The greedy first fit follows Chen et al., "High-Performance Physical Simulations on
+// Next-Generation Architecture with Many Cores" (Intel Technology Journal 11(3), 2007), as Jolt's
+// LargeIslandSplitter does: every movable body carries a 32-bit mask of the splits it is already
+// in, and an item goes to the lowest split that neither of its movable bodies is in. Immovable
+// bodies (static, kinematic, the world) are never written by the solve, so they block nothing.
+// Items that fit in none of the first 31 splits go to the last one, the non-parallel split,
+// which is solved on one thread after the others; splits left with fewer than
+// k_split_combine_threshold items are merged into it too (a job per tiny split costs more than
+// it saves). Each split is cut into batches of k_batch_size items for the parallel solve.
+//
+// Item order: constraints are assigned before contacts. Atoll solves an island's constraints
+// before its contacts in every pass, so that contacts, solved last, hold best (IslandSolver.h);
+// assigning constraints first puts them into the lower splits and leaves contacts the later
+// splits and the non-parallel split, which is solved last, so the split solve keeps that order
+// as far as a split solve can. Inside each pass the items keep the island's order (constraints
+// by solve order, contacts by index), and every split lists its items in that order.
+//
+// The splits of every island are made once per collision step, before the velocity solve, and
+// the position solve reuses them (seed 001 §4.5). Everything is a function of the island's items
+// in order, so the splits — and the solve through them — are deterministic. All storage is kept
+// from step to step: a warmed-up step does not allocate.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace atl {
+
+class ConstraintManager;
+class IslandBuilder;
+struct IslandConstraints;
+
+/// One split of an island: ranges into the splitter's item lists.
+struct IslandSplit {
+  uint32_t constraint_begin = 0;
+  uint32_t constraint_end = 0;
+  uint32_t contact_begin = 0;
+  uint32_t contact_end = 0;
+  /// Number of items (constraints + contacts).
+  uint32_t num_items() const {
+    return constraint_end - constraint_begin + contact_end - contact_begin;
+  }
+};
+
+/// The items of one batch of a split: at most k_batch_size constraints and contacts.
+struct SplitBatch {
+  std::span<const uint32_t> constraints;
+  std::span<const uint32_t> contacts;
+};
+
+/// The splits of one island, solved in order; the last is the non-parallel split when
+/// `has_non_parallel` (it may be the only one). Empty: the island is not split.
+class IslandSplits {
+ public:
+  IslandSplits() = default;
+  IslandSplits(std::span<const IslandSplit> splits, std::span<const uint32_t> constraint_items,
+               std::span<const uint32_t> contact_items, bool has_non_parallel)
+      : splits_(splits),
+        constraint_items_(constraint_items),
+        contact_items_(contact_items),
+        has_non_parallel_(has_non_parallel) {}
+
+  /// True when the island is not split (solved whole).
+  bool empty() const { return splits_.empty(); }
+  /// Number of splits.
+  uint32_t num_splits() const { return static_cast<uint32_t>(splits_.size()); }
+  /// True when split `s` is the non-parallel split (the last one, solved on one thread).
+  bool is_non_parallel(uint32_t s) const { return has_non_parallel_ && s + 1 == num_splits(); }
+  /// Constraints (solve-list positions in ConstraintManager) of split `s`, in solve order.
+  std::span<const uint32_t> constraints(uint32_t s) const {
+    return constraint_items_.subspan(splits_[s].constraint_begin,
+                                     splits_[s].constraint_end - splits_[s].constraint_begin);
+  }
+  /// Contacts (contact constraint indices) of split `s`, ascending.
+  std::span<const uint32_t> contacts(uint32_t s) const {
+    return contact_items_.subspan(splits_[s].contact_begin,
+                                  splits_[s].contact_end - splits_[s].contact_begin);
+  }
+  /// Number of items of split `s`.
+  uint32_t num_items(uint32_t s) const { return splits_[s].num_items(); }
+  /// Number of batches of split `s` (its items, constraints first, cut every k_batch_size).
+  uint32_t num_batches(uint32_t s) const;
+  /// Batch `b` of split `s`.
+  SplitBatch batch(uint32_t s, uint32_t b) const;
+
+ private:
+  std::span<const IslandSplit> splits_;
+  std::span<const uint32_t> constraint_items_;
+  std::span<const uint32_t> contact_items_;
+  bool has_non_parallel_ = false;
+};
+
+class LargeIslandSplitter {
+ public:
+  /// Bits of a body's split mask: the most splits an island can have.
+  static constexpr uint32_t k_num_splits = 32;
+  /// The split for items that fit nowhere else and for merged small splits; solved last.
+  static constexpr uint32_t k_non_parallel_split = k_num_splits - 1;
+  /// An island with more contacts + constraints than this is split.
+  static constexpr uint32_t k_large_island_threshold = 128;
+  /// A split with fewer items than this is merged into the non-parallel split.
+  static constexpr uint32_t k_split_combine_threshold = 32;
+  /// Items per batch of a split.
+  static constexpr uint32_t k_batch_size = 16;
+
+  /// Stage split_islands: forgets last step's splits and, when `enabled`, splits every island
+  /// of `islands` with more than k_large_island_threshold items. `movable[b]` is non-zero for
+  /// the solver bodies that impulses move; contact i joins solver bodies contact_body1[i] and
+  /// contact_body2[i].
+  void prepare(bool enabled, const IslandBuilder& islands,
+               const IslandConstraints& island_constraints, const ConstraintManager& constraints,
+               std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
+               std::span<const uint8_t> movable);
+
+  /// Starts a step without islands: `num_islands` islands, none split yet, `num_bodies` solver
+  /// bodies. (prepare calls it; tests call it before split_island.)
+  void begin(uint32_t num_islands, uint32_t num_bodies);
+  /// Splits island `island` when it has more than k_large_island_threshold items; returns true
+  /// when it was split. Constraint item k (a value of `constraint_items`) joins solver bodies
+  /// constraint_body1[k] and constraint_body2[k], contact item k joins contact_body1[k] and
+  /// contact_body2[k]; an index at or past movable.size() (the world) is immovable.
+  /// `island_bodies` are the island's movable bodies (their masks are cleared afterwards).
+  bool split_island(uint32_t island, std::span<const uint32_t> island_bodies,
+                    std::span<const uint32_t> constraint_items,
+                    std::span<const uint32_t> constraint_body1,
+                    std::span<const uint32_t> constraint_body2,
+                    std::span<const uint32_t> contact_items,
+                    std::span<const uint32_t> contact_body1,
+                    std::span<const uint32_t> contact_body2, std::span<const uint8_t> movable);
+
+  /// The splits of island `i` this step (empty when it is not split).
+  IslandSplits island(uint32_t i) const;
+  /// Number of islands split this step.
+  uint32_t num_split_islands() const { return num_split_islands_; }
+
+ private:
+  struct IslandRange {
+    uint32_t split_begin = 0;
+    uint32_t split_end = 0;
+    bool has_non_parallel = false;
+  };
+
+  // Per island: its splits in splits_ (empty range: not split).
+  std::vector<IslandRange> islands_;
+  std::vector<IslandSplit> splits_;
+  std::vector<uint32_t> constraint_items_;
+  std::vector<uint32_t> contact_items_;
+  uint32_t num_split_islands_ = 0;
+  // Scratch: the split mask of every solver body (zero outside split_island), the split of
+  // every item of the island being split, and the constraints' bodies by solve-list position.
+  std::vector<uint32_t> body_mask_;
+  std::vector<uint8_t> item_split_;
+  std::vector<uint32_t> constraint_body1_, constraint_body2_;
+};
+
+}  // namespace atl

@@ -1,0 +1,279 @@
+// LargeIslandSplitter on hand-made islands (seed 001 §4): every item in exactly one split, no
+// two items of a parallel split sharing a movable body, immovable bodies blocking nothing, the
+// 128-item threshold, small splits merged into the non-parallel split, batches of 16.
+
+#include "atoll/solver/LargeIslandSplitter.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <set>
+#include <vector>
+
+namespace atl {
+namespace {
+
+using Splitter = LargeIslandSplitter;
+
+// An island by hand: items are (body1, body2) pairs over solver bodies; `movable` marks the
+// movable ones. Constraints and contacts are given separately, each listed 0..n-1.
+struct Island {
+  std::vector<uint8_t> movable;
+  std::vector<uint32_t> constraint_body1, constraint_body2;
+  std::vector<uint32_t> contact_body1, contact_body2;
+
+  uint32_t add_body(bool is_movable) {
+    movable.push_back(is_movable ? 1 : 0);
+    return static_cast<uint32_t>(movable.size() - 1);
+  }
+  void contact(uint32_t a, uint32_t b) {
+    contact_body1.push_back(a);
+    contact_body2.push_back(b);
+  }
+  void constraint(uint32_t a, uint32_t b) {
+    constraint_body1.push_back(a);
+    constraint_body2.push_back(b);
+  }
+  size_t num_items() const { return constraint_body1.size() + contact_body1.size(); }
+
+  // Splits the whole island as island 0; returns split_island's answer.
+  bool split(Splitter& splitter) const {
+    std::vector<uint32_t> bodies;
+    for (uint32_t b = 0; b < movable.size(); ++b)
+      if (movable[b]) bodies.push_back(b);
+    std::vector<uint32_t> constraints(constraint_body1.size()), contacts(contact_body1.size());
+    std::iota(constraints.begin(), constraints.end(), 0u);
+    std::iota(contacts.begin(), contacts.end(), 0u);
+    splitter.begin(1, static_cast<uint32_t>(movable.size()));
+    return splitter.split_island(0, bodies, constraints, constraint_body1, constraint_body2,
+                                 contacts, contact_body1, contact_body2, movable);
+  }
+};
+
+// Checks the invariants of a split island and returns the split sizes.
+std::vector<uint32_t> check_splits(const Island& island, const IslandSplits& splits) {
+  std::vector<uint32_t> sizes;
+  std::vector<int> constraint_seen(island.constraint_body1.size(), 0);
+  std::vector<int> contact_seen(island.contact_body1.size(), 0);
+  for (uint32_t s = 0; s < splits.num_splits(); ++s) {
+    sizes.push_back(splits.num_items(s));
+    EXPECT_TRUE(std::is_sorted(splits.constraints(s).begin(), splits.constraints(s).end()));
+    EXPECT_TRUE(std::is_sorted(splits.contacts(s).begin(), splits.contacts(s).end()));
+    std::set<uint32_t> used;
+    const bool parallel = !splits.is_non_parallel(s);
+    const auto visit = [&](uint32_t a, uint32_t b) {
+      for (uint32_t body : {a, b}) {
+        if (body >= island.movable.size() || !island.movable[body] || !parallel) continue;
+        EXPECT_TRUE(used.insert(body).second) << "split " << s << " uses body " << body << " twice";
+      }
+    };
+    for (uint32_t c : splits.constraints(s)) {
+      ++constraint_seen[c];
+      visit(island.constraint_body1[c], island.constraint_body2[c]);
+    }
+    for (uint32_t c : splits.contacts(s)) {
+      ++contact_seen[c];
+      visit(island.contact_body1[c], island.contact_body2[c]);
+    }
+    // Merging leaves no parallel split below the combine threshold.
+    if (parallel) {
+      EXPECT_GE(splits.num_items(s), Splitter::k_split_combine_threshold);
+    }
+  }
+  for (int n : constraint_seen) EXPECT_EQ(n, 1);
+  for (int n : contact_seen) EXPECT_EQ(n, 1);
+  EXPECT_LE(splits.num_splits(), Splitter::k_num_splits);
+  return sizes;
+}
+
+// A grid of nx × nz movable boxes on a static floor: contacts to the +x and +z neighbours and
+// to the floor, as a resting layer has.
+Island grid_layer(uint32_t nx, uint32_t nz) {
+  Island island;
+  const uint32_t floor = island.add_body(false);
+  for (uint32_t i = 0; i < nx * nz; ++i) island.add_body(true);
+  const auto at = [&](uint32_t x, uint32_t z) { return 1 + x + nx * z; };
+  for (uint32_t z = 0; z < nz; ++z)
+    for (uint32_t x = 0; x < nx; ++x) {
+      if (x + 1 < nx) island.contact(at(x, z), at(x + 1, z));
+      if (z + 1 < nz) island.contact(at(x, z), at(x, z + 1));
+      island.contact(floor, at(x, z));
+    }
+  return island;
+}
+
+TEST(LargeIslandSplitter, EveryItemInOneSplitAndNoSplitSharesAMovableBody) {
+  // 12 × 12 boxes: 264 contacts between boxes and 144 with the floor (408 items).
+  const Island island = grid_layer(12, 12);
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  ASSERT_FALSE(splits.empty());
+  const std::vector<uint32_t> sizes = check_splits(island, splits);
+  // A grid colours in 4 for the box-box contacts (greedy first fit may need a fifth), the floor
+  // contacts fill in: at least 4 parallel splits.
+  EXPECT_GE(sizes.size(), 4u);
+  EXPECT_EQ(std::accumulate(sizes.begin(), sizes.end(), 0u), island.num_items());
+  EXPECT_EQ(splitter.num_split_islands(), 1u);
+}
+
+TEST(LargeIslandSplitter, ImmovableBodiesDoNotBlock) {
+  // 200 boxes each resting on the same static floor and joined to the world by a constraint:
+  // every item's only movable body is its own box, so everything fits in one split.
+  Island island;
+  const uint32_t floor = island.add_body(false);
+  const uint32_t kinematic = island.add_body(false);
+  constexpr uint32_t k_world = 0xfffffffeu;  // ConstraintManager::k_world_entry
+  for (uint32_t i = 0; i < 200; ++i) {
+    const uint32_t box = island.add_body(true);
+    island.contact(floor, box);
+    island.contact(box, kinematic);
+    island.constraint(k_world, box);
+  }
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  check_splits(island, splits);
+  // Each box is in three items: its constraint (split 0, constraints go first), then its two
+  // contacts (splits 1 and 2). The floor, the kinematic body and the world block nothing.
+  ASSERT_EQ(splits.num_splits(), 3u);
+  EXPECT_FALSE(splits.is_non_parallel(2));
+  EXPECT_EQ(splits.constraints(0).size(), 200u);
+  EXPECT_EQ(splits.contacts(0).size(), 0u);
+  EXPECT_EQ(splits.contacts(1).size(), 200u);
+  EXPECT_EQ(splits.contacts(2).size(), 200u);
+}
+
+TEST(LargeIslandSplitter, ThresholdIs128Items) {
+  // 128 independent contacts (no shared body): not split; one more item: split (all in one).
+  Island island;
+  for (uint32_t i = 0; i < 128; ++i) {
+    const uint32_t a = island.add_body(true);
+    island.contact(a, island.add_body(true));
+  }
+  Splitter splitter;
+  EXPECT_FALSE(island.split(splitter));
+  EXPECT_TRUE(splitter.island(0).empty());
+  EXPECT_EQ(splitter.num_split_islands(), 0u);
+  const uint32_t a = island.add_body(true);
+  island.constraint(a, island.add_body(true));
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  ASSERT_EQ(splits.num_splits(), 1u);
+  EXPECT_EQ(splits.num_items(0), 129u);
+  check_splits(island, splits);
+}
+
+TEST(LargeIslandSplitter, SmallSplitsMergeIntoTheNonParallelSplit) {
+  // 100 independent contacts (split 0), then a star of 40 contacts around one hub: the hub's
+  // first contact joins split 0, the next 30 open splits 1..30 with one item each, the last 9
+  // fit nowhere. Splits 1..30 are too small and merge into the non-parallel split: 39 items.
+  Island island;
+  for (uint32_t i = 0; i < 100; ++i) {
+    const uint32_t a = island.add_body(true);
+    island.contact(a, island.add_body(true));
+  }
+  const uint32_t hub = island.add_body(true);
+  for (uint32_t i = 0; i < 40; ++i) island.contact(hub, island.add_body(true));
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  check_splits(island, splits);
+  ASSERT_EQ(splits.num_splits(), 2u);
+  EXPECT_FALSE(splits.is_non_parallel(0));
+  EXPECT_TRUE(splits.is_non_parallel(1));
+  EXPECT_EQ(splits.num_items(0), 101u);
+  EXPECT_EQ(splits.num_items(1), 39u);
+  // The non-parallel split keeps the island's order: contacts 101..139.
+  std::vector<uint32_t> expected(39);
+  std::iota(expected.begin(), expected.end(), 101u);
+  EXPECT_EQ(std::vector<uint32_t>(splits.contacts(1).begin(), splits.contacts(1).end()), expected);
+}
+
+TEST(LargeIslandSplitter, NoParallelSplitLeftMeansNotSplit) {
+  // A star of 140 contacts around one hub: 31 splits of one item and 109 left over; all merge
+  // into the non-parallel split, so the island is solved whole (not split).
+  Island island;
+  const uint32_t hub = island.add_body(true);
+  for (uint32_t i = 0; i < 140; ++i) island.contact(hub, island.add_body(true));
+  Splitter splitter;
+  EXPECT_FALSE(island.split(splitter));
+  EXPECT_TRUE(splitter.island(0).empty());
+}
+
+TEST(LargeIslandSplitter, ConstraintsAreAssignedBeforeContacts) {
+  // Box pairs joined by a constraint and touching: the constraint takes split 0, the contact
+  // split 1.
+  Island island;
+  for (uint32_t i = 0; i < 70; ++i) {
+    const uint32_t a = island.add_body(true);
+    const uint32_t b = island.add_body(true);
+    island.contact(a, b);
+    island.constraint(a, b);
+  }
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  check_splits(island, splits);
+  ASSERT_EQ(splits.num_splits(), 2u);
+  EXPECT_EQ(splits.constraints(0).size(), 70u);
+  EXPECT_EQ(splits.contacts(0).size(), 0u);
+  EXPECT_EQ(splits.constraints(1).size(), 0u);
+  EXPECT_EQ(splits.contacts(1).size(), 70u);
+}
+
+TEST(LargeIslandSplitter, BatchesOf16CoverEachSplitInOrder) {
+  // 20 constraints then 110 contacts, all on separate bodies: one split of 130 items, cut into
+  // 8 batches of 16 and one of 2, the second batch crossing from constraints to contacts.
+  Island island;
+  for (uint32_t i = 0; i < 20; ++i) {
+    const uint32_t a = island.add_body(true);
+    island.constraint(a, island.add_body(true));
+  }
+  for (uint32_t i = 0; i < 110; ++i) {
+    const uint32_t a = island.add_body(true);
+    island.contact(a, island.add_body(true));
+  }
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  ASSERT_EQ(splits.num_splits(), 1u);
+  ASSERT_EQ(splits.num_items(0), 130u);
+  EXPECT_EQ(splits.num_batches(0), 9u);  // ceil(130 / 16)
+  std::vector<uint32_t> constraints, contacts;
+  for (uint32_t b = 0; b < splits.num_batches(0); ++b) {
+    const SplitBatch batch = splits.batch(0, b);
+    const size_t n = batch.constraints.size() + batch.contacts.size();
+    EXPECT_EQ(n, b + 1 < splits.num_batches(0) ? 16u : 2u);
+    constraints.insert(constraints.end(), batch.constraints.begin(), batch.constraints.end());
+    contacts.insert(contacts.end(), batch.contacts.begin(), batch.contacts.end());
+  }
+  EXPECT_EQ(splits.batch(0, 1).constraints.size(), 4u);
+  EXPECT_EQ(splits.batch(0, 1).contacts.size(), 12u);
+  EXPECT_EQ(constraints,
+            std::vector<uint32_t>(splits.constraints(0).begin(), splits.constraints(0).end()));
+  EXPECT_EQ(contacts, std::vector<uint32_t>(splits.contacts(0).begin(), splits.contacts(0).end()));
+}
+
+TEST(LargeIslandSplitter, SameInputSameSplitsAndScratchIsReset) {
+  // Splitting twice with the same splitter gives the same splits (the body masks are cleared
+  // after each island, so the second run starts clean).
+  const Island island = grid_layer(10, 10);
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  std::vector<std::vector<uint32_t>> first;
+  for (uint32_t s = 0; s < splitter.island(0).num_splits(); ++s)
+    first.emplace_back(splitter.island(0).contacts(s).begin(),
+                       splitter.island(0).contacts(s).end());
+  ASSERT_TRUE(island.split(splitter));
+  ASSERT_EQ(splitter.island(0).num_splits(), first.size());
+  for (uint32_t s = 0; s < first.size(); ++s)
+    EXPECT_EQ(std::vector<uint32_t>(splitter.island(0).contacts(s).begin(),
+                                    splitter.island(0).contacts(s).end()),
+              first[s]);
+}
+
+}  // namespace
+}  // namespace atl
