@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   CLI::App* run_cmd = app.add_subcommand("run", "Run a scene (default: the built-in demo)");
   run_cmd->add_option("scene", run.scene, "Scene JSON file or built-in scene name");
   run_cmd->add_option("--steps", run.steps, "Steps to run (default: the scene's)");
-  run_cmd->add_option("--threads", run.threads, "Worker threads, the caller included (1: no thread is started)");
+  run_cmd->add_option("--threads", run.threads,
+                      "Worker threads, the caller included (1: no thread is started)");
   run_cmd->add_option("--set", run.sets,
                       "Override key=value (settings key, bodies.NAME.field or bodies.*.field)");
   run_cmd->add_option("--trace", run.trace, "Write a per-step CSV trace to this file");
