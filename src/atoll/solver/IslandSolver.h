@@ -3,9 +3,9 @@
 // contacts, each island solved on its own — warm start, velocity iterations, then (after
 // integration and CCD) position iterations, with the island's own step counts — and whole
 // islands falling asleep. An island's solve reads the shared immovable solver entries (static,
-// kinematic, sleeping bodies) and writes only its own bodies' entries, so islands can later be
-// solved in parallel. In every pass an island's constraints (the constraint manager, issue 8 §2)
-// come before its contacts, so that contacts, solved last, hold best.
+// kinematic, sleeping bodies) and writes only its own bodies' entries, so islands are solved in
+// parallel (solve_velocity, solve_position). In every pass an island's constraints (the constraint
+// manager, issue 8 §2) come before its contacts, so that contacts, solved last, hold best.
 
 #include <cstdint>
 #include <span>
