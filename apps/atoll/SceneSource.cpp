@@ -7,8 +7,9 @@
 namespace atl::cli {
 
 Result<std::unique_ptr<ThreadPool>> make_thread_pool(int threads) {
-  // Checked here as well, so that a negative count is not reported as a huge unsigned one.
-  if (threads < 1)
+  // Checked here, so that the message names the option (and a negative count is not reported
+  // as a huge unsigned one).
+  if (threads < 1 || threads > static_cast<int>(ThreadPool::k_max_workers))
     return Error("--threads: must be in [1, " + std::to_string(ThreadPool::k_max_workers) +
                  "], got " + std::to_string(threads));
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(static_cast<uint32_t>(threads));

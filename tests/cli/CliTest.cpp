@@ -58,6 +58,39 @@ TEST_F(CliTest, DemoRunIsReproducible) {
   EXPECT_TRUE(a["bodies"].contains("floor"));
 }
 
+// --threads: the same bits for any worker count (LAWS.md C3), the count in the summary, the
+// islands of every step; a count outside [1, 256] exits 2 naming the option, before any run.
+TEST_F(CliTest, ThreadsChangeNothingButTheWorkerCount) {
+  std::string hash;
+  for (const int threads : {1, 2, 3}) {
+    const std::string summary = path("t" + std::to_string(threads) + ".json");
+    const Outcome out = run_atoll("run ragdolls --quiet --steps 60 --threads " +
+                                  std::to_string(threads) + " --summary " + summary);
+    ASSERT_EQ(out.status, 0) << out.output;
+    const auto s = nlohmann::json::parse(std::ifstream(summary));
+    EXPECT_EQ(s["threads"], threads);
+    if (hash.empty()) hash = s["state_hash"].get<std::string>();
+    EXPECT_EQ(s["state_hash"], hash) << threads << " threads";
+    ASSERT_EQ(s["islands"]["count"].size(), 60u);
+    ASSERT_EQ(s["islands"]["largest_bodies"].size(), 60u);
+    EXPECT_GT(s["islands"]["count"][59].get<int>(), 0);
+  }
+  const Outcome bench = run_atoll("bench --scene tower10 --steps 20 --threads 1,2");
+  ASSERT_EQ(bench.status, 0) << bench.output;
+  EXPECT_NE(bench.output.find("threads 1:"), std::string::npos) << bench.output;
+  EXPECT_NE(bench.output.find("threads 2:"), std::string::npos) << bench.output;
+  for (const char* bad : {"0", "-2", "257"}) {
+    const Outcome run = run_atoll(std::string("run tower10 --quiet --threads ") + bad +
+                                  " --summary " + path("bad.json"));
+    EXPECT_EQ(run.status, 2) << run.output;
+    EXPECT_EQ(run.output, std::string("atoll: --threads: must be in [1, 256], got ") + bad + "\n");
+    EXPECT_FALSE(fs::exists(path("bad.json")));
+    const Outcome b = run_atoll(std::string("bench --scene tower10 --steps 5 --threads 1,") + bad);
+    EXPECT_EQ(b.status, 2) << b.output;
+    EXPECT_EQ(b.output, std::string("atoll: --threads: must be in [1, 256], got ") + bad + "\n");
+  }
+}
+
 TEST_F(CliTest, TraceHasOneRowPerTracedBodyPerStep) {
   const Outcome out =
       run_atoll("run tower10 --quiet --steps 5 --trace " + path("t.csv") + " --trace-bodies b0,b9");
