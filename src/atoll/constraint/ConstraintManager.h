@@ -58,6 +58,9 @@ class ConstraintManager {
   Constraint& solved(uint32_t i) const { return *solving_[i]; }
   uint32_t solved_body1(uint32_t i) const { return solve_body1_[i]; }
   uint32_t solved_body2(uint32_t i) const { return solve_body2_[i]; }
+  /// The solver entries of every solve-list entry's bodies (the world is k_world_entry).
+  std::span<const uint32_t> solved_bodies1() const { return solve_body1_; }
+  std::span<const uint32_t> solved_bodies2() const { return solve_body2_; }
 
   /// Stage setup_velocity: sets up every solved constraint and sets the warm-start ratio
   /// (dt / previous dt, 0 with warm start off).

@@ -48,25 +48,15 @@ void LargeIslandSplitter::prepare(bool enabled, const IslandBuilder& islands,
   if (!enabled) return;
   // Every island is looked at: IslandBuilder orders islands by their contacts alone, so an
   // island made large by its constraints may come after a small one (no early break).
-  bool have_constraint_bodies = false;
   for (uint32_t i = 0; i < islands.num_islands(); ++i) {
     const std::span<const uint32_t> contact_items = islands.island_items(i);
     const std::span<const uint32_t> constraint_items = island_constraints.island_items(i);
     if (contact_items.size() + constraint_items.size() <= k_large_island_threshold) continue;
-    if (!have_constraint_bodies) {
-      // The constraints' bodies by solve-list position (the world, k_world_entry, lies past
-      // every solver body and so counts as immovable).
-      const uint32_t m = constraints.num_solved();
-      constraint_body1_.resize(m);
-      constraint_body2_.resize(m);
-      for (uint32_t k = 0; k < m; ++k) {
-        constraint_body1_[k] = constraints.solved_body1(k);
-        constraint_body2_[k] = constraints.solved_body2(k);
-      }
-      have_constraint_bodies = true;
-    }
-    split_island(i, islands.island_bodies(i), constraint_items, constraint_body1_,
-                 constraint_body2_, contact_items, contact_body1, contact_body2, movable);
+    // The constraints' bodies by solve-list position (the world, k_world_entry, lies past every
+    // solver body and so counts as immovable).
+    split_island(i, islands.island_bodies(i), constraint_items, constraints.solved_bodies1(),
+                 constraints.solved_bodies2(), contact_items, contact_body1, contact_body2,
+                 movable);
   }
 }
 

@@ -152,10 +152,9 @@ class LargeIslandSplitter {
   std::vector<uint32_t> contact_items_;
   uint32_t num_split_islands_ = 0;
   // Scratch: the split mask of every solver body (zero outside split_island), the split of
-  // every item of the island being split, and the constraints' bodies by solve-list position.
+  // every item of the island being split.
   std::vector<uint32_t> body_mask_;
   std::vector<uint8_t> item_split_;
-  std::vector<uint32_t> constraint_body1_, constraint_body2_;
 };
 
 }  // namespace atl
