@@ -142,12 +142,9 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                 (std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key1) ||
                  std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key2));
   c.friction = manifold.settings.combined_friction;
-  c.restitution = manifold.settings.combined_restitution;
   c.rolling_resistance = manifold.settings.combined_rolling_resistance;
   c.torsional_friction = manifold.settings.combined_torsional_friction;
   c.mass_scales = manifold.settings.mass_scales;
-  c.surface_linear = manifold.settings.relative_linear_surface_velocity;
-  c.surface_angular = manifold.settings.relative_angular_surface_velocity;
   c.cache_manifold = manifold_index;
   c.cache_point = manifold.first_point;
   c.num_points = manifold.num_points;
@@ -298,16 +295,29 @@ void ContactConstraintManager::setup_velocity_constraints(
                                : BodyVelocity{b.linear_velocity, b.angular_velocity};
     return v.linear + v.angular.cross(r);
   };
+  point_friction_.clear();
+  rolling_.clear();
   for (Constraint& c : constraints_) {
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
+    const CachedManifold& m = cache.manifolds[c.cache_manifold];
+    const float restitution = m.settings.combined_restitution;
+    const Vec3& surface_linear = m.settings.relative_linear_surface_velocity;
+    const Vec3& surface_angular = m.settings.relative_angular_surface_velocity;
+    c.manifold_friction = settings.manifold_friction;
+    c.point_friction = k_no_rows;
+    c.rolling = k_no_rows;
+    if (!c.manifold_friction) {
+      c.point_friction = static_cast<uint32_t>(point_friction_.size());
+      point_friction_.emplace_back();
+    }
     if (!settings.use_friction) {
       c.friction = 0.0f;
       c.rolling_resistance = 0.0f;
       c.torsional_friction = 0.0f;
     }
     // The normal was stored in body 1's frame when the manifold was found.
-    c.normal = (b1.rotation * cache.manifolds[c.cache_manifold].local_normal).normalized();
+    c.normal = (b1.rotation * m.local_normal).normalized();
     c.tangent1 = c.normal.normalized_perpendicular();
     c.tangent2 = c.normal.cross(c.tangent1);
 
@@ -320,7 +330,7 @@ void ContactConstraintManager::setup_velocity_constraints(
       const Vec3 r2 = b2.rotation * point.local_on_2;
       lever1[p] = r1;
       lever2[p] = r2;
-      ConstraintPoint& cp = c.points[p];
+      AxisConstraintPart& normal_row = c.normal_rows[p];
 
       // Relative velocity of the two surface points and their current separation.
       const Vec3 v1 = b1.linear_velocity + b1.angular_velocity.cross(r1);
@@ -330,7 +340,7 @@ void ContactConstraintManager::setup_velocity_constraints(
       // Speculative contact (seed 000 §7): a separated pair may still close the gap this step.
       const float speculative = std::max(0.0f, separation) * inv_dt;
       float target = -speculative;
-      if (c.restitution > 0.0f && normal_velocity < -speculative) {
+      if (restitution > 0.0f && normal_velocity < -speculative) {
         // It will hit during this step: bounce with e × the approach speed. Like Jolt, the
         // bounce starts from the current position rather than from the moment of touching.
         // The approach speed is that before this step's gravity and forces: they act from the
@@ -340,42 +350,42 @@ void ContactConstraintManager::setup_velocity_constraints(
         const Vec3 pre1 = point_velocity_before_forces(c.body1, r1);
         const Vec3 pre2 = point_velocity_before_forces(c.body2, r2);
         const float approach = std::max(normal_velocity, (pre2 - pre1).dot(c.normal));
-        if (approach < -settings.min_velocity_for_restitution) target = -c.restitution * approach;
+        if (approach < -settings.min_velocity_for_restitution) target = -restitution * approach;
       }
       targets[p] = target;
-      cp.normal.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
+      normal_row.calculate_constraint_properties(b1, r1, b2, r2, c.normal, target, c.mass_scales);
       // A CCD body's collision: CCD stopped it at the hit last step with its velocity (seed
       // 004 §4), and a point that starts without an impulse stops the approach now. The
       // impulse that takes the approach before this step's forces to the target is that
       // collision's (Jolt applies it at the hit, outside the contact cache), not a load the
       // next step meets again; what the point carries beyond it (a push passed along a row of
       // bullets) is warm-started as usual.
-      cp.impact_lambda = 0.0f;
+      c.impact_lambda[p] = 0.0f;
       if (c.after_ccd && point.normal_lambda == 0.0f) {
         const Vec3 pre1 = point_velocity_before_forces(c.body1, r1);
         const Vec3 pre2 = point_velocity_before_forces(c.body2, r2);
-        cp.impact_lambda =
-            cp.normal.effective_mass() * std::max(0.0f, target - (pre2 - pre1).dot(c.normal));
+        c.impact_lambda[p] =
+            normal_row.effective_mass() * std::max(0.0f, target - (pre2 - pre1).dot(c.normal));
       }
       // Friction makes the surfaces stick: v2 − v1 = −(relative surface velocity) along the
       // tangents (a conveyor belt, Jolt's ContactSettings::mRelative*SurfaceVelocity).
-      if (!settings.manifold_friction) {
-        const Vec3 surface = c.surface_linear + c.surface_angular.cross(r1);
-        cp.friction1.calculate_constraint_properties(b1, r1, b2, r2, c.tangent1,
-                                                     -surface.dot(c.tangent1), c.mass_scales);
-        cp.friction2.calculate_constraint_properties(b1, r1, b2, r2, c.tangent2,
-                                                     -surface.dot(c.tangent2), c.mass_scales);
+      if (c.point_friction != k_no_rows) {
+        PointFrictionRows& rows = point_friction_[c.point_friction];
+        const Vec3 surface = surface_linear + surface_angular.cross(r1);
+        rows.friction1[p].calculate_constraint_properties(b1, r1, b2, r2, c.tangent1,
+                                                          -surface.dot(c.tangent1), c.mass_scales);
+        rows.friction2[p].calculate_constraint_properties(b1, r1, b2, r2, c.tangent2,
+                                                          -surface.dot(c.tangent2), c.mass_scales);
+        rows.friction1[p].set_total_lambda(point.friction_lambda1);
+        rows.friction2[p].set_total_lambda(point.friction_lambda2);
       }
-      cp.normal.set_total_lambda(point.normal_lambda);
-      cp.friction1.set_total_lambda(point.friction_lambda1);
-      cp.friction2.set_total_lambda(point.friction_lambda2);
+      normal_row.set_total_lambda(point.normal_lambda);
     }
     // With no points the block stays inactive: every contact is solved point by point.
     c.face.calculate_constraint_properties(b1, b2, lever1, lever2, targets,
                                            settings.face_contact_block ? c.num_points : 0, c.normal,
                                            c.tangent1, c.tangent2, c.mass_scales);
 
-    c.manifold_friction = settings.manifold_friction;
     if (c.manifold_friction && c.friction > 0.0f) {
       // Seed 000 §4.1: friction at the mean contact point, 2 linear rows + 1 twist row.
       Vec3 mean1;
@@ -391,35 +401,35 @@ void ContactConstraintManager::setup_velocity_constraints(
         const Vec3 d = lever1[p] - mean1;
         c.twist_lever[p] = (d - c.normal * d.dot(c.normal)).length();
       }
-      const Vec3 surface = c.surface_linear + c.surface_angular.cross(mean1);
+      const Vec3 surface = surface_linear + surface_angular.cross(mean1);
       c.friction1.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent1,
                                                   -surface.dot(c.tangent1), c.mass_scales);
       c.friction2.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent2,
                                                   -surface.dot(c.tangent2), c.mass_scales);
-      c.twist.calculate_constraint_properties(b1, b2, c.normal, -c.surface_angular.dot(c.normal),
+      c.twist.calculate_constraint_properties(b1, b2, c.normal, -surface_angular.dot(c.normal),
                                               c.mass_scales);
-      const CachedManifold& m = cache.manifolds[c.cache_manifold];
       c.friction1.set_total_lambda(m.friction_lambda1);
       c.friction2.set_total_lambda(m.friction_lambda2);
       c.twist.set_total_lambda(m.twist_lambda);
     }
     // Torsional friction and rolling resistance: angular rows about the normal and the
     // tangents, driving the relative angular velocity to the surface's (a turntable).
-    const CachedManifold& m = cache.manifolds[c.cache_manifold];
     c.twist_row = c.manifold_friction && c.friction > 0.0f;
     if (!c.twist_row && c.torsional_friction > 0.0f) {
       c.twist_row = true;
-      c.twist.calculate_constraint_properties(b1, b2, c.normal, -c.surface_angular.dot(c.normal),
+      c.twist.calculate_constraint_properties(b1, b2, c.normal, -surface_angular.dot(c.normal),
                                               c.mass_scales);
       c.twist.set_total_lambda(m.twist_lambda);
     }
     if (c.rolling_resistance > 0.0f) {
-      c.rolling1.calculate_constraint_properties(b1, b2, c.tangent1,
-                                                 -c.surface_angular.dot(c.tangent1), c.mass_scales);
-      c.rolling2.calculate_constraint_properties(b1, b2, c.tangent2,
-                                                 -c.surface_angular.dot(c.tangent2), c.mass_scales);
-      c.rolling1.set_total_lambda(m.rolling_lambda1);
-      c.rolling2.set_total_lambda(m.rolling_lambda2);
+      c.rolling = static_cast<uint32_t>(rolling_.size());
+      RollingRows& rows = rolling_.emplace_back();
+      rows.rolling1.calculate_constraint_properties(
+          b1, b2, c.tangent1, -surface_angular.dot(c.tangent1), c.mass_scales);
+      rows.rolling2.calculate_constraint_properties(
+          b1, b2, c.tangent2, -surface_angular.dot(c.tangent2), c.mass_scales);
+      rows.rolling1.set_total_lambda(m.rolling_lambda1);
+      rows.rolling2.set_total_lambda(m.rolling_lambda2);
     }
   }
 }
@@ -436,17 +446,18 @@ void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
       c.friction2.warm_start(b1, b2, warm_start_ratio_);
     }
     if (c.manifold_friction || c.twist_row) c.twist.warm_start(b1, b2, warm_start_ratio_);
-    if (c.rolling_resistance > 0.0f) {
-      c.rolling1.warm_start(b1, b2, warm_start_ratio_);
-      c.rolling2.warm_start(b1, b2, warm_start_ratio_);
+    if (c.rolling != k_no_rows) {
+      rolling_[c.rolling].rolling1.warm_start(b1, b2, warm_start_ratio_);
+      rolling_[c.rolling].rolling2.warm_start(b1, b2, warm_start_ratio_);
     }
+    PointFrictionRows* rows =
+        c.point_friction != k_no_rows ? &point_friction_[c.point_friction] : nullptr;
     for (uint32_t p = 0; p < c.num_points; ++p) {
-      ConstraintPoint& cp = c.points[p];
-      if (!c.manifold_friction) {
-        cp.friction1.warm_start(b1, b2, warm_start_ratio_);
-        cp.friction2.warm_start(b1, b2, warm_start_ratio_);
+      if (rows != nullptr) {
+        rows->friction1[p].warm_start(b1, b2, warm_start_ratio_);
+        rows->friction2[p].warm_start(b1, b2, warm_start_ratio_);
       }
-      cp.normal.warm_start(b1, b2, warm_start_ratio_);
+      c.normal_rows[p].warm_start(b1, b2, warm_start_ratio_);
     }
   }
 }
@@ -472,7 +483,7 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
     if (iteration == 0 && (c.friction > 0.0f || torques)) {
       normal_first = true;
       for (uint32_t p = 0; p < c.num_points; ++p)
-        normal_first &= c.points[p].normal.total_lambda() == 0.0f;
+        normal_first &= c.normal_rows[p].total_lambda() == 0.0f;
     }
     if (normal_first) applied |= solve_normals(c, b1, b2);
     if (c.friction > 0.0f)
@@ -485,12 +496,13 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
 }
 
 bool ContactConstraintManager::solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2) {
+  PointFrictionRows& rows = point_friction_[c.point_friction];
   bool applied = false;
   for (uint32_t i = 0; i < c.num_points; ++i) {
-    ConstraintPoint& cp = c.points[i];
     // Coulomb cone: |λ_t| ≤ μ λ_n.
-    applied |= cp.solve_friction(b1, b2, c.tangent1, c.tangent2,
-                                 c.friction * friction_budget(cp.normal, b1, b2, c.normal));
+    applied |=
+        solve_friction_cone(rows.friction1[i], rows.friction2[i], b1, b2, c.tangent1, c.tangent2,
+                            c.friction * friction_budget(c.normal_rows[i], b1, b2, c.normal));
   }
   return applied;
 }
@@ -506,7 +518,7 @@ bool ContactConstraintManager::solve_manifold_friction(Constraint& c, SolverBody
   float sum = 0.0f;
   float moment = 0.0f;
   for (uint32_t i = 0; i < c.num_points; ++i) {
-    const float lambda = friction_budget(c.points[i].normal, b1, b2, c.normal);
+    const float lambda = friction_budget(c.normal_rows[i], b1, b2, c.normal);
     sum += lambda;
     moment += c.twist_lever[i] * lambda;
   }
@@ -522,7 +534,7 @@ bool ContactConstraintManager::solve_contact_torques(Constraint& c, SolverBody& 
   // Budgets: coefficient (m) × Σλ, the manifold's normal impulses counted as for friction.
   float sum = 0.0f;
   for (uint32_t i = 0; i < c.num_points; ++i)
-    sum += friction_budget(c.points[i].normal, b1, b2, c.normal);
+    sum += friction_budget(c.normal_rows[i], b1, b2, c.normal);
   bool applied = false;
   // Torsional friction, unless manifold friction's twist row already solved it.
   const bool twist_done = c.manifold_friction && c.friction > 0.0f;
@@ -530,9 +542,10 @@ bool ContactConstraintManager::solve_contact_torques(Constraint& c, SolverBody& 
     const float max_twist = c.torsional_friction * sum;
     applied |= c.twist.solve_velocity_constraint(b1, b2, -max_twist, max_twist);
   }
-  if (c.rolling_resistance > 0.0f)
+  if (c.rolling != k_no_rows)
     applied |=
-        solve_angular_friction_disc(c.rolling1, c.rolling2, b1, b2, c.rolling_resistance * sum);
+        solve_angular_friction_disc(rolling_[c.rolling].rolling1, rolling_[c.rolling].rolling2, b1,
+                                    b2, c.rolling_resistance * sum);
   return applied;
 }
 
@@ -541,17 +554,17 @@ bool ContactConstraintManager::solve_normals(Constraint& c, SolverBody& b1, Solv
   // pair is tipping over an edge); then, like every other contact, point by point.
   if (c.face.is_active()) {
     float lambdas[k_max_manifold_points];
-    for (uint32_t i = 0; i < c.num_points; ++i) lambdas[i] = c.points[i].normal.total_lambda();
+    for (uint32_t i = 0; i < c.num_points; ++i) lambdas[i] = c.normal_rows[i].total_lambda();
     const FaceContactPart::Outcome outcome = c.face.solve_velocity_constraint(b1, b2, lambdas);
     if (outcome != FaceContactPart::Outcome::NotPushOnly) {
-      for (uint32_t i = 0; i < c.num_points; ++i) c.points[i].normal.set_total_lambda(lambdas[i]);
+      for (uint32_t i = 0; i < c.num_points; ++i) c.normal_rows[i].set_total_lambda(lambdas[i]);
       return outcome == FaceContactPart::Outcome::Applied;
     }
   }
   // Non-penetration: contacts only push, so the accumulated impulse stays ≥ 0.
   bool applied = false;
   for (uint32_t i = 0; i < c.num_points; ++i)
-    applied |= c.points[i].normal.solve_velocity_constraint(b1, b2, c.normal, 0.0f, k_float_max);
+    applied |= c.normal_rows[i].solve_velocity_constraint(b1, b2, c.normal, 0.0f, k_float_max);
   return applied;
 }
 
@@ -563,10 +576,13 @@ void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> 
       CachedPoint& point = cache.points[c.cache_point + p];
       // The impact part is spent: carried over, the next step would push the bodies apart with
       // it and take it back in another order, leaving its round-off as a drift (issue 7 item 7).
-      point.normal_lambda =
-          std::max(0.0f, c.points[p].normal.total_lambda() - c.points[p].impact_lambda);
-      point.friction_lambda1 = c.points[p].friction1.total_lambda();
-      point.friction_lambda2 = c.points[p].friction2.total_lambda();
+      point.normal_lambda = std::max(0.0f, c.normal_rows[p].total_lambda() - c.impact_lambda[p]);
+      // With manifold friction the point's own friction impulses are not solved; they keep
+      // the values they came with.
+      if (c.point_friction != k_no_rows) {
+        point.friction_lambda1 = point_friction_[c.point_friction].friction1[p].total_lambda();
+        point.friction_lambda2 = point_friction_[c.point_friction].friction2[p].total_lambda();
+      }
     }
     CachedManifold& m = cache.manifolds[c.cache_manifold];
     if (c.manifold_friction) {
@@ -574,9 +590,9 @@ void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> 
       m.friction_lambda2 = c.friction2.total_lambda();
     }
     if (c.manifold_friction || c.twist_row) m.twist_lambda = c.twist.total_lambda();
-    if (c.rolling_resistance > 0.0f) {
-      m.rolling_lambda1 = c.rolling1.total_lambda();
-      m.rolling_lambda2 = c.rolling2.total_lambda();
+    if (c.rolling != k_no_rows) {
+      m.rolling_lambda1 = rolling_[c.rolling].rolling1.total_lambda();
+      m.rolling_lambda2 = rolling_[c.rolling].rolling2.total_lambda();
     }
   }
 }
@@ -688,7 +704,7 @@ void ContactConstraintManager::set_ccd_stopped(std::span<const uint32_t> body_ke
 float ContactConstraintManager::total_normal_lambda(uint32_t i) const {
   float sum = 0.0f;
   for (uint32_t p = 0; p < constraints_[i].num_points; ++p)
-    sum += constraints_[i].points[p].normal.total_lambda();
+    sum += constraints_[i].normal_rows[p].total_lambda();
   return sum;
 }
 
@@ -696,11 +712,12 @@ float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
   const Constraint& c = constraints_[i];
   if (c.manifold_friction)
     return std::sqrt(square(c.friction1.total_lambda()) + square(c.friction2.total_lambda()));
+  if (c.point_friction == k_no_rows) return 0.0f;
+  const PointFrictionRows& rows = point_friction_[c.point_friction];
   float sum = 0.0f;
-  for (uint32_t p = 0; p < constraints_[i].num_points; ++p) {
-    const ConstraintPoint& cp = constraints_[i].points[p];
-    sum += std::sqrt(square(cp.friction1.total_lambda()) + square(cp.friction2.total_lambda()));
-  }
+  for (uint32_t p = 0; p < c.num_points; ++p)
+    sum += std::sqrt(square(rows.friction1[p].total_lambda()) +
+                     square(rows.friction2[p].total_lambda()));
   return sum;
 }
 

@@ -146,7 +146,7 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies, StackSo
     const std::array<float, 3>& impulse = stack.impulses[k];
     if (!is_finite(impulse[0]) || !is_finite(impulse[1]) || !is_finite(impulse[2])) return false;
     float* old_lambdas = lambdas[k].data();
-    for (uint32_t i = 0; i < c.num_points; ++i) old_lambdas[i] = c.points[i].normal.total_lambda();
+    for (uint32_t i = 0; i < c.num_points; ++i) old_lambdas[i] = c.normal_rows[i].total_lambda();
     if (!c.face.push_only_lambdas(impulse.data(), old_lambdas,
                                   old_lambdas + FaceContactPart::k_max_points))
       return false;
@@ -160,7 +160,7 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies, StackSo
                                     writable_entry(bodies, c.body2, copy2), old_lambdas,
                                     old_lambdas + FaceContactPart::k_max_points) ==
                FaceContactPart::Outcome::Applied;
-    for (uint32_t i = 0; i < c.num_points; ++i) c.points[i].normal.set_total_lambda(old_lambdas[i]);
+    for (uint32_t i = 0; i < c.num_points; ++i) c.normal_rows[i].set_total_lambda(old_lambdas[i]);
   }
   return applied;
 }
