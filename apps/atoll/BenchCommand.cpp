@@ -3,6 +3,7 @@
 
 #include "Commands.h"
 #include "atoll/run/SceneWorld.h"
+#include "atoll/scene/SceneReader.h"
 #include "atoll/state/StateHash.h"
 
 namespace atl::cli {
@@ -14,6 +15,15 @@ int bench_command(const BenchArgs& args) {
   Result<SceneDescription> scene = load_scene(args.scene, source);
   if (!scene) {
     std::fprintf(stderr, "atoll: %s\n", scene.error().message());
+    return k_exit_bad_input;
+  }
+  for (const std::string& assignment : args.sets)
+    if (Status ok = apply_override(*scene, assignment); !ok) {
+      std::fprintf(stderr, "atoll: %s\n", ok.error().message());
+      return k_exit_bad_input;
+    }
+  if (args.steps < -1 || args.steps == 0) {
+    std::fprintf(stderr, "atoll: --steps: must be >= 1, got %d\n", args.steps);
     return k_exit_bad_input;
   }
   // Every count is checked before the first run, so that a bad one prints nothing else.

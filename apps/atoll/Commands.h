@@ -33,6 +33,7 @@ struct BenchArgs {
   std::string scene = "pyramid";
   std::vector<int> threads{1};
   int steps = -1;
+  std::vector<std::string> sets;
 };
 int bench_command(const BenchArgs& args);
 

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--scene", bench.scene, "Built-in scene name or scene file");
   bench_cmd->add_option("--threads", bench.threads, "Thread counts, e.g. 1,2")->delimiter(',');
   bench_cmd->add_option("--steps", bench.steps, "Steps to run (default: the scene's)");
+  bench_cmd->add_option("--set", bench.sets,
+                        "Override key=value, as for run (e.g. use_large_island_splitter=false)");
 
   app.add_subcommand("info", "Print version, build flags and SIMD level");
   CLI::App* help_cmd = app.add_subcommand("help", "Print this help, or a command's (help run)");

@@ -373,6 +373,24 @@ TEST_F(CliTest, InfoAndBenchRun) {
   EXPECT_NE(out.output.find("5006 bodies"), std::string::npos) << out.output;
 }
 
+// bench takes run's --set, so that a setting's cost can be measured (the splitter's, say);
+// a bad override or step count exits 2 naming it and measures nothing.
+TEST_F(CliTest, BenchAppliesSettingsAndRejectsBadInput) {
+  const Outcome with = run_atoll("bench --scene tower10 --steps 30");
+  const Outcome without = run_atoll("bench --scene tower10 --steps 30 --set gravity=[0,0,0]");
+  ASSERT_EQ(with.status, 0) << with.output;
+  ASSERT_EQ(without.status, 0) << without.output;
+  const auto hash = [](const std::string& text) { return text.substr(text.find("state hash")); };
+  EXPECT_NE(hash(with.output), hash(without.output));  // the override changed the run
+  const Outcome bad = run_atoll("bench --scene tower10 --steps 5 --set no_such_setting=1");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("no_such_setting"), std::string::npos) << bad.output;
+  EXPECT_EQ(bad.output.find("steps/s"), std::string::npos) << bad.output;
+  const Outcome zero = run_atoll("bench --scene tower10 --steps 0");
+  EXPECT_EQ(zero.status, 2) << zero.output;
+  EXPECT_EQ(zero.output, "atoll: --steps: must be >= 1, got 0\n");
+}
+
 }  // namespace
 
 namespace {
