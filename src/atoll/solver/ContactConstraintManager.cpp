@@ -285,7 +285,24 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
 
 void ContactConstraintManager::setup_velocity_constraints(
     std::span<const SolverBody> bodies, std::span<const BodyVelocity> before_forces, float dt,
-    const PhysicsSettings& settings) {
+    const PhysicsSettings& settings, JobSystem* jobs) {
+  // First, in order, which contacts get rows in the side lists, so that the rest can be set
+  // up for each contact on its own, in parallel.
+  uint32_t num_point_friction = 0;
+  uint32_t num_rolling = 0;
+  for (Constraint& c : constraints_) {
+    if (!settings.use_friction) {
+      c.friction = 0.0f;
+      c.rolling_resistance = 0.0f;
+      c.torsional_friction = 0.0f;
+    }
+    c.manifold_friction = settings.manifold_friction;
+    c.point_friction = c.manifold_friction ? k_no_rows : num_point_friction++;
+    c.rolling = c.rolling_resistance > 0.0f ? num_rolling++ : k_no_rows;
+  }
+  point_friction_.assign(num_point_friction, PointFrictionRows{});
+  rolling_.assign(num_rolling, RollingRows{});
+
   const Cache& cache = cache_[current_];
   const float inv_dt = 1.0f / dt;
   auto point_velocity_before_forces = [&](uint32_t body, const Vec3& r) {
@@ -295,27 +312,13 @@ void ContactConstraintManager::setup_velocity_constraints(
                                : BodyVelocity{b.linear_velocity, b.angular_velocity};
     return v.linear + v.angular.cross(r);
   };
-  point_friction_.clear();
-  rolling_.clear();
-  for (Constraint& c : constraints_) {
+  const auto setup = [&](Constraint& c) {
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
     const CachedManifold& m = cache.manifolds[c.cache_manifold];
     const float restitution = m.settings.combined_restitution;
     const Vec3& surface_linear = m.settings.relative_linear_surface_velocity;
     const Vec3& surface_angular = m.settings.relative_angular_surface_velocity;
-    c.manifold_friction = settings.manifold_friction;
-    c.point_friction = k_no_rows;
-    c.rolling = k_no_rows;
-    if (!c.manifold_friction) {
-      c.point_friction = static_cast<uint32_t>(point_friction_.size());
-      point_friction_.emplace_back();
-    }
-    if (!settings.use_friction) {
-      c.friction = 0.0f;
-      c.rolling_resistance = 0.0f;
-      c.torsional_friction = 0.0f;
-    }
     // The normal was stored in body 1's frame when the manifold was found.
     c.normal = (b1.rotation * m.local_normal).normalized();
     c.tangent1 = c.normal.normalized_perpendicular();
@@ -421,9 +424,8 @@ void ContactConstraintManager::setup_velocity_constraints(
                                               c.mass_scales);
       c.twist.set_total_lambda(m.twist_lambda);
     }
-    if (c.rolling_resistance > 0.0f) {
-      c.rolling = static_cast<uint32_t>(rolling_.size());
-      RollingRows& rows = rolling_.emplace_back();
+    if (c.rolling != k_no_rows) {
+      RollingRows& rows = rolling_[c.rolling];
       rows.rolling1.calculate_constraint_properties(
           b1, b2, c.tangent1, -surface_angular.dot(c.tangent1), c.mass_scales);
       rows.rolling2.calculate_constraint_properties(
@@ -431,7 +433,13 @@ void ContactConstraintManager::setup_velocity_constraints(
       rows.rolling1.set_total_lambda(m.rolling_lambda1);
       rows.rolling2.set_total_lambda(m.rolling_lambda2);
     }
-  }
+  };
+  // Each contact writes only its own constraint and side rows.
+  InlineJobSystem inline_jobs;
+  parallel_for(jobs != nullptr ? *jobs : inline_jobs, static_cast<uint32_t>(constraints_.size()),
+               k_setup_range, [&](uint32_t begin, uint32_t end, uint32_t) {
+                 for (uint32_t i = begin; i < end; ++i) setup(constraints_[i]);
+               });
 }
 
 void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,

@@ -29,6 +29,7 @@
 #include "atoll/constraint/parts/ContactPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/constraint/parts/FaceStackPart.h"
+#include "atoll/core/JobSystem.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
@@ -119,9 +120,10 @@ class ContactConstraintManager {
   /// `before_forces[i]` is solver body i's velocity before this step's gravity and forces
   /// (bodies past its end had none applied); restitution bounces with it. Call after all
   /// manifolds are added and before warm_start.
+  /// With `jobs`, contacts are set up in parallel ranges (each writes only its own data).
   void setup_velocity_constraints(std::span<const SolverBody> bodies,
                                   std::span<const BodyVelocity> before_forces, float dt,
-                                  const PhysicsSettings& settings);
+                                  const PhysicsSettings& settings, JobSystem* jobs = nullptr);
   /// Stage 7: applies last step's impulses × the warm-start ratio to the given constraints.
   void warm_start(std::span<SolverBody> bodies, std::span<const uint32_t> constraints);
   /// Stage 8, iteration `iteration` (0-based) over the given constraints. Returns true when
@@ -275,6 +277,8 @@ class ContactConstraintManager {
     FaceContactPart face;
   };
   static constexpr uint32_t k_no_rows = ~0u;
+  // Contacts per range of the parallel setup.
+  static constexpr uint32_t k_setup_range = 64;
   // Per-point friction rows (PhysicsSettings::manifold_friction off), bounded together per
   // point by solve_friction_cone.
   struct PointFrictionRows {

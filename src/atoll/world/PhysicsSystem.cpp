@@ -189,7 +189,7 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::setup_velocity, [&] {
     constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start);
     contact_manager_.setup_velocity_constraints(solver.bodies, solver.velocities_before_forces, dt,
-                                                settings_);
+                                                settings_, ctx.jobs);
   });
   timed(Stage::solve_velocity, [&] {
     result.num_velocity_iterations +=
