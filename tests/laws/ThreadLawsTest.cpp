@@ -7,8 +7,10 @@
 // bits, not only the ones a pool happens to produce), and the thread pool with 2, 3, 4 and 8
 // workers. Built as atoll_tests_laws_threads, which the ThreadSanitizer preset runs.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -148,6 +150,107 @@ TEST_F(ThreadLaws, C3_StateHashIsTheSameForEveryJobSystem) {
       EXPECT_EQ(run_scene(scene, pool->get()).hash, inline_run.hash)
           << scene.name << ": thread pool, " << workers << " workers";
     }
+  }
+}
+
+// Sleeping stacks that a falling ball wakes, with a contact listener: the narrow phase collides
+// pairs on every worker but calls the listener and adds contacts in pair order, and the bodies
+// a contact wakes join the step in rounds (ContactFinding.cpp). The engine's conditions (sleeping
+// on): the stacks fall asleep by step 35, the ball lands on stack a at about step 165 and wakes
+// it (7 bodies awake), and everything sleeps again by step 200 (`atoll run` on this scene).
+constexpr char k_wake[] = R"({
+  "shapes": { "crate": { "type": "box", "half_extent": [0.5, 0.5, 0.5] } },
+  "bodies": [ { "name": "floor", "shape": { "type": "box", "half_extent": [20, 1, 20] },
+                "position": [0, -1, 0], "motion": "static" },
+              { "name": "ball", "shape": { "type": "sphere", "radius": 0.4 },
+                "position": [-2, 40, 0] } ],
+  "generators": [
+    { "type": "stack", "name": "a", "shape": "crate", "count": 6, "base": [-2, 0.5, 0],
+      "gap": 0.01 },
+    { "type": "stack", "name": "b", "shape": "crate", "count": 6, "base": [2, 0.5, 0.1],
+      "gap": 0.01 }
+  ]
+})";
+
+// Every listener call and event as text, in the order they came.
+class RecordingListener final : public ContactListener {
+ public:
+  ValidateResult on_contact_validate(const Body& body1, const Body& body2) override {
+    log.push_back("validate " + pair(body1, body2));
+    return ValidateResult::Accept;
+  }
+  void on_contact_added(const Body& body1, const Body& body2, const ContactManifold& manifold,
+                        ContactSettings&) override {
+    log.push_back("added " + pair(body1, body2) + " " +
+                  std::to_string(manifold.points_on_1.size()));
+  }
+  void on_contact_persisted(const Body& body1, const Body& body2, const ContactManifold&,
+                            ContactSettings&) override {
+    log.push_back("persisted " + pair(body1, body2));
+  }
+  void on_contact_events(std::span<const ContactEvent> events) override {
+    for (const ContactEvent& e : events)
+      log.push_back("event " + std::to_string(static_cast<int>(e.type)) + " " +
+                    std::to_string(e.body1.value()) + "-" + std::to_string(e.body2.value()));
+  }
+  std::vector<std::string> log;
+
+ private:
+  static std::string pair(const Body& a, const Body& b) {
+    return std::to_string(a.id().value()) + "-" + std::to_string(b.id().value());
+  }
+};
+
+struct WakeRun {
+  uint64_t hash = 0;
+  std::vector<std::string> log;
+  std::vector<uint32_t> active;  // active bodies after each step
+};
+WakeRun run_wake_scene(JobSystem* jobs) {
+  std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_wake, "wake", Conditions::Engine);
+  WakeRun run;
+  if (world == nullptr) return run;
+  RecordingListener listener;
+  world->system().set_contact_listener(&listener);
+  for (int step = 0; step < 300; ++step) {
+    Result<UpdateResult> result = world->system().update(1.0f / 60.0f, 1, jobs);
+    EXPECT_TRUE(result.ok());
+    if (!result) return run;
+    run.active.push_back(result->num_active_bodies);
+  }
+  world->system().set_contact_listener(nullptr);
+  run.hash = state_hash(world->system().bodies());
+  run.log = std::move(listener.log);
+  return run;
+}
+
+TEST_F(ThreadLaws, C3_ListenerCallsAndWakingAreTheSameForEveryJobSystem) {
+  const WakeRun inline_run = run_wake_scene(nullptr);
+  ASSERT_NE(inline_run.hash, 0u);
+  ASSERT_EQ(inline_run.active.size(), 300u);
+  // The stacks slept while the ball fell (only the ball awake at step 100), and the ball woke
+  // stack a: measured 1 at step 100, 7 at steps 165-199.
+  const uint32_t woken =
+      *std::max_element(inline_run.active.begin() + 150, inline_run.active.begin() + 220);
+  report("Thread.wake.active_at_100", inline_run.active[100]);
+  report("Thread.wake.most_active_150_220", woken);
+  report("Thread.wake.log_entries", static_cast<double>(inline_run.log.size()));
+  EXPECT_EQ(inline_run.active[100], 1u);
+  EXPECT_GE(woken, 7u);
+  for (uint32_t workers : {2u, 3u}) {
+    BackwardsJobSystem backwards(workers);
+    const WakeRun run = run_wake_scene(&backwards);
+    EXPECT_EQ(run.hash, inline_run.hash) << "backwards, " << workers << " workers";
+    EXPECT_EQ(run.log, inline_run.log) << "backwards, " << workers << " workers";
+    EXPECT_EQ(run.active, inline_run.active) << "backwards, " << workers << " workers";
+  }
+  for (uint32_t workers : {2u, 4u}) {
+    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
+    ASSERT_TRUE(pool.ok());
+    const WakeRun run = run_wake_scene(pool->get());
+    EXPECT_EQ(run.hash, inline_run.hash) << "thread pool, " << workers << " workers";
+    EXPECT_EQ(run.log, inline_run.log) << "thread pool, " << workers << " workers";
+    EXPECT_EQ(run.active, inline_run.active) << "thread pool, " << workers << " workers";
   }
 }
 

@@ -69,7 +69,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
 }
 
 const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previous_pair(
-    uint32_t key1, uint32_t key2) const {
+    uint32_t key1, uint32_t key2, size_t& cursor) const {
   // Last step's pairs are sorted by key, and the narrow phase asks in nearly the same order
   // (broadphase pairs sorted by body index, which is the key order while no body slot has been
   // reused): walk a cursor forward a few pairs, and search only when the request jumps.
@@ -78,7 +78,7 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
     return pair_less(p.key1, p.key2, key1, key2);
   };
   constexpr size_t k_max_walk = 8;
-  size_t i = std::min(lookup_cursor_, pairs.size());
+  size_t i = std::min(cursor, pairs.size());
   if (i > 0 && !less_than_key(pairs[i - 1])) {
     // Behind the cursor (or at the pair just before it): search the part before it.
     i = static_cast<size_t>(std::partition_point(pairs.begin(),
@@ -93,14 +93,14 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
                                                    pairs.end(), less_than_key) -
                               pairs.begin());
   }
-  lookup_cursor_ = i;
+  cursor = i;
   if (i == pairs.size() || pairs[i].key1 != key1 || pairs[i].key2 != key2) return nullptr;
   return &pairs[i];
 }
 
 const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_previous_manifold(
     uint32_t key1, uint32_t key2, SubShapeID id1, SubShapeID id2) const {
-  const CachedPair* old_pair = find_previous_pair(key1, key2);
+  const CachedPair* old_pair = find_previous_pair(key1, key2, lookup_cursor_);
   if (old_pair == nullptr) return nullptr;
   const Cache& old_cache = cache_[current_ ^ 1];
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
@@ -155,18 +155,36 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
                                                    const PhysicsSettings& settings,
                                                    std::vector<ContactManifold>* out_manifolds,
                                                    uint32_t* out_num_manifolds) {
-  const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2);
+  const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_);
   if (old_pair == nullptr) return false;
-  const SolverBody& b1 = bodies[pair.solver_body1];
-  const SolverBody& b2 = bodies[pair.solver_body2];
+  reuse_body_pair(*old_pair, pair, bodies, out_manifolds, out_num_manifolds);
+  return true;
+}
+
+const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusable_pair(
+    const ContactBodyPair& pair, std::span<const SolverBody> bodies,
+    const PhysicsSettings& settings, size_t& cursor) const {
+  const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2, cursor);
+  if (old_pair == nullptr) return nullptr;
   Vec3 position;
   Quat rotation;
-  relative_transform(b1, b2, position, rotation);
+  relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2], position, rotation);
   if ((position - old_pair->relative_position).length_sq() >
           settings.body_pair_cache_max_delta_position_sq ||
       std::fabs(rotation.dot(old_pair->relative_rotation)) <
           settings.body_pair_cache_cos_max_delta_rotation_div2)
-    return false;
+    return nullptr;
+  return old_pair;
+}
+
+void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
+                                               const ContactBodyPair& pair,
+                                               std::span<const SolverBody> bodies,
+                                               std::vector<ContactManifold>* out_manifolds,
+                                               uint32_t* out_num_manifolds) {
+  const CachedPair* old_pair = &reused;
+  const SolverBody& b1 = bodies[pair.solver_body1];
+  const SolverBody& b2 = bodies[pair.solver_body2];
 
   // Close enough: copy the manifolds over unchanged (in body-local form they move with the
   // bodies), impulses included.
@@ -182,12 +200,12 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
     CachedManifold manifold = old_cache.manifolds[old_pair->first_manifold + m];
     const uint32_t old_first = manifold.first_point;
     manifold.first_point = static_cast<uint32_t>(cache.points.size());
+    const Vec3 normal = b1.rotation * manifold.local_normal;
     for (uint32_t p = 0; p < manifold.num_points; ++p) {
       const CachedPoint& point = old_cache.points[old_first + p];
       cache.points.push_back(point);
       const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
       const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
-      const Vec3 normal = b1.rotation * manifold.local_normal;
       note_penetration((w1 - w2).dot(normal), pair);
     }
     cache.manifolds.push_back(manifold);
@@ -212,7 +230,6 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
     }
   }
   if (out_num_manifolds != nullptr) *out_num_manifolds = old_pair->num_manifolds;
-  return true;
 }
 
 ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,

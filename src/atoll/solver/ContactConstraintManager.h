@@ -91,6 +91,16 @@ struct RemovedContact {
 
 class ContactConstraintManager {
  public:
+  /// Last step's contacts of one body pair (callers only hold pointers to it:
+  /// find_reusable_pair, reuse_body_pair).
+  struct CachedPair {
+    uint32_t key1 = 0;
+    uint32_t key2 = 0;
+    Vec3 relative_position;  // body 2's centre of mass in body 1's frame
+    Quat relative_rotation;  // body 1⁻¹ · body 2
+    uint32_t first_manifold = 0;
+    uint32_t num_manifolds = 0;
+  };
   /// Starts a step of length dt: last step's contacts become the cache that new contacts are
   /// matched against, and the warm-start ratio becomes dt / previous dt (0 with warm start off).
   void begin_step(float dt, const PhysicsSettings& settings);
@@ -104,6 +114,21 @@ class ContactConstraintManager {
                            const PhysicsSettings& settings,
                            std::vector<ContactManifold>* out_manifolds = nullptr,
                            uint32_t* out_num_manifolds = nullptr);
+  /// try_reuse_body_pair in two halves, so that the narrow phase can look up pairs in parallel
+  /// and add them in order. The look-up: last step's entry of the pair when it can be reused,
+  /// else null. `cursor` is the caller's position in last step's pairs (start at 0; look-ups in
+  /// ascending key order are fastest). Reads only last step's contacts, which nothing changes
+  /// before the next begin_step: callers on several threads, each with its own cursor, may look
+  /// up at the same time.
+  const CachedPair* find_reusable_pair(const ContactBodyPair& pair,
+                                       std::span<const SolverBody> bodies,
+                                       const PhysicsSettings& settings, size_t& cursor) const;
+  /// The addition: re-adds the manifolds of `reused` (from find_reusable_pair this step) for
+  /// `pair`, as try_reuse_body_pair does.
+  void reuse_body_pair(const CachedPair& reused, const ContactBodyPair& pair,
+                       std::span<const SolverBody> bodies,
+                       std::vector<ContactManifold>* out_manifolds = nullptr,
+                       uint32_t* out_num_manifolds = nullptr);
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
@@ -216,14 +241,6 @@ class ContactConstraintManager {
     float rolling_lambda1 = 0.0f;
     float rolling_lambda2 = 0.0f;
   };
-  struct CachedPair {
-    uint32_t key1 = 0;
-    uint32_t key2 = 0;
-    Vec3 relative_position;  // body 2's centre of mass in body 1's frame
-    Quat relative_rotation;  // body 1⁻¹ · body 2
-    uint32_t first_manifold = 0;
-    uint32_t num_manifolds = 0;
-  };
   struct Cache {
     std::vector<CachedPair> pairs;
     std::vector<CachedManifold> manifolds;
@@ -292,7 +309,7 @@ class ContactConstraintManager {
   };
 
   CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies);
-  const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2) const;
+  const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2, size_t& cursor) const;
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
@@ -304,8 +321,9 @@ class ContactConstraintManager {
   Cache cache_[2];
   std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over
   int current_ = 0;
-  // find_previous_pair's position in last step's pairs: the first pair not below the last key
-  // asked for. Lookups only move it (no result depends on it); not for concurrent lookups.
+  // The cursor of the serial look-ups (try_reuse_body_pair, had_manifold, add_manifold) in last
+  // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
+  // result depends on it).
   mutable size_t lookup_cursor_ = 0;
   std::vector<Constraint> constraints_;
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints

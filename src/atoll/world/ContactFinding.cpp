@@ -1,5 +1,7 @@
 #include "atoll/world/ContactFinding.h"
 
+#include <span>
+
 #include "atoll/collision/narrowphase/CollideShapes.h"
 #include "atoll/core/QuickSort.h"
 #include "atoll/world/ContactOrder.h"
@@ -67,13 +69,16 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
   return Mat44::rotation_translation(rotation, com + s.linear_velocity * dt - rotation * offset);
 }
 
-// The narrow phase for one broadphase pair: contacts, listener calls, events; queues the
-// sleeping dynamic bodies it touches for waking.
-void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally) {
+// The narrow phase of a round of pairs runs in three passes. The first and the last go through
+// the pairs in order; the middle one, which holds the shape tests, runs on every worker, and
+// each worker writes only its pairs' entries and its own manifold list. So the contacts, the
+// listener's calls and the events come out in the same order for any number of workers.
+
+// Pass 1, in order: the filters, then the pair's body order and its solver entries (the first
+// use of a body that does not move gives it an immovable solver entry, so the order of first
+// uses fixes the solver array). Queues the pair in ctx.narrow_pairs when it is to be collided.
+void admit_pair(StepContext& ctx, const BodyPair& bp) {
   BodyManager& bodies = *ctx.body_manager;
-  ContactConstraintManager& contacts = *ctx.contacts;
-  const PhysicsSettings& settings = *ctx.settings;
-  UpdateResult& result = *ctx.result;
   const Body* a = bodies.body_at_slot(bp.a);
   const Body* b = bodies.body_at_slot(bp.b);
   const bool sensor = a->is_sensor() || b->is_sensor();
@@ -91,13 +96,93 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
   // Collision groups (a ragdoll's own limbs): after the layers, before any contact work.
   if (!bodies.groups_collide(*a, *b)) return;
   // Body 1 has the lower ID: the cache keys on IDs, which are stable (the listener and the
-  // events see the listener order below).
+  // events see the listener order, add_pair_contacts).
   if (b->id().value() < a->id().value()) std::swap(a, b);
-  const uint32_t i1 = a->id().index(), i2 = b->id().index();
-  const ContactBodyPair pair{a->id().value(), b->id().value(), ctx.solver.index_for(bodies, i1),
-                             ctx.solver.index_for(bodies, i2)};
+  NarrowPhasePair& np = ctx.narrow_pairs.emplace_back();
+  np.pair = ContactBodyPair{a->id().value(), b->id().value(),
+                            ctx.solver.index_for(bodies, a->id().index()),
+                            ctx.solver.index_for(bodies, b->id().index())};
+  np.sensor = sensor;
+}
+
+// Pass 2, on any worker: the body-pair cache look-up and, when it does not cover the pair, the
+// collision, whose manifolds go to the worker's list. Reads the bodies, the solver entries and
+// last step's contacts only.
+void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
+                  NarrowPhasePair& np, NarrowPhaseWorker& worker, uint32_t worker_index) {
+  const PhysicsSettings& settings = *ctx.settings;
+  np.reused =
+      ctx.contacts->find_reusable_pair(np.pair, ctx.solver.bodies, settings, worker.cache_cursor);
+  np.worker = worker_index;
+  np.first_manifold = static_cast<uint32_t>(worker.manifolds.size());
+  np.num_manifolds = 0;
+  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
+  // phase or the listener (as in Jolt).
+  if (np.reused != nullptr) return;
+
+  const BodyManager& bodies = *ctx.body_manager;
+  const Body* a = bodies.body_at_slot(BodyID(np.pair.key1).index());
+  const Body* b = bodies.body_at_slot(BodyID(np.pair.key2).index());
+  const bool sensor = np.sensor;
+  AllContactsCollector& collector = worker.collector;
+  collector.manifolds.clear();
+  // A sensor reports overlap only: no speculative contacts.
+  CollideShapeSettings collide_settings = base_settings;
+  const float speculative = collide_settings.max_separation_distance;
+  const SolverBody& s1 = ctx.solver.bodies[np.pair.solver_body1];
+  const SolverBody& s2 = ctx.solver.bodies[np.pair.solver_body2];
+  if (sensor)
+    collide_settings.max_separation_distance = 0.0f;
+  else if (settings.speculative_contacts_from_velocity)
+    collide_settings.max_separation_distance =
+        std::max(speculative, closing_reach(*a, s1, *b, s2, ctx.dt));
+  const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
+                                         b->world_transform(), collide_settings, collector);
+  ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
+  (void)collided;
+  if (sensor)
+    std::erase_if(collector.manifolds,
+                  [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
+  else if (collide_settings.max_separation_distance > speculative) {
+    std::erase_if(collector.manifolds, [&](const ContactManifold& m) {
+      return !closes_this_step(m, s1, s2, speculative, ctx.dt);
+    });
+    // A plane through an edge can seem to close while the shapes pass by (a ball skimming
+    // over a box's edge was thrown up): keep contacts found this far out only when the
+    // shapes, flown freely to the end of the step, meet.
+    const bool far =
+        std::any_of(collector.manifolds.begin(), collector.manifolds.end(),
+                    [&](const ContactManifold& m) { return -m.penetration_depth > speculative; });
+    if (far) {
+      CollideShapeSettings end_settings = base_settings;
+      ClosestContactCollector end_hit;
+      const Status ended =
+          collide_shapes(*a->shape(), end_of_step_transform(*a, s1, ctx.dt), *b->shape(),
+                         end_of_step_transform(*b, s2, ctx.dt), end_settings, end_hit);
+      ATOLL_ASSERT(ended.ok(), "validated settings and rigid body transforms");
+      (void)ended;
+      if (!end_hit.has_hit)
+        std::erase_if(collector.manifolds,
+                      [&](const ContactManifold& m) { return -m.penetration_depth > speculative; });
+    }
+  }
+  worker.manifolds.insert(worker.manifolds.end(), collector.manifolds.begin(),
+                          collector.manifolds.end());
+  np.num_manifolds = static_cast<uint32_t>(collector.manifolds.size());
+}
+
+// Pass 3, in order: the listener's calls, the manifold cap, the contact settings, the contact
+// cache, the events; queues the sleeping dynamic bodies a solid contact touches for waking.
+void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseTally& tally) {
+  BodyManager& bodies = *ctx.body_manager;
+  ContactConstraintManager& contacts = *ctx.contacts;
+  const PhysicsSettings& settings = *ctx.settings;
+  UpdateResult& result = *ctx.result;
+  const ContactBodyPair& pair = np.pair;
+  const uint32_t i1 = BodyID(pair.key1).index(), i2 = BodyID(pair.key2).index();
+  const Body* a = bodies.body_at_slot(i1);
+  const Body* b = bodies.body_at_slot(i2);
   const int collision_step = ctx.collision_step;
-  AllContactsCollector& collector = ctx.collector;
   ContactListener* listener = ctx.contact_listener;
 
   // What the listener and the events see (ContactListener.h): the more dynamic body first.
@@ -105,63 +190,27 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
   const Body& l1 = swapped ? *b : *a;
   const Body& l2 = swapped ? *a : *b;
 
-  ctx.manifolds.clear();
   bool solid = false;  // a manifold takes impulses (wakes a sleeping body)
-  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
-  // phase or the listener (as in Jolt). The reused manifolds are rebuilt in world space only
-  // for the listener's events: without a listener nothing reads them.
-  uint32_t num_reused = 0;
-  const bool reused =
-      contacts.try_reuse_body_pair(pair, ctx.solver.bodies, settings,
-                                   listener != nullptr ? &ctx.manifolds : nullptr, &num_reused);
-  if (!reused) {
-    collector.manifolds.clear();
-    // A sensor reports overlap only: no speculative contacts.
-    CollideShapeSettings collide_settings = tally.collide_settings;
-    const float speculative = collide_settings.max_separation_distance;
-    const SolverBody& s1 = ctx.solver.bodies[pair.solver_body1];
-    const SolverBody& s2 = ctx.solver.bodies[pair.solver_body2];
-    if (sensor)
-      collide_settings.max_separation_distance = 0.0f;
-    else if (settings.speculative_contacts_from_velocity)
-      collide_settings.max_separation_distance =
-          std::max(speculative, closing_reach(*a, s1, *b, s2, ctx.dt));
-    const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
-                                           b->world_transform(), collide_settings, collector);
-    ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
-    (void)collided;
-    if (sensor)
-      std::erase_if(collector.manifolds,
-                    [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
-    else if (collide_settings.max_separation_distance > speculative) {
-      std::erase_if(collector.manifolds, [&](const ContactManifold& m) {
-        return !closes_this_step(m, s1, s2, speculative, ctx.dt);
-      });
-      // A plane through an edge can seem to close while the shapes pass by (a ball skimming
-      // over a box's edge was thrown up): keep contacts found this far out only when the
-      // shapes, flown freely to the end of the step, meet.
-      const bool far =
-          std::any_of(collector.manifolds.begin(), collector.manifolds.end(),
-                      [&](const ContactManifold& m) { return -m.penetration_depth > speculative; });
-      if (far) {
-        CollideShapeSettings end_settings = tally.collide_settings;
-        ClosestContactCollector end_hit;
-        const Status ended =
-            collide_shapes(*a->shape(), end_of_step_transform(*a, s1, ctx.dt), *b->shape(),
-                           end_of_step_transform(*b, s2, ctx.dt), end_settings, end_hit);
-        ATOLL_ASSERT(ended.ok(), "validated settings and rigid body transforms");
-        (void)ended;
-        if (!end_hit.has_hit)
-          std::erase_if(collector.manifolds, [&](const ContactManifold& m) {
-            return -m.penetration_depth > speculative;
-          });
-      }
-    }
+  if (np.reused != nullptr) {
+    // The reused manifolds are rebuilt in world space only for the listener's events: without
+    // a listener nothing reads them.
+    ctx.manifolds.clear();
+    uint32_t num_reused = 0;
+    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies,
+                             listener != nullptr ? &ctx.manifolds : nullptr, &num_reused);
+    solid = num_reused > 0 && !np.sensor;
+    tally.num_manifolds += num_reused;
+    for (const ContactManifold& manifold : ctx.manifolds)
+      ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
+                                         swapped ? flipped(manifold) : manifold, collision_step));
+  } else {
     // Validation only for pairs that touch (within the speculative distance), as in Jolt.
-    if (collector.manifolds.empty()) return;
+    if (np.num_manifolds == 0) return;
     if (listener != nullptr && listener->on_contact_validate(l1, l2) == ValidateResult::Reject)
       return;
-    for (const ContactManifold& manifold : collector.manifolds) {
+    const std::vector<ContactManifold>& found = ctx.narrow_workers[np.worker].manifolds;
+    for (uint32_t k = 0; k < np.num_manifolds; ++k) {
+      const ContactManifold& manifold = found[np.first_manifold + k];
       if (ctx.max_contact_manifolds != 0 && tally.num_manifolds >= ctx.max_contact_manifolds) {
         if (result.skipped_manifolds++ == 0) {
           result.first_skipped_manifold_body1 = l1.id();
@@ -179,7 +228,7 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
           combine_rolling_resistance(a->rolling_resistance(), b->rolling_resistance());
       cs.combined_torsional_friction =
           combine_torsional_friction(a->torsional_friction(), b->torsional_friction());
-      cs.is_sensor = sensor;
+      cs.is_sensor = np.sensor;
       const bool existed =
           contacts.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
       if (listener != nullptr) {
@@ -215,12 +264,6 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
             contact_event(existed ? ContactEventType::Persisted : ContactEventType::Added, l1.id(),
                           l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
     }
-  } else {
-    solid = num_reused > 0 && !sensor;
-    tally.num_manifolds += num_reused;
-    for (const ContactManifold& manifold : ctx.manifolds)
-      ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
-                                         swapped ? flipped(manifold) : manifold, collision_step));
   }
   // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
   // step's narrow phase); sensors wake nothing.
@@ -234,6 +277,30 @@ void collide_pair(StepContext& ctx, const BodyPair& bp, NarrowPhaseTally& tally)
       ctx.wake.push_back(i2);
     }
   }
+}
+
+// Pairs per range of pass 2: enough to amortise taking a range, few enough to balance pairs of
+// very different cost (a cached pair, a convex hull against a mesh).
+constexpr uint32_t k_pair_range = 16;
+
+// The narrow phase of one round of pairs (the three passes above).
+void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
+  ctx.narrow_pairs.clear();
+  for (const BodyPair& bp : pairs) admit_pair(ctx, bp);
+  JobSystem& jobs = *ctx.jobs;
+  if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
+  for (NarrowPhaseWorker& worker : ctx.narrow_workers) {
+    worker.manifolds.clear();
+    worker.cache_cursor = 0;
+  }
+  const StepContext& shared = ctx;
+  parallel_for(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_pair_range,
+               [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                 for (uint32_t i = begin; i < end; ++i)
+                   collide_pair(shared, tally.collide_settings, ctx.narrow_pairs[i],
+                                ctx.narrow_workers[worker], worker);
+               });
+  for (const NarrowPhasePair& np : ctx.narrow_pairs) add_pair_contacts(ctx, np, tally);
 }
 
 }  // namespace
@@ -251,7 +318,7 @@ void narrow_phase(StepContext& ctx) {
   ctx.wake_state.resize(bodies.num_slots(), k_not_woken);
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_pairs_found;
   ctx.wake.clear();
-  for (const BodyPair& bp : ctx.pairs) collide_pair(ctx, bp, tally);
+  collide_round(ctx, ctx.pairs, tally);
 
   // A sleeping dynamic body that a contact reached wakes now and takes full part in this step
   // (as in Jolt): it gets a movable solver body, and its own pairs are found and collided, which
@@ -287,7 +354,7 @@ void narrow_phase(StepContext& ctx) {
       }
     }
     result.num_body_pairs += static_cast<uint32_t>(ctx.wake_pairs.size());
-    for (const BodyPair& bp : ctx.wake_pairs) collide_pair(ctx, bp, tally);
+    collide_round(ctx, ctx.wake_pairs, tally);
   }
   // Every body marked k_pairs_found is active now (those that were and those woken).
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_not_woken;

@@ -61,6 +61,27 @@ struct CcdBody {
   uint32_t hit_body = k_no_hit;
 };
 
+/// Stage narrow_phase: a broadphase pair that passed the filters, and what its collision found.
+struct NarrowPhasePair {
+  /// Body 1 has the lower ID (the cache keys on IDs).
+  ContactBodyPair pair;
+  bool sensor = false;
+  /// Last step's contacts of the pair, reused (null: collided, or nothing to reuse).
+  const ContactConstraintManager::CachedPair* reused = nullptr;
+  /// The manifolds the collision found: [first, first + count) of narrow_workers[worker].
+  uint32_t worker = 0;
+  uint32_t first_manifold = 0;
+  uint32_t num_manifolds = 0;
+};
+
+/// Stage narrow_phase: one worker's collision scratch and the manifolds it found.
+struct NarrowPhaseWorker {
+  AllContactsCollector collector;
+  std::vector<ContactManifold> manifolds;
+  /// Its position in last step's pairs (ContactConstraintManager::find_reusable_pair).
+  size_t cache_cursor = 0;
+};
+
 struct StepContext {
   // --- The world's long-lived parts this step reads and changes (set by PhysicsSystem) -------
   BodyManager* body_manager = nullptr;
@@ -91,9 +112,11 @@ struct StepContext {
   std::vector<BodyPair> pairs;
   /// Stage gather_solver_bodies on: the solver-body array and its maps.
   SolverBodies solver;
-  /// Stage narrow_phase: the collector of one pair, the manifolds of one pair reused from the
-  /// cache (for the listener's events; left empty without a listener).
-  AllContactsCollector collector;
+  /// Stage narrow_phase: the pairs of a round that passed the filters, each worker's collision
+  /// scratch and manifolds, the manifolds of one pair reused from the cache (for the listener's
+  /// events; left empty without a listener).
+  std::vector<NarrowPhasePair> narrow_pairs;
+  std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
