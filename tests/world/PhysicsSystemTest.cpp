@@ -168,9 +168,10 @@ TEST(PhysicsSystem, SettingsThatDoNothingAreRefused) {
   settings.velocity_steps = 3;
   Status s = world.system.set_settings(settings);
   ASSERT_FALSE(s.ok());
-  EXPECT_STREQ(s.error().message(),
-               "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "
-               "deterministic; must be true");
+  EXPECT_STREQ(
+      s.error().message(),
+      "PhysicsSettings.deterministic_simulation: every stage gives the same bits for any "
+      "thread count at no cost, so there is no faster non-deterministic step; must be true");
   EXPECT_EQ(world.system.settings().velocity_steps, 10);
 }
 

@@ -60,8 +60,8 @@ Status PhysicsSettings::validate() const {
   // ignored).
   if (!deterministic_simulation)
     return Error(
-        "PhysicsSettings.deterministic_simulation: the step is single-threaded and always "
-        "deterministic; must be true");
+        "PhysicsSettings.deterministic_simulation: every stage gives the same bits for any "
+        "thread count at no cost, so there is no faster non-deterministic step; must be true");
   for (const Range& r : ranges) {
     if (!std::isfinite(r.value)) return field_error(r.name, "must be finite", r.value);
     if (r.value < r.lo || r.value > r.hi) {

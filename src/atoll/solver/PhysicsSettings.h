@@ -66,8 +66,9 @@ struct PhysicsSettings {
   /// order, so a large chaotic pile follows a different (equally deterministic) trajectory than
   /// with false, and on one thread the split costs a little time that only threads win back.
   bool use_large_island_splitter = true;
-  /// Sort contacts and constraints so results are bit-identical for any thread count. The step
-  /// is single-threaded and always deterministic: validate() refuses false.
+  /// Results bit-identical for any thread count and job system. Every stage is deterministic by
+  /// construction (items in fixed ranges, merged in item order; core/JobSystem.h), at no cost a
+  /// non-deterministic mode could save, so validate() refuses false.
   bool deterministic_simulation = true;
   /// Below this approach speed (m/s) restitution is ignored (contacts come to rest).
   float min_velocity_for_restitution = 1.0f;
