@@ -79,16 +79,24 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
 
   // Rows: a point's r × n is (centroid × n) + dx (t1 × n) + dy (t2 × n); the normal offset
   // between the points on body 1 and body 2 drops out of the cross product.
-  normal_ = normal;
-  angular1_[0] = centroid1.cross(normal);
-  angular2_ = centroid2.cross(normal);
-  angular1_[1] = t1.cross(normal);
-  angular1_[2] = t2.cross(normal);
-  linear1_ = body1.inv_mass * normal * scales.inv_mass1;
-  linear2_ = body2.inv_mass * normal * scales.inv_mass2;
+  const Vec3 angular1[3] = {centroid1.cross(normal), t1.cross(normal), t2.cross(normal)};
+  const Vec3 angular2[3] = {centroid2.cross(normal), angular1[1], angular1[2]};
+  const Vec3 linear1 = body1.inv_mass * normal * scales.inv_mass1;
+  const Vec3 linear2 = body2.inv_mass * normal * scales.inv_mass2;
+  Vec3 inv_i_angular1[3];
+  Vec3 inv_i_angular2[3];
   for (int k = 0; k < 3; ++k) {
-    inv_i_angular1_[k] = body1.inv_inertia.multiply3x3(angular1_[k]) * scales.inv_inertia1;
-    inv_i_angular2_[k] = body2.inv_inertia.multiply3x3(angular2(k)) * scales.inv_inertia2;
+    inv_i_angular1[k] = body1.inv_inertia.multiply3x3(angular1[k]) * scales.inv_inertia1;
+    inv_i_angular2[k] = body2.inv_inertia.multiply3x3(angular2[k]) * scales.inv_inertia2;
+  }
+  normal_ = normal.to_float3();
+  angular2_ = angular2[0].to_float3();
+  linear1_ = linear1.to_float3();
+  linear2_ = linear2.to_float3();
+  for (int k = 0; k < 3; ++k) {
+    angular1_[k] = angular1[k].to_float3();
+    inv_i_angular1_[k] = inv_i_angular1[k].to_float3();
+    inv_i_angular2_[k] = inv_i_angular2[k].to_float3();
   }
 
   // A = J M⁻¹ Jᵀ over the three rows, inverted in double: tall boxes on light ones make it
@@ -96,9 +104,9 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
   double a[3][3];
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < 3; ++l) {
-      double value = static_cast<double>(angular1_[k].dot(inv_i_angular1_[l])) +
-                     static_cast<double>(angular2(k).dot(inv_i_angular2_[l]));
-      if (k == 0 && l == 0) value += static_cast<double>(normal.dot(linear1_ + linear2_));
+      double value = static_cast<double>(angular1[k].dot(inv_i_angular1[l])) +
+                     static_cast<double>(angular2[k].dot(inv_i_angular2[l]));
+      if (k == 0 && l == 0) value += static_cast<double>(normal.dot(linear1 + linear2));
       a[k][l] = value;
     }
   const double det_a = det3(a);
@@ -151,11 +159,11 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
 void FaceContactPart::generalised_velocity(const SolverBody& body1, const SolverBody& body2,
                                            float g[3]) const {
   const Vec3 dv = body2.linear_velocity - body1.linear_velocity;
-  g[0] = normal_.dot(dv) + angular2_.dot(body2.angular_velocity) -
-         angular1_[0].dot(body1.angular_velocity);
+  g[0] = Vec3(normal_).dot(dv) + Vec3(angular2_).dot(body2.angular_velocity) -
+         Vec3(angular1_[0]).dot(body1.angular_velocity);
   const Vec3 dw = body2.angular_velocity - body1.angular_velocity;
-  g[1] = angular1_[1].dot(dw);
-  g[2] = angular1_[2].dot(dw);
+  g[1] = Vec3(angular1_[1]).dot(dw);
+  g[2] = Vec3(angular1_[2]).dot(dw);
 }
 
 FaceContactPart::Outcome FaceContactPart::solve_velocity_constraint(SolverBody& body1,
@@ -195,14 +203,15 @@ void FaceContactPart::coupling(bool via_body2, const FaceContactPart& other, boo
                                double out[3][3]) const {
   // Row k of this block's Jacobian on the shared body is ±[lin_k, ang_k] (+ on body 2); the
   // other block's M⁻¹Jᵀ on that body is ±[M⁻¹ lin_l, I⁻¹ ang_l].
-  const Vec3& other_linear = other_via_body2 ? other.linear2_ : other.linear1_;
-  const Vec3* other_inv_i_angular = other_via_body2 ? other.inv_i_angular2_ : other.inv_i_angular1_;
+  const Vec3 other_linear(other_via_body2 ? other.linear2_ : other.linear1_);
+  const Float3* other_inv_i_angular =
+      other_via_body2 ? other.inv_i_angular2_ : other.inv_i_angular1_;
   const double sign = via_body2 == other_via_body2 ? 1.0 : -1.0;
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < 3; ++l) {
-      const Vec3& angular = via_body2 ? angular2(k) : angular1_[k];
-      double value = static_cast<double>(angular.dot(other_inv_i_angular[l]));
-      if (k == 0 && l == 0) value += static_cast<double>(normal_.dot(other_linear));
+      const Vec3 angular = via_body2 ? angular2(k) : Vec3(angular1_[k]);
+      double value = static_cast<double>(angular.dot(Vec3(other_inv_i_angular[l])));
+      if (k == 0 && l == 0) value += static_cast<double>(Vec3(normal_).dot(other_linear));
       out[k][l] = sign * value;
     }
 }

@@ -85,18 +85,20 @@ class FaceContactPart {
 
   // Row k of the block Jacobian is [-lin_k, -ang1_k, lin_k, ang2_k] with lin_0 = normal and
   // lin_1 = lin_2 = 0; a point's row is row 0 + dx·row 1 + dy·row 2.
-  Vec3 normal_;
-  Vec3 angular1_[3];  // ang1_k
-  Vec3 angular2_;     // ang2_0; ang2_1 = ang1_1 and ang2_2 = ang1_2 (tilts)
+  // Vectors packed as Float3 (144 bytes instead of 192): the contact solver streams these every
+  // iteration and is bound by memory; the Vec3 made from a Float3 holds the same values.
+  Float3 normal_;
+  Float3 angular1_[3];  // ang1_k
+  Float3 angular2_;     // ang2_0; ang2_1 = ang1_1 and ang2_2 = ang1_2 (tilts)
   // ang2_k: the tilt rows are the same on both bodies.
-  const Vec3& angular2(int k) const { return k == 0 ? angular2_ : angular1_[k]; }
-  Vec3 linear1_;            // M1⁻¹·normal (scaled)
-  Vec3 linear2_;            // M2⁻¹·normal (scaled)
-  Vec3 inv_i_angular1_[3];  // I1⁻¹·ang1_k (scaled)
-  Vec3 inv_i_angular2_[3];  // I2⁻¹·ang2_k (scaled)
-  float a_[3][3] = {};      // J M⁻¹ Jᵀ of the three rows
-  float inv_a_[3][3] = {};  // its inverse
-  float target_[3] = {};    // generalised target velocity (affine fit of the point targets)
+  Vec3 angular2(int k) const { return Vec3(k == 0 ? angular2_ : angular1_[k]); }
+  Float3 linear1_;            // M1⁻¹·normal (scaled)
+  Float3 linear2_;            // M2⁻¹·normal (scaled)
+  Float3 inv_i_angular1_[3];  // I1⁻¹·ang1_k (scaled)
+  Float3 inv_i_angular2_[3];  // I2⁻¹·ang2_k (scaled)
+  float a_[3][3] = {};        // J M⁻¹ Jᵀ of the three rows
+  float inv_a_[3][3] = {};    // its inverse
+  float target_[3] = {};      // generalised target velocity (affine fit of the point targets)
   float distribute_[k_max_points][3] = {};  // Dᵀ(DDᵀ)⁻¹: generalised impulse → point impulses
   float offset_[k_max_points][2] = {};      // point coordinates on the face (m, from centroid)
   float null_[k_max_points] = {};           // D·z = 0 (4 points): redistributes, moves nothing
@@ -150,12 +152,14 @@ inline FaceContactPart::Outcome FaceContactPart::apply_lambdas(SolverBody& body1
     applied[2] += delta * offset_[i][1];
     lambdas[i] = new_lambdas[i];
   }
-  body1.linear_velocity -= linear1_ * applied[0];
-  body2.linear_velocity += linear2_ * applied[0];
-  body1.angular_velocity -= inv_i_angular1_[0] * applied[0] + inv_i_angular1_[1] * applied[1] +
-                            inv_i_angular1_[2] * applied[2];
-  body2.angular_velocity += inv_i_angular2_[0] * applied[0] + inv_i_angular2_[1] * applied[1] +
-                            inv_i_angular2_[2] * applied[2];
+  body1.linear_velocity -= Vec3(linear1_) * applied[0];
+  body2.linear_velocity += Vec3(linear2_) * applied[0];
+  body1.angular_velocity -= Vec3(inv_i_angular1_[0]) * applied[0] +
+                            Vec3(inv_i_angular1_[1]) * applied[1] +
+                            Vec3(inv_i_angular1_[2]) * applied[2];
+  body2.angular_velocity += Vec3(inv_i_angular2_[0]) * applied[0] +
+                            Vec3(inv_i_angular2_[1]) * applied[1] +
+                            Vec3(inv_i_angular2_[2]) * applied[2];
 
   // The early exit's rule (AxisConstraintPart::is_significant): did any point's normal velocity
   // change by more than k_min_velocity_change? In a settled stack the block also sees round-off:
