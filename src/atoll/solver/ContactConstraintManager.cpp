@@ -59,7 +59,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   // Last step's cache (sorted by key in end_step) becomes the one we match against.
   current_ ^= 1;
   cache_[current_].clear();
-  constraints_.clear();
+  num_constraints_ = 0;
   lookup_cursor_ = 0;
   max_penetration_ = 0.0f;
   max_penetration_keys_ = {0, 0};
@@ -116,15 +116,23 @@ bool ContactConstraintManager::had_manifold(const ContactBodyPair& pair, SubShap
 }
 
 ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
-    const ContactBodyPair& pair, std::span<const SolverBody> bodies) {
+    const ContactBodyPair& pair, std::span<const SolverBody> bodies, const CachedPair* reused) {
   Cache& cache = cache_[current_];
   if (cache.pairs.empty() || cache.pairs.back().key1 != pair.key1 ||
       cache.pairs.back().key2 != pair.key2) {
     CachedPair entry;
     entry.key1 = pair.key1;
     entry.key2 = pair.key2;
-    relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2],
-                       entry.relative_position, entry.relative_rotation);
+    // A reused pair keeps the relative transform of when its manifolds were computed:
+    // measuring the next reuse against this step's transform would let a pair that creeps by
+    // less than the threshold every step keep a stale manifold forever.
+    if (reused != nullptr) {
+      entry.relative_position = reused->relative_position;
+      entry.relative_rotation = reused->relative_rotation;
+    } else {
+      relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2],
+                         entry.relative_position, entry.relative_rotation);
+    }
     entry.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
     cache.pairs.push_back(entry);
   }
@@ -135,7 +143,11 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
   const CachedManifold& manifold = cache_[current_].manifolds[manifold_index];
   if (manifold.settings.is_sensor) return;
-  Constraint& c = constraints_.emplace_back();
+  // Slots are kept from step to step and only what the manifold sets is written here (the
+  // narrow phase adds contacts on one thread); setup_velocity_constraints, in parallel, sets
+  // the rest.
+  if (num_constraints_ == constraints_.size()) constraints_.emplace_back();
+  Constraint& c = constraints_[num_constraints_++];
   c.body1 = pair.solver_body1;
   c.body2 = pair.solver_body2;
   c.after_ccd = !ccd_stopped_.empty() &&
@@ -155,31 +167,48 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
                                                    const PhysicsSettings& settings,
                                                    std::vector<ContactManifold>* out_manifolds,
                                                    uint32_t* out_num_manifolds) {
-  const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_);
+  float deepest = 0.0f;
+  const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_, deepest);
   if (old_pair == nullptr) return false;
-  reuse_body_pair(*old_pair, pair, bodies, out_manifolds, out_num_manifolds);
+  reuse_body_pair(*old_pair, pair, bodies, deepest, out_manifolds, out_num_manifolds);
   return true;
 }
 
 const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusable_pair(
     const ContactBodyPair& pair, std::span<const SolverBody> bodies,
-    const PhysicsSettings& settings, size_t& cursor) const {
+    const PhysicsSettings& settings, size_t& cursor, float& out_deepest) const {
   const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2, cursor);
   if (old_pair == nullptr) return nullptr;
+  const SolverBody& b1 = bodies[pair.solver_body1];
+  const SolverBody& b2 = bodies[pair.solver_body2];
   Vec3 position;
   Quat rotation;
-  relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2], position, rotation);
+  relative_transform(b1, b2, position, rotation);
   if ((position - old_pair->relative_position).length_sq() >
           settings.body_pair_cache_max_delta_position_sq ||
       std::fabs(rotation.dot(old_pair->relative_rotation)) <
           settings.body_pair_cache_cos_max_delta_rotation_div2)
     return nullptr;
+  // The deepest penetration of the reused points, where the bodies are now.
+  const Cache& old_cache = cache_[current_ ^ 1];
+  out_deepest = -k_float_max;
+  for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
+    const CachedManifold& manifold = old_cache.manifolds[old_pair->first_manifold + m];
+    const Vec3 normal = b1.rotation * manifold.local_normal;
+    for (uint32_t p = 0; p < manifold.num_points; ++p) {
+      const CachedPoint& point = old_cache.points[manifold.first_point + p];
+      const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
+      const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
+      const float depth = (w1 - w2).dot(normal);
+      if (depth > out_deepest) out_deepest = depth;
+    }
+  }
   return old_pair;
 }
 
 void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
                                                const ContactBodyPair& pair,
-                                               std::span<const SolverBody> bodies,
+                                               std::span<const SolverBody> bodies, float deepest,
                                                std::vector<ContactManifold>* out_manifolds,
                                                uint32_t* out_num_manifolds) {
   const CachedPair* old_pair = &reused;
@@ -190,24 +219,14 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
   // bodies), impulses included.
   const Cache& old_cache = cache_[current_ ^ 1];
   Cache& cache = cache_[current_];
-  CachedPair& new_pair = current_pair_for(pair, bodies);
-  // Keep the relative transform of when the manifolds were computed: measuring the next
-  // reuse against this step's transform would let a pair that creeps by less than the
-  // threshold every step keep a stale manifold forever.
-  new_pair.relative_position = old_pair->relative_position;
-  new_pair.relative_rotation = old_pair->relative_rotation;
+  CachedPair& new_pair = current_pair_for(pair, bodies, old_pair);
+  note_penetration(deepest, pair);
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
     CachedManifold manifold = old_cache.manifolds[old_pair->first_manifold + m];
     const uint32_t old_first = manifold.first_point;
     manifold.first_point = static_cast<uint32_t>(cache.points.size());
-    const Vec3 normal = b1.rotation * manifold.local_normal;
-    for (uint32_t p = 0; p < manifold.num_points; ++p) {
-      const CachedPoint& point = old_cache.points[old_first + p];
-      cache.points.push_back(point);
-      const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
-      const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
-      note_penetration((w1 - w2).dot(normal), pair);
-    }
+    cache.points.insert(cache.points.end(), old_cache.points.begin() + old_first,
+                        old_cache.points.begin() + old_first + manifold.num_points);
     cache.manifolds.push_back(manifold);
     ++new_pair.num_manifolds;
     add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
@@ -216,16 +235,16 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
       world.normal = b1.rotation * manifold.local_normal;
       world.sub_shape_id1 = manifold.sub_shape_id1;
       world.sub_shape_id2 = manifold.sub_shape_id2;
-      float deepest = -k_float_max;
+      float manifold_deepest = -k_float_max;
       for (uint32_t p = 0; p < manifold.num_points; ++p) {
         const CachedPoint& point = cache.points[manifold.first_point + p];
         const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
         const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
         world.points_on_1.push_back(w1);
         world.points_on_2.push_back(w2);
-        deepest = std::max(deepest, (w1 - w2).dot(world.normal));
+        manifold_deepest = std::max(manifold_deepest, (w1 - w2).dot(world.normal));
       }
-      world.penetration_depth = deepest;
+      world.penetration_depth = manifold_deepest;
       out_manifolds->push_back(world);
     }
   }
@@ -307,7 +326,7 @@ void ContactConstraintManager::setup_velocity_constraints(
   // up for each contact on its own, in parallel.
   uint32_t num_point_friction = 0;
   uint32_t num_rolling = 0;
-  for (Constraint& c : constraints_) {
+  for (Constraint& c : std::span(constraints_).first(num_constraints_)) {
     if (!settings.use_friction) {
       c.friction = 0.0f;
       c.rolling_resistance = 0.0f;
@@ -336,6 +355,11 @@ void ContactConstraintManager::setup_velocity_constraints(
     const float restitution = m.settings.combined_restitution;
     const Vec3& surface_linear = m.settings.relative_linear_surface_velocity;
     const Vec3& surface_angular = m.settings.relative_angular_surface_velocity;
+    // The rows set up only for some contacts start from nothing (warm start and the impulse
+    // cache read them whenever manifold friction is on).
+    c.friction1 = AxisConstraintPart();
+    c.friction2 = AxisConstraintPart();
+    c.twist = AngularFrictionPart();
     // The normal was stored in body 1's frame when the manifold was found.
     c.normal = (b1.rotation * m.local_normal).normalized();
     c.tangent1 = c.normal.normalized_perpendicular();
@@ -453,8 +477,8 @@ void ContactConstraintManager::setup_velocity_constraints(
   };
   // Each contact writes only its own constraint and side rows.
   InlineJobSystem inline_jobs;
-  parallel_for(jobs != nullptr ? *jobs : inline_jobs, static_cast<uint32_t>(constraints_.size()),
-               k_setup_range, [&](uint32_t begin, uint32_t end, uint32_t) {
+  parallel_for(jobs != nullptr ? *jobs : inline_jobs, num_constraints_, k_setup_range,
+               [&](uint32_t begin, uint32_t end, uint32_t) {
                  for (uint32_t i = begin; i < end; ++i) setup(constraints_[i]);
                });
 }

@@ -120,13 +120,16 @@ class ContactConstraintManager {
   /// ascending key order are fastest). Reads only last step's contacts, which nothing changes
   /// before the next begin_step: callers on several threads, each with its own cursor, may look
   /// up at the same time.
+  /// `out_deepest` receives the deepest penetration (m) of the reused points where the bodies
+  /// are now (for max_penetration).
   const CachedPair* find_reusable_pair(const ContactBodyPair& pair,
                                        std::span<const SolverBody> bodies,
-                                       const PhysicsSettings& settings, size_t& cursor) const;
-  /// The addition: re-adds the manifolds of `reused` (from find_reusable_pair this step) for
-  /// `pair`, as try_reuse_body_pair does.
+                                       const PhysicsSettings& settings, size_t& cursor,
+                                       float& out_deepest) const;
+  /// The addition: re-adds the manifolds of `reused` (from find_reusable_pair this step, with
+  /// its `deepest`) for `pair`, as try_reuse_body_pair does.
   void reuse_body_pair(const CachedPair& reused, const ContactBodyPair& pair,
-                       std::span<const SolverBody> bodies,
+                       std::span<const SolverBody> bodies, float deepest,
                        std::vector<ContactManifold>* out_manifolds = nullptr,
                        uint32_t* out_num_manifolds = nullptr);
 
@@ -192,7 +195,7 @@ class ContactConstraintManager {
                 const std::function<bool(uint32_t, uint32_t)>& keep_unseen = {});
 
   /// Number of solvable (non-sensor) contact constraints this step.
-  uint32_t num_constraints() const { return static_cast<uint32_t>(constraints_.size()); }
+  uint32_t num_constraints() const { return num_constraints_; }
   /// Solver body indices of constraint i (for island building).
   uint32_t constraint_body1(uint32_t i) const { return constraints_[i].body1; }
   uint32_t constraint_body2(uint32_t i) const { return constraints_[i].body2; }
@@ -308,7 +311,10 @@ class ContactConstraintManager {
     AngularFrictionPart rolling2;
   };
 
-  CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies);
+  // This step's entry for `pair` (the last one, or a new one; a reused pair keeps `reused`'s
+  // relative transform).
+  CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies,
+                               const CachedPair* reused = nullptr);
   const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2, size_t& cursor) const;
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
                                                SubShapeID id2) const;
@@ -325,7 +331,10 @@ class ContactConstraintManager {
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
   // result depends on it).
   mutable size_t lookup_cursor_ = 0;
+  // This step's contact constraints are the first num_constraints_ (the slots after them are
+  // kept for the next steps, stale).
   std::vector<Constraint> constraints_;
+  uint32_t num_constraints_ = 0;
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints
   std::vector<RollingRows> rolling_;               // filled by setup_velocity_constraints
   std::vector<uint32_t> ccd_stopped_;              // sorted body keys (set_ccd_stopped)

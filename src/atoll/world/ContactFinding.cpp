@@ -111,8 +111,8 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
 void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
                   NarrowPhasePair& np, NarrowPhaseWorker& worker, uint32_t worker_index) {
   const PhysicsSettings& settings = *ctx.settings;
-  np.reused =
-      ctx.contacts->find_reusable_pair(np.pair, ctx.solver.bodies, settings, worker.cache_cursor);
+  np.reused = ctx.contacts->find_reusable_pair(np.pair, ctx.solver.bodies, settings,
+                                               worker.cache_cursor, np.reused_deepest);
   np.worker = worker_index;
   np.first_manifold = static_cast<uint32_t>(worker.manifolds.size());
   np.num_manifolds = 0;
@@ -196,7 +196,7 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseT
     // a listener nothing reads them.
     ctx.manifolds.clear();
     uint32_t num_reused = 0;
-    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies,
+    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reused_deepest,
                              listener != nullptr ? &ctx.manifolds : nullptr, &num_reused);
     solid = num_reused > 0 && !np.sensor;
     tally.num_manifolds += num_reused;

@@ -68,6 +68,8 @@ struct NarrowPhasePair {
   bool sensor = false;
   /// Last step's contacts of the pair, reused (null: collided, or nothing to reuse).
   const ContactConstraintManager::CachedPair* reused = nullptr;
+  /// The deepest penetration (m) of the reused points (find_reusable_pair).
+  float reused_deepest = 0.0f;
   /// The manifolds the collision found: [first, first + count) of narrow_workers[worker].
   uint32_t worker = 0;
   uint32_t first_manifold = 0;
