@@ -127,31 +127,39 @@ HashRun run_scene(const Scene& scene, JobSystem* jobs) {
 
 class ThreadLaws : public LawFixture {};
 
-TEST_F(ThreadLaws, C3_StateHashIsTheSameForEveryJobSystem) {
-  for (const Scene& scene : k_scenes) {
-    const HashRun inline_run = run_scene(scene, nullptr);
-    ASSERT_NE(inline_run.hash, 0u) << scene.name;
-    report(std::string("Thread.islands_most.") + scene.name, inline_run.most_islands);
-    report(std::string("Thread.split_islands_most.") + scene.name, inline_run.most_split_islands);
-    // Several islands at once, or one split island: else the parallel stages share out nothing.
-    if (std::string(scene.name) == "pyramid")
-      EXPECT_GE(inline_run.most_split_islands, 1u) << scene.name;
-    else
-      EXPECT_GT(inline_run.most_islands, 1u) << scene.name;
-    EXPECT_EQ(run_scene(scene, nullptr).hash, inline_run.hash) << scene.name << ": repeated run";
-    for (uint32_t workers : {1u, 2u, 3u, 8u}) {
-      BackwardsJobSystem backwards(workers);
-      EXPECT_EQ(run_scene(scene, &backwards).hash, inline_run.hash)
-          << scene.name << ": backwards, " << workers << " workers";
-    }
-    for (uint32_t workers : {2u, 3u, 4u, 8u}) {
-      Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
-      ASSERT_TRUE(pool.ok());
-      EXPECT_EQ(run_scene(scene, pool->get()).hash, inline_run.hash)
-          << scene.name << ": thread pool, " << workers << " workers";
-    }
+// One test per scene, so that ctest runs them side by side (they are the slowest tests under
+// the sanitizers).
+class ThreadSceneLaws : public LawFixture, public ::testing::WithParamInterface<Scene> {};
+
+TEST_P(ThreadSceneLaws, C3_StateHashIsTheSameForEveryJobSystem) {
+  const Scene& scene = GetParam();
+  const HashRun inline_run = run_scene(scene, nullptr);
+  ASSERT_NE(inline_run.hash, 0u) << scene.name;
+  report(std::string("Thread.islands_most.") + scene.name, inline_run.most_islands);
+  report(std::string("Thread.split_islands_most.") + scene.name, inline_run.most_split_islands);
+  // Several islands at once, or one split island: else the parallel stages share out nothing.
+  if (std::string(scene.name) == "pyramid")
+    EXPECT_GE(inline_run.most_split_islands, 1u) << scene.name;
+  else
+    EXPECT_GT(inline_run.most_islands, 1u) << scene.name;
+  EXPECT_EQ(run_scene(scene, nullptr).hash, inline_run.hash) << scene.name << ": repeated run";
+  for (uint32_t workers : {1u, 2u, 3u, 8u}) {
+    BackwardsJobSystem backwards(workers);
+    EXPECT_EQ(run_scene(scene, &backwards).hash, inline_run.hash)
+        << scene.name << ": backwards, " << workers << " workers";
+  }
+  for (uint32_t workers : {2u, 3u, 4u, 8u}) {
+    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
+    ASSERT_TRUE(pool.ok());
+    EXPECT_EQ(run_scene(scene, pool->get()).hash, inline_run.hash)
+        << scene.name << ": thread pool, " << workers << " workers";
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Scenes, ThreadSceneLaws, ::testing::ValuesIn(k_scenes),
+                         [](const ::testing::TestParamInfo<Scene>& info) {
+                           return std::string(info.param.name);
+                         });
 
 // Sleeping stacks that a falling ball wakes, with a contact listener: the narrow phase collides
 // pairs on every worker but calls the listener and adds contacts in pair order, and the bodies
