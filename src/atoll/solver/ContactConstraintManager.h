@@ -255,9 +255,9 @@ class ContactConstraintManager {
     }
   };
   // One manifold as the solver sees it. Warm start, every velocity iteration and the position
-  // solve stream through these, so they hold only what those read (1.3 KB, where the earlier
-  // layout with every row inline took 2.4 KB and the pyramid's 8400 manifolds no longer fit
-  // in the cache). What only setup reads (restitution, surface velocities) stays in the
+  // solve stream through these, so they hold only what those read (1088 bytes, where the
+  // earlier layout with every row inline took 2416 and the pyramid's 8400 manifolds no longer
+  // fit in the cache). What only setup reads (restitution, surface velocities) stays in the
   // cached manifold's settings; rows that only some contacts have live in side lists.
   struct Constraint {
     uint32_t body1 = 0;
