@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -261,6 +263,36 @@ TEST(ThreadPool, DestroyedAfterUse) {
     EXPECT_EQ(rendezvous(*pool), std::vector<uint32_t>(workers, 1u));
     pool.reset();  // workers spinning or asleep are stopped and joined
     EXPECT_EQ(pool, nullptr);
+  }
+}
+
+// parallel_for_shares: at most one contiguous share per worker, none below the minimum (unless
+// there are fewer items), together covering every item once, in the same places every time.
+TEST(ThreadPool, SharesAreContiguousCoverEverythingAndRepeat) {
+  auto pool = make_pool(3);
+  for (const uint32_t count : {0u, 1u, 5u, 100u, 1000u}) {
+    for (const uint32_t min_share : {1u, 7u, 400u}) {
+      std::vector<std::pair<uint32_t, uint32_t>> shares[2];
+      for (auto& out : shares) {
+        std::mutex lock;
+        std::vector<std::atomic<uint32_t>> hits(count);
+        parallel_for_shares(*pool, count, min_share,
+                            [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                              EXPECT_LT(worker, 3u);
+                              for (uint32_t i = begin; i < end; ++i) ++hits[i];
+                              const std::lock_guard<std::mutex> guard(lock);
+                              out.emplace_back(begin, end);
+                            });
+        for (uint32_t i = 0; i < count; ++i) EXPECT_EQ(hits[i].load(), 1u) << count << " " << i;
+        std::sort(out.begin(), out.end());
+      }
+      EXPECT_EQ(shares[0], shares[1]) << count << " items, min " << min_share;
+      const uint32_t expected =
+          count == 0 ? 0 : std::min(3u, std::max(1u, (count + min_share - 1) / min_share));
+      EXPECT_EQ(shares[0].size(), expected) << count << " items, min " << min_share;
+      for (size_t k = 0; k + 1 < shares[0].size(); ++k)
+        EXPECT_EQ(shares[0][k].second, shares[0][k + 1].first);  // contiguous
+    }
   }
 }
 

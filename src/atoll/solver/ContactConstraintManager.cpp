@@ -59,7 +59,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   // Last step's cache (sorted by key in end_step) becomes the one we match against.
   current_ ^= 1;
   cache_[current_].clear();
-  num_constraints_ = 0;
+  added_.clear();
   lookup_cursor_ = 0;
   max_penetration_ = 0.0f;
   max_penetration_keys_ = {0, 0};
@@ -143,11 +143,7 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
   const CachedManifold& manifold = cache_[current_].manifolds[manifold_index];
   if (manifold.settings.is_sensor) return;
-  // Slots are kept from step to step and only what the manifold sets is written here (the
-  // narrow phase adds contacts on one thread); setup_velocity_constraints, in parallel, sets
-  // the rest.
-  if (num_constraints_ == constraints_.size()) constraints_.emplace_back();
-  Constraint& c = constraints_[num_constraints_++];
+  ContactHeader& c = added_.emplace_back();
   c.body1 = pair.solver_body1;
   c.body2 = pair.solver_body2;
   c.after_ccd = !ccd_stopped_.empty() &&
@@ -326,7 +322,7 @@ void ContactConstraintManager::setup_velocity_constraints(
   // up for each contact on its own, in parallel.
   uint32_t num_point_friction = 0;
   uint32_t num_rolling = 0;
-  for (Constraint& c : std::span(constraints_).first(num_constraints_)) {
+  for (ContactHeader& c : added_) {
     if (!settings.use_friction) {
       c.friction = 0.0f;
       c.rolling_resistance = 0.0f;
@@ -338,6 +334,8 @@ void ContactConstraintManager::setup_velocity_constraints(
   }
   point_friction_.assign(num_point_friction, PointFrictionRows{});
   rolling_.assign(num_rolling, RollingRows{});
+  const uint32_t count = static_cast<uint32_t>(added_.size());
+  if (constraints_.size() < count) constraints_.resize(count);
 
   const Cache& cache = cache_[current_];
   const float inv_dt = 1.0f / dt;
@@ -348,7 +346,9 @@ void ContactConstraintManager::setup_velocity_constraints(
                                : BodyVelocity{b.linear_velocity, b.angular_velocity};
     return v.linear + v.angular.cross(r);
   };
-  const auto setup = [&](Constraint& c) {
+  const auto setup = [&](uint32_t index) {
+    Constraint& c = constraints_[index];
+    static_cast<ContactHeader&>(c) = added_[index];
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
     const CachedManifold& m = cache.manifolds[c.cache_manifold];
@@ -475,12 +475,13 @@ void ContactConstraintManager::setup_velocity_constraints(
       rows.rolling2.set_total_lambda(m.rolling_lambda2);
     }
   };
-  // Each contact writes only its own constraint and side rows.
+  // Each contact writes only its own constraint and side rows. In one share per worker, so that
+  // a contact is set up by the core that solves it (the splits' shares follow contact order).
   InlineJobSystem inline_jobs;
-  parallel_for(jobs != nullptr ? *jobs : inline_jobs, num_constraints_, k_setup_range,
-               [&](uint32_t begin, uint32_t end, uint32_t) {
-                 for (uint32_t i = begin; i < end; ++i) setup(constraints_[i]);
-               });
+  parallel_for_shares(jobs != nullptr ? *jobs : inline_jobs, count, k_setup_share,
+                      [&](uint32_t begin, uint32_t end, uint32_t) {
+                        for (uint32_t i = begin; i < end; ++i) setup(i);
+                      });
 }
 
 void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,

@@ -148,7 +148,7 @@ class ContactConstraintManager {
   /// `before_forces[i]` is solver body i's velocity before this step's gravity and forces
   /// (bodies past its end had none applied); restitution bounces with it. Call after all
   /// manifolds are added and before warm_start.
-  /// With `jobs`, contacts are set up in parallel ranges (each writes only its own data).
+  /// With `jobs`, contacts are set up in parallel shares (each writes only its own data).
   void setup_velocity_constraints(std::span<const SolverBody> bodies,
                                   std::span<const BodyVelocity> before_forces, float dt,
                                   const PhysicsSettings& settings, JobSystem* jobs = nullptr);
@@ -195,10 +195,10 @@ class ContactConstraintManager {
                 const std::function<bool(uint32_t, uint32_t)>& keep_unseen = {});
 
   /// Number of solvable (non-sensor) contact constraints this step.
-  uint32_t num_constraints() const { return num_constraints_; }
+  uint32_t num_constraints() const { return static_cast<uint32_t>(added_.size()); }
   /// Solver body indices of constraint i (for island building).
-  uint32_t constraint_body1(uint32_t i) const { return constraints_[i].body1; }
-  uint32_t constraint_body2(uint32_t i) const { return constraints_[i].body2; }
+  uint32_t constraint_body1(uint32_t i) const { return added_[i].body1; }
+  uint32_t constraint_body2(uint32_t i) const { return added_[i].body2; }
   /// Number of contact points this step (all manifolds, sensors included).
   uint32_t num_contact_points() const {
     return static_cast<uint32_t>(cache_[current_].points.size());
@@ -259,7 +259,12 @@ class ContactConstraintManager {
   // earlier layout with every row inline took 2416 and the pyramid's 8400 manifolds no longer
   // fit in the cache). What only setup reads (restitution, surface velocities) stays in the
   // cached manifold's settings; rows that only some contacts have live in side lists.
-  struct Constraint {
+  // What the narrow phase sets when it adds a manifold (in order, on the calling thread), and
+  // the rows setup's first pass assigns. Kept apart from the rows so that the narrow phase
+  // writes only these small records: writing into the constraints themselves moved their cache
+  // lines from the core that set them up and solves them to the caller's and back, which made
+  // the narrow phase slower with 2 threads than with 1.
+  struct ContactHeader {
     uint32_t body1 = 0;
     uint32_t body2 = 0;
     uint32_t num_points = 0;
@@ -278,8 +283,10 @@ class ContactConstraintManager {
     float rolling_resistance = 0.0f;
     bool after_ccd = false;          // a body was stopped by CCD last step (set_ccd_stopped)
     bool manifold_friction = false;  // friction1/2 and twist below, else point_friction_
-    bool twist_row = false;  // `twist` is set up (manifold friction, or torsional friction > 0)
     InverseMassScales mass_scales;
+  };
+  struct Constraint : ContactHeader {
+    bool twist_row = false;  // `twist` is set up (manifold friction, or torsional friction > 0)
     Vec3 normal;
     Vec3 tangent1;
     Vec3 tangent2;
@@ -297,8 +304,8 @@ class ContactConstraintManager {
     FaceContactPart face;
   };
   static constexpr uint32_t k_no_rows = ~0u;
-  // Contacts per range of the parallel setup.
-  static constexpr uint32_t k_setup_range = 64;
+  // Fewest contacts per share of the parallel setup (core/JobSystem.h, parallel_for_shares).
+  static constexpr uint32_t k_setup_share = 256;
   // Per-point friction rows (PhysicsSettings::manifold_friction off), bounded together per
   // point by solve_friction_cone.
   struct PointFrictionRows {
@@ -331,10 +338,10 @@ class ContactConstraintManager {
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
   // result depends on it).
   mutable size_t lookup_cursor_ = 0;
-  // This step's contact constraints are the first num_constraints_ (the slots after them are
-  // kept for the next steps, stale).
+  // This step's contact constraints as added (narrow phase), and as set up: the first
+  // added_.size() of constraints_ (slots past them are kept for the next steps, stale).
+  std::vector<ContactHeader> added_;
   std::vector<Constraint> constraints_;
-  uint32_t num_constraints_ = 0;
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints
   std::vector<RollingRows> rolling_;               // filled by setup_velocity_constraints
   std::vector<uint32_t> ccd_stopped_;              // sorted body keys (set_ccd_stopped)

@@ -163,6 +163,35 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
 
 namespace {
 
+// Cuts the islands into at most `workers` contiguous shares of about equal work (an island's
+// contacts + constraints + 1; split islands count nothing, they are solved before): share k is
+// islands [share_begin[k], share_begin[k + 1]). A share smaller than k_min_share_work items is
+// not worth a core (waking a worker and moving the islands' data to it costs more).
+void plan_island_shares(const IslandBuilder& islands, const IslandConstraints& island_constraints,
+                        const LargeIslandSplitter& splitter, uint32_t workers,
+                        std::vector<uint32_t>& share_begin) {
+  constexpr uint64_t k_min_share_work = 64;
+  const uint32_t count = islands.num_islands();
+  const auto work = [&](uint32_t i) -> uint64_t {
+    if (!splitter.island(i).empty()) return 0;
+    return islands.island_items(i).size() + island_constraints.island_items(i).size() + 1;
+  };
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) total += work(i);
+  const uint64_t most = std::max<uint64_t>(1, total / k_min_share_work);
+  const uint32_t shares = static_cast<uint32_t>(std::min<uint64_t>(std::max(workers, 1u), most));
+  share_begin.assign(1, 0);
+  uint64_t done = 0;
+  uint32_t i = 0;
+  for (uint32_t k = 1; k < shares; ++k) {
+    // Share k starts at the first island past k/shares of the work.
+    const uint64_t target = total * k / shares;
+    while (i < count && done + work(i) <= target) done += work(i++);
+    share_begin.push_back(i);
+  }
+  share_begin.push_back(count);
+}
+
 // Runs `pass(constraints, contacts)` over the items of split `s` and returns whether any call
 // returned true: a parallel split's batches on every worker (its items share no moving body, so
 // the order does not matter), the non-parallel split on the caller in order.
@@ -172,14 +201,21 @@ bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSo
   if (splits.is_non_parallel(s) || jobs.num_workers() == 1)
     return pass(splits.constraints(s), splits.contacts(s));
   std::fill(scratch.worker_changed.begin(), scratch.worker_changed.end(), 0);
-  parallel_for(jobs, splits.num_batches(s), 2, [&](uint32_t begin, uint32_t end, uint32_t worker) {
-    bool changed = false;
-    for (uint32_t b = begin; b < end; ++b) {
-      const SplitBatch batch = splits.batch(s, b);
-      changed |= pass(batch.constraints, batch.contacts);
-    }
-    if (changed) scratch.worker_changed[worker] = 1;
-  });
+  // One contiguous share of the split's batches per worker (parallel_for_shares): a split's
+  // items are in contact order, which follows the bodies, so share k of every split and every
+  // iteration touches much the same bodies, which stay in one core's cache. Handed out one by
+  // one, a body's constraints moved between cores from split to split, and 2 threads ran the
+  // pyramid slower than 1 (64.9 vs 71.5 steps/s; with shares 83.8 vs 75.6). The items of a
+  // split share no moving body, so any division gives the same bits.
+  parallel_for_shares(jobs, splits.num_batches(s), 1,
+                      [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                        bool changed = false;
+                        for (uint32_t b = begin; b < end; ++b) {
+                          const SplitBatch batch = splits.batch(s, b);
+                          changed |= pass(batch.constraints, batch.contacts);
+                        }
+                        if (changed) scratch.worker_changed[worker] = 1;
+                      });
   bool changed = false;
   for (uint8_t c : scratch.worker_changed) changed |= c != 0;
   return changed;
@@ -267,8 +303,11 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
         solve_split_island_velocity(contacts, constraints, bodies, islands.island_items(i), splits,
                                     scratch.steps[i], settings, jobs, scratch);
   }
-  parallel_for(jobs, count, 1, [&](uint32_t begin, uint32_t end, uint32_t worker) {
-    for (uint32_t i = begin; i < end; ++i) {
+  plan_island_shares(islands, island_constraints, splitter, jobs.num_workers(),
+                     scratch.share_begin);
+  const uint32_t shares = static_cast<uint32_t>(scratch.share_begin.size() - 1);
+  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t worker) {
+    for (uint32_t i = scratch.share_begin[first]; i < scratch.share_begin[last]; ++i) {
       if (!splitter.island(i).empty()) continue;
       const std::span<const uint32_t> items = island_constraints.island_items(i);
       scratch.steps[i] = island_solver_steps(constraints, items);
@@ -294,8 +333,9 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
       solve_split_island_position(contacts, constraints, bodies, splits, scratch.steps[i], settings,
                                   jobs, scratch);
   }
-  parallel_for(jobs, count, 1, [&](uint32_t begin, uint32_t end, uint32_t) {
-    for (uint32_t i = begin; i < end; ++i)
+  const uint32_t shares = static_cast<uint32_t>(scratch.share_begin.size() - 1);
+  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
+    for (uint32_t i = scratch.share_begin[first]; i < scratch.share_begin[last]; ++i)
       if (splitter.island(i).empty())
         solve_island_position(contacts, constraints, bodies, islands.island_items(i),
                               island_constraints.island_items(i), scratch.steps[i], settings);

@@ -100,14 +100,19 @@ struct IslandSolveScratch {
   std::vector<uint8_t> may_sleep;
   /// Whether each worker applied an impulse or moved a body in the split pass being run.
   std::vector<uint8_t> worker_changed;
+  /// The islands that are not split, in contiguous shares of about equal work (contacts +
+  /// constraints), one per worker: share k is islands [share_begin[k], share_begin[k + 1]).
+  /// Made by solve_velocity, reused by solve_position, so that an island is solved on the
+  /// same core in both (core/JobSystem.h, parallel_for_shares).
+  std::vector<uint32_t> share_begin;
 };
 
 /// Stage solve_velocity. First the split islands (LargeIslandSplitter), one at a time, every
-/// worker taking batches of each split (solve_split_island_velocity); then every other island,
-/// islands as the job system's items, largest first so that the longest job starts first (seed
-/// 001 §3). Islands share no moving body, contact or constraint, and the items of a split share
-/// no moving body, so each is solved from its own data and the result is the same bits for any
-/// number of workers. Returns the iterations run, summed over the islands in order.
+/// worker taking a share of the batches of each split (solve_split_island_velocity); then every
+/// other island, in one share of islands of about equal work per worker. Islands share no moving
+/// body, contact or constraint, and the items of a split share no moving body, so each is solved
+/// from its own data and the result is the same bits for any number of workers. Returns the
+/// iterations run, summed over the islands in order.
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                         std::span<SolverBody> bodies, const IslandBuilder& islands,
                         const IslandConstraints& island_constraints,

@@ -84,7 +84,7 @@ void integrate_positions(SolverBodies& solver, float dt, JobSystem& jobs) {
   // nothing ends bit for bit where a discrete one would (and the compiler contracts it the same
   // way for both).
   const uint32_t count = static_cast<uint32_t>(solver.moving.size());
-  parallel_for(jobs, count, k_body_range, [&](uint32_t begin, uint32_t end, uint32_t) {
+  parallel_for_shares(jobs, count, k_body_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k) {
       SolverBody& sb = solver.bodies[solver.moving[k]];
       sb.com_position += sb.linear_velocity * dt;
@@ -118,7 +118,7 @@ void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
 
 void write_back(BodyManager& body_manager, const SolverBodies& solver, JobSystem& jobs) {
   const uint32_t count = static_cast<uint32_t>(solver.moving.size());
-  parallel_for(jobs, count, k_body_range, [&](uint32_t begin, uint32_t end, uint32_t) {
+  parallel_for_shares(jobs, count, k_body_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k) {
       const uint32_t i = solver.moving[k];
       const SolverBody& sb = solver.bodies[i];

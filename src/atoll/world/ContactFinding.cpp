@@ -76,8 +76,10 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
 
 // Pass 1, in order: the filters, then the pair's body order and its solver entries (the first
 // use of a body that does not move gives it an immovable solver entry, so the order of first
-// uses fixes the solver array). Queues the pair in ctx.narrow_pairs when it is to be collided.
-void admit_pair(StepContext& ctx, const BodyPair& bp) {
+// uses fixes the solver array), then the body-pair cache. Queues the pair in ctx.narrow_pairs,
+// and in ctx.narrow_collide when the cache does not cover it. The cache look-up stays on the
+// caller: it costs about as much as moving the pair's data to another core and back.
+void admit_pair(StepContext& ctx, const BodyPair& bp, size_t& cache_cursor) {
   BodyManager& bodies = *ctx.body_manager;
   const Body* a = bodies.body_at_slot(bp.a);
   const Body* b = bodies.body_at_slot(bp.b);
@@ -103,22 +105,22 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
                             ctx.solver.index_for(bodies, a->id().index()),
                             ctx.solver.index_for(bodies, b->id().index())};
   np.sensor = sensor;
+  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
+  // phase or the listener (as in Jolt).
+  np.reused = ctx.contacts->find_reusable_pair(np.pair, ctx.solver.bodies, *ctx.settings,
+                                               cache_cursor, np.reused_deepest);
+  np.num_manifolds = 0;
+  if (np.reused == nullptr)
+    ctx.narrow_collide.push_back(static_cast<uint32_t>(ctx.narrow_pairs.size() - 1));
 }
 
-// Pass 2, on any worker: the body-pair cache look-up and, when it does not cover the pair, the
-// collision, whose manifolds go to the worker's list. Reads the bodies, the solver entries and
-// last step's contacts only.
+// Pass 2, on any worker, for the pairs the cache does not cover: the collision, whose manifolds
+// go to the worker's list. Reads the bodies and the solver entries only.
 void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
                   NarrowPhasePair& np, NarrowPhaseWorker& worker, uint32_t worker_index) {
   const PhysicsSettings& settings = *ctx.settings;
-  np.reused = ctx.contacts->find_reusable_pair(np.pair, ctx.solver.bodies, settings,
-                                               worker.cache_cursor, np.reused_deepest);
   np.worker = worker_index;
   np.first_manifold = static_cast<uint32_t>(worker.manifolds.size());
-  np.num_manifolds = 0;
-  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
-  // phase or the listener (as in Jolt).
-  if (np.reused != nullptr) return;
 
   const BodyManager& bodies = *ctx.body_manager;
   const Body* a = bodies.body_at_slot(BodyID(np.pair.key1).index());
@@ -286,19 +288,19 @@ constexpr uint32_t k_pair_range = 16;
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
   ctx.narrow_pairs.clear();
-  for (const BodyPair& bp : pairs) admit_pair(ctx, bp);
+  ctx.narrow_collide.clear();
+  size_t cache_cursor = 0;
+  for (const BodyPair& bp : pairs) admit_pair(ctx, bp, cache_cursor);
   JobSystem& jobs = *ctx.jobs;
   if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
-  for (NarrowPhaseWorker& worker : ctx.narrow_workers) {
-    worker.manifolds.clear();
-    worker.cache_cursor = 0;
-  }
+  for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
   const StepContext& shared = ctx;
-  parallel_for(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_pair_range,
+  parallel_for(jobs, static_cast<uint32_t>(ctx.narrow_collide.size()), k_pair_range,
                [&](uint32_t begin, uint32_t end, uint32_t worker) {
-                 for (uint32_t i = begin; i < end; ++i)
-                   collide_pair(shared, tally.collide_settings, ctx.narrow_pairs[i],
-                                ctx.narrow_workers[worker], worker);
+                 for (uint32_t k = begin; k < end; ++k)
+                   collide_pair(shared, tally.collide_settings,
+                                ctx.narrow_pairs[ctx.narrow_collide[k]], ctx.narrow_workers[worker],
+                                worker);
                });
   for (const NarrowPhasePair& np : ctx.narrow_pairs) add_pair_contacts(ctx, np, tally);
 }

@@ -80,8 +80,6 @@ struct NarrowPhasePair {
 struct NarrowPhaseWorker {
   AllContactsCollector collector;
   std::vector<ContactManifold> manifolds;
-  /// Its position in last step's pairs (ContactConstraintManager::find_reusable_pair).
-  size_t cache_cursor = 0;
 };
 
 struct StepContext {
@@ -118,6 +116,7 @@ struct StepContext {
   /// scratch and manifolds, the manifolds of one pair reused from the cache (for the listener's
   /// events; left empty without a listener).
   std::vector<NarrowPhasePair> narrow_pairs;
+  std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
   std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
