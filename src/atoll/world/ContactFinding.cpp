@@ -252,6 +252,7 @@ void narrow_phase(StepContext& ctx) {
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_pairs_found;
   ctx.wake.clear();
   for (const BodyPair& bp : ctx.pairs) collide_pair(ctx, bp, tally);
+  ctx.pairs_complete = ctx.wake.empty() && result.skipped_body_pairs == 0;
 
   // A sleeping dynamic body that a contact reached wakes now and takes full part in this step
   // (as in Jolt): it gets a movable solver body, and its own pairs are found and collided, which

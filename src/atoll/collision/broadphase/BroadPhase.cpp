@@ -237,6 +237,42 @@ Status BroadPhase::cast_aabox(const AABox& box, const Vec3& displacement,
   return Ok{};
 }
 
+Status BroadPhase::cast_aabox_among(const AABox& box, const Vec3& displacement,
+                                    std::span<const uint32_t> candidates,
+                                    const ObjectLayerFilter& filter, BroadPhaseCollector& collector,
+                                    const BroadPhaseLayerFilter& bp_filter) const {
+  if (Status s = DynamicTree::check_box(box, "BroadPhase.cast_aabox_among.box"); !s) return s;
+  if (Status s = check_finite(displacement, "BroadPhase.cast_aabox_among.displacement"); !s)
+    return s;
+  float max_fraction = std::min(1.0f, collector.early_out_fraction());
+  if (!(max_fraction >= 0.0f)) return Ok{};
+  // The tree's own node test (DynamicTree::cast): a leaf is reported exactly when it passes it,
+  // because the test is monotone and so every ancestor of a passing leaf passes too.
+  const DynamicTree::SweptBox swept(box.center(), box.extent(), displacement, max_fraction);
+  for (const uint32_t body : candidates) {
+    if (!contains(body)) continue;
+    const BodyEntry& entry = bodies_[body];
+    if (!bp_filter.should_collide(entry.bp_layer)) continue;
+    const float fraction =
+        swept.fraction(trees_[entry.bp_layer].fat_box(entry.proxy), max_fraction);
+    if (fraction == k_float_max || fraction > max_fraction) continue;
+    if (!filter.should_collide(entry.layer)) continue;
+    collector.add_hit({body, fraction});
+    max_fraction = std::min(max_fraction, collector.early_out_fraction());
+    if (max_fraction < 0.0f) break;
+  }
+  return Ok{};
+}
+
+bool BroadPhase::sweep_within_fat_box(uint32_t body_index, const AABox& box,
+                                      const Vec3& displacement) const {
+  if (!contains(body_index)) return false;
+  // The sweep cast_aabox tests every node against first (DynamicTree::SweptBox at fraction 1):
+  // a leaf it reports overlaps that sweep, so it overlaps any box containing it.
+  const DynamicTree::SweptBox swept(box.center(), box.extent(), displacement, 1.0f);
+  return fat_box(body_index).contains(swept.sweep);
+}
+
 Status BroadPhase::collide_aabox(const AABox& box, const ObjectLayerFilter& filter,
                                  BroadPhaseCollector& collector,
                                  const BroadPhaseLayerFilter& bp_filter) const {

@@ -85,6 +85,22 @@ class BroadPhase {
   Status cast_aabox(const AABox& box, const Vec3& displacement, const ObjectLayerFilter& filter,
                     BroadPhaseCollector& collector,
                     const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// cast_aabox limited to the bodies in `candidates` (absent ones are skipped): reports, in
+  /// the candidates' order, each one that cast_aabox would report, with the same fraction bit
+  /// for bit. With a collector that keeps its early-out fraction at 1 or above (e.g.
+  /// AllHitsBroadPhaseCollector) the set is exactly cast_aabox's when `candidates` holds every
+  /// body it reports, e.g. when sweep_within_fat_box(body, box, displacement) and `candidates`
+  /// are body's find_pairs partners. Error as cast_aabox.
+  Status cast_aabox_among(const AABox& box, const Vec3& displacement,
+                          std::span<const uint32_t> candidates, const ObjectLayerFilter& filter,
+                          BroadPhaseCollector& collector,
+                          const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// True when everything cast_aabox(box, displacement, ...) can report with an early-out
+  /// fraction of 1 or more touches the fat box of body `body_index`: the box's sweep lies
+  /// inside it. Those bodies are then all paired with it by find_pairs (same tree state and
+  /// symmetric filters), which is how CCD takes a fast body's candidates from the pairs
+  /// instead of walking the tree again. False when the body is absent.
+  bool sweep_within_fat_box(uint32_t body_index, const AABox& box, const Vec3& displacement) const;
   /// Reports the bodies whose fat boxes overlap `box` and whose layer passes `filter`.
   /// Error when the box is not finite or inverted.
   Status collide_aabox(const AABox& box, const ObjectLayerFilter& filter,

@@ -126,6 +126,38 @@ class DynamicTree {
     cast(box.center(), box.extent(), direction, max_fraction, callback);
   }
 
+  /// The test cast_ray and cast_aabox apply to every node: the ray origin + t·direction,
+  /// t ∈ [0, max_fraction], against boxes grown by `extent` (a box cast is the ray of its
+  /// centre). Public so that a caller can apply the very same test to a chosen leaf (bit for
+  /// bit the fraction the tree would report, see BroadPhase::cast_aabox_among).
+  struct SweptBox {
+    SweptBox(const Vec3& origin_, const Vec3& extent_, const Vec3& direction, float max_fraction)
+        : origin(origin_),
+          extent(extent_),
+          // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
+          inv_direction(direction.reciprocal()) {
+      const AABox start = AABox::from_center(origin, extent);
+      sweep = AABox::merged(start, start.translated(direction * max_fraction));
+    }
+    /// Entry fraction (≤ max) of the moving box into `box`, or k_float_max when it misses.
+    /// Monotone: a box containing another is entered no later, so a parent passes whenever
+    /// one of its leaves does.
+    float fraction(const AABox& box, float max) const {
+      // The bounds of the whole sweep reject most boxes more cheaply than the slab test.
+      if (!box.overlaps(sweep)) return k_float_max;
+      return box.expanded(extent).ray_fraction(origin, inv_direction, max);
+    }
+
+    /// Centre of the box at t = 0 (m).
+    Vec3 origin;
+    /// Half extent of the moving box (m; zero for a ray).
+    Vec3 extent;
+    /// 1 / direction per axis (±inf where the direction is 0).
+    Vec3 inv_direction;
+    /// Bounds of the moving box over [0, max_fraction] given at construction.
+    AABox sweep;
+  };
+
  private:
   // BroadPhase validates its inputs itself and calls update_leaf directly.
   friend class BroadPhase;
@@ -143,27 +175,17 @@ class DynamicTree {
     int32_t height;     // 0 for leaves, -1 while on the free list
   };
 
-  // The ray origin + t·direction against the leaves' boxes grown by `extent` (a box cast is
-  // the ray of its centre).
+  // cast_ray and cast_aabox: every node through SweptBox, nearer subtrees first.
   template <class Callback>
   void cast(const Vec3& origin, const Vec3& extent, const Vec3& direction, float max_fraction,
             Callback& callback) const {
     if (root_ == k_null_node || !(max_fraction >= 0.0f)) return;
-    // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
-    const Vec3 inv_direction = direction.reciprocal();
-    // The bounds of the whole sweep reject most boxes more cheaply than the slab test.
-    const AABox start = AABox::from_center(origin, extent);
-    const AABox sweep = AABox::merged(start, start.translated(direction * max_fraction));
-    const auto fraction_of = [&](uint32_t node, float max) {
-      const AABox& box = nodes_[node].box;
-      if (!box.overlaps(sweep)) return k_float_max;
-      return box.expanded(extent).ray_fraction(origin, inv_direction, max);
-    };
+    const SweptBox swept(origin, extent, direction, max_fraction);
     struct Entry {
       uint32_t node;
       float fraction;
     };
-    const float root_fraction = fraction_of(root_, max_fraction);
+    const float root_fraction = swept.fraction(nodes_[root_].box, max_fraction);
     if (root_fraction == k_float_max) return;
     TraversalStack<Entry> stack;
     stack.push_back({root_, root_fraction});
@@ -179,8 +201,8 @@ class DynamicTree {
         if (max_fraction < 0.0f) return;
         continue;
       }
-      const float f0 = fraction_of(node.child[0], max_fraction);
-      const float f1 = fraction_of(node.child[1], max_fraction);
+      const float f0 = swept.fraction(nodes_[node.child[0]].box, max_fraction);
+      const float f1 = swept.fraction(nodes_[node.child[1]].box, max_fraction);
       // Push the farther child first so that the nearer one is visited first.
       const bool first_is_near = f0 <= f1;
       const Entry near{node.child[first_is_near ? 0 : 1], first_is_near ? f0 : f1};
