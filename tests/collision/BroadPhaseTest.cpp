@@ -496,6 +496,88 @@ TEST(BroadPhase, QueriesEqualBruteForce) {
 // CCD's shortcut: a fast body whose cast stays inside its own fat box finds, among its
 // find_pairs partners, exactly what the tree cast finds (same bodies, same fractions bit for
 // bit); a cast that leaves the box is not claimed to.
+// update_many leaves the same boxes (and so the same pairs) as update() body by body, with
+// few bodies moving (re-inserted) and with nearly all of them (the trees rebuilt).
+TEST(BroadPhase, UpdateManyEqualsUpdateOneByOne) {
+  const TableLayers layers;
+  BroadPhase one_by_one =
+      BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();
+  BroadPhase batched =
+      BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();
+  Random rng(99);
+  constexpr uint32_t k_count = 1000;
+  std::vector<AABox> tight(k_count);
+  std::vector<Vec3> velocity(k_count);
+  std::vector<uint32_t> active;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    tight[i] = random_box(rng, 25.0f);
+    const ObjectLayer layer =
+        i % 4 == 0 ? ObjectLayer{0} : static_cast<ObjectLayer>(1 + rng.next_u32() % 3);
+    ASSERT_TRUE(one_by_one.add(i, layer, tight[i]).ok());
+    ASSERT_TRUE(batched.add(i, layer, tight[i]).ok());
+    if (layer != 0) active.push_back(i);
+  }
+  const float dt = 1.0f / 60.0f;
+  for (int step = 0; step < 6; ++step) {
+    // Slow bodies, one in ten faster (only those leave their boxes) for three steps, then all
+    // fast (all do).
+    if (step == 0 || step == 3) {
+      for (uint32_t i : active) {
+        const float speed = step == 3 ? 200.0f : i % 10 == 1 ? 3.0f : 0.2f;
+        velocity[i] = random_vec(rng, -speed, speed);
+      }
+    }
+    uint32_t reinserted = 0;
+    for (uint32_t i : active) {
+      tight[i] = tight[i].translated(velocity[i] * dt);
+      reinserted += one_by_one.update(i, tight[i], velocity[i] * dt).value() ? 1 : 0;
+    }
+    const Result<uint32_t> moved =
+        batched.update_many(active, [&](uint32_t i, AABox& box, Vec3& displacement) {
+          box = tight[i];
+          displacement = velocity[i] * dt;
+        });
+    ASSERT_TRUE(moved.ok());
+    EXPECT_EQ(*moved, reinserted) << "step " << step;
+    // Measured: 96-98 of 750 re-inserted in the slow steps (re-inserted one by one), all 750
+    // in the fast ones (the tree rebuilt).
+    if (step >= 3) {
+      EXPECT_EQ(reinserted, active.size());
+    } else {
+      EXPECT_GT(reinserted, 50u);
+      EXPECT_LT(reinserted * 4, active.size());
+    }
+    for (uint32_t i = 0; i < k_count; ++i)
+      ASSERT_EQ(batched.fat_box(i), one_by_one.fat_box(i)) << "body " << i;
+    ASSERT_TRUE(batched.validate().ok());
+    std::vector<BodyPair> pairs_a, pairs_b;
+    ASSERT_TRUE(one_by_one.find_pairs(active, pairs_a).ok());
+    ASSERT_TRUE(batched.find_pairs(active, pairs_b).ok());
+    EXPECT_EQ(pairs_a, pairs_b) << "step " << step;
+    EXPECT_GT(pairs_b.size(), 50u);
+  }
+
+  // A bad body anywhere in the list: an error naming it, and no box changes.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const AABox before = batched.fat_box(active[0]);
+  const Result<uint32_t> bad =
+      batched.update_many(active, [&](uint32_t i, AABox& box, Vec3& displacement) {
+        box = tight[i].translated(Vec3(30, 0, 0));
+        displacement = i == active[5] ? Vec3(nan, 0, 0) : Vec3::zero();
+      });
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains_text(bad.error(), "BroadPhase.update.predicted_displacement"));
+  EXPECT_EQ(batched.fat_box(active[0]), before);
+  const uint32_t absent[] = {k_count + 1};
+  const Result<uint32_t> missing =
+      batched.update_many(absent, [&](uint32_t, AABox& box, Vec3& displacement) {
+        box = tight[1];
+        displacement = Vec3::zero();
+      });
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(contains_text(missing.error(), "is not in the broadphase"));
+}
+
 TEST(BroadPhase, CastAmongPairPartnersEqualsTheTreeCast) {
   const TableLayers layers;
   BroadPhase bp = BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();

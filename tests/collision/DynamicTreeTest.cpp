@@ -513,5 +513,87 @@ TEST(DynamicTree, SmallMovesInsideTheFatBoxDoNotReinsert) {
   ASSERT_TRUE(tree.validate().ok());
 }
 
+// move_leaves ends where update() leaf by leaf ends: the very same tree for a few moves, the
+// rebuilt tree when more than a quarter of the leaves move (HighSpeed: all of them each step).
+TEST(DynamicTree, MoveLeavesEqualsUpdatesOrARebuild) {
+  for (const uint32_t every : {9u, 2u}) {  // 1 leaf in 9 moves (re-inserted), 1 in 2 (rebuilt)
+    Random rng(808);
+    DynamicTree one_by_one, batched;
+    std::vector<uint32_t> proxies;
+    for (uint32_t i = 0; i < 900; ++i) {
+      const AABox box = random_box(rng);
+      proxies.push_back(one_by_one.insert(box, i).value());
+      ASSERT_EQ(batched.insert(box, i).value(), proxies.back());
+    }
+    const float margin = 0.05f;
+    for (int step = 0; step < 3; ++step) {
+      std::vector<DynamicTree::LeafMove> moves;
+      uint32_t updated = 0;
+      for (uint32_t i = step % every; i < 900; i += every) {
+        const AABox tight = random_box(rng);
+        const Vec3 displacement = random_vec(rng, -4.0f, 4.0f);
+        AABox box;
+        const bool move = batched.needs_new_box(proxies[i], tight, displacement, margin, box);
+        EXPECT_EQ(box, DynamicTree::fatten(tight, displacement, margin));
+        if (move) moves.push_back({proxies[i], box});
+        const bool reinserted = one_by_one.update(proxies[i], tight, displacement, margin).value();
+        EXPECT_EQ(move, reinserted) << "leaf " << i;
+        updated += reinserted ? 1 : 0;
+      }
+      ASSERT_TRUE(batched.move_leaves(moves).ok());
+      const bool rebuilt = moves.size() * 4 > 900;
+      EXPECT_EQ(rebuilt, every == 2u);
+      // Measured: 100 of 900 move with every = 9, 450 with every = 2 (all the random boxes
+      // leave their fat boxes).
+      EXPECT_EQ(updated, 900u / every);
+      if (rebuilt) one_by_one.rebuild();
+      const Status s = batched.validate();
+      ASSERT_TRUE(s.ok()) << s.error().message();
+      // The same tree: same leaves, same shape, same visiting order.
+      for (uint32_t p : proxies) ASSERT_EQ(batched.fat_box(p), one_by_one.fat_box(p));
+      EXPECT_EQ(batched.height(), one_by_one.height());
+      EXPECT_EQ(batched.area_ratio(), one_by_one.area_ratio());
+      std::vector<uint32_t> order_a, order_b;
+      const AABox everything(Vec3::replicate(-100), Vec3::replicate(100));
+      one_by_one.query_aabox(everything, [&](uint32_t v) {
+        order_a.push_back(v);
+        return true;
+      });
+      batched.query_aabox(everything, [&](uint32_t v) {
+        order_b.push_back(v);
+        return true;
+      });
+      EXPECT_EQ(order_a, order_b);
+      EXPECT_EQ(order_b.size(), 900u);
+    }
+  }
+}
+
+TEST(DynamicTree, MoveLeavesRejectsBadInputAndChangesNothing) {
+  Random rng(3);
+  DynamicTree tree;
+  std::vector<uint32_t> proxies;
+  for (uint32_t i = 0; i < 100; ++i) proxies.push_back(tree.insert(random_box(rng), i).value());
+  const float ratio = tree.area_ratio();
+  const AABox first = tree.fat_box(proxies[0]);
+  // The first move is good, the second bad: neither is applied (100 moves would rebuild).
+  std::vector<DynamicTree::LeafMove> moves;
+  for (uint32_t p : proxies) moves.push_back({p, random_box(rng)});
+  moves[1].box = AABox(Vec3(1, 0, 0), Vec3(0, 1, 1));
+  const Status inverted = tree.move_leaves(moves);
+  ASSERT_FALSE(inverted.ok());
+  EXPECT_NE(std::string(inverted.error().message()).find("DynamicTree.move_leaves.box"),
+            std::string::npos);
+  moves[1] = {12345u, random_box(rng)};
+  const Status not_leaf = tree.move_leaves(moves);
+  ASSERT_FALSE(not_leaf.ok());
+  EXPECT_NE(std::string(not_leaf.error().message()).find("DynamicTree.move_leaves.proxy"),
+            std::string::npos);
+  EXPECT_EQ(tree.fat_box(proxies[0]), first);
+  EXPECT_EQ(tree.area_ratio(), ratio);
+  ASSERT_TRUE(tree.validate().ok());
+  ASSERT_TRUE(tree.move_leaves({}).ok());
+}
+
 }  // namespace
 }  // namespace atl

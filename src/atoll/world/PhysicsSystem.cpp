@@ -258,11 +258,16 @@ void PhysicsSystem::quarantine_non_finite() {
 }
 
 void PhysicsSystem::update_bounds(float dt) {
-  for (uint32_t index : body_manager_.active_bodies()) {
-    const Body& body = *body_manager_.body_at_slot(index);
-    // Fatten along the predicted motion so that next step's pairs include what it may reach.
-    (void)broadphase_.update(index, body.world_bounds(), body.linear_velocity() * dt);
-  }
+  // In one go, so that a tree in which most bodies left their fat boxes is rebuilt rather than
+  // re-inserted body by body (BroadPhase::update_many).
+  (void)broadphase_.update_many(body_manager_.active_bodies(),
+                                [&](uint32_t index, AABox& tight_box, Vec3& displacement) {
+                                  const Body& body = *body_manager_.body_at_slot(index);
+                                  tight_box = body.world_bounds();
+                                  // Fattened along the predicted motion, so that next step's
+                                  // pairs include what it may reach.
+                                  displacement = body.linear_velocity() * dt;
+                                });
 }
 
 void PhysicsSystem::deliver_events() {

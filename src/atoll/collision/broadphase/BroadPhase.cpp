@@ -98,6 +98,22 @@ Error BroadPhase::update_error(uint32_t body_index, const AABox& tight_box,
   return check_finite(predicted_displacement, "BroadPhase.update.predicted_displacement").error();
 }
 
+uint32_t BroadPhase::apply_moves() {
+  const uint32_t moved = static_cast<uint32_t>(moves_.size());
+  if (moves_.empty()) return 0;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    tree_moves_.clear();
+    for (const PendingMove& move : moves_)
+      if (move.bp_layer == bp) tree_moves_.push_back(move.leaf);
+    if (tree_moves_.empty()) continue;
+    const Status s = trees_[bp].move_leaves(tree_moves_);
+    ATOLL_ASSERT(s.ok(), "update_many moves present leaves to validated boxes");
+    (void)s;
+  }
+  moves_.clear();
+  return moved;
+}
+
 Status BroadPhase::set_object_layer(uint32_t body_index, ObjectLayer layer) {
   if (Status s = check_present(body_index, "set_object_layer"); !s) return s;
   const Result<BroadPhaseLayer> bp_layer = map_layer(layer, "set_object_layer");

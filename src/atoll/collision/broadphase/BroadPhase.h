@@ -59,6 +59,32 @@ class BroadPhase {
     return trees_[entry.bp_layer].update_leaf(entry.proxy, tight_box, predicted_displacement,
                                               settings_.fat_margin);
   }
+  /// update() for many bodies in one go: `bounds_of(body_index, tight_box,
+  /// predicted_displacement)` sets each body's two arguments. The stored boxes end as update()
+  /// in the list's order would leave them; a tree in which more than a quarter of the leaves
+  /// need new boxes is rebuilt rather than re-inserted leaf by leaf
+  /// (DynamicTree::move_leaves), which is what a scene of fast bodies needs every step. Returns
+  /// how many bodies got new boxes. Error (nothing changed) as update() for the first bad body.
+  template <class BoundsOf>
+  Result<uint32_t> update_many(std::span<const uint32_t> body_indices, BoundsOf&& bounds_of) {
+    moves_.clear();
+    AABox tight_box;
+    Vec3 displacement;
+    for (const uint32_t body_index : body_indices) {
+      bounds_of(body_index, tight_box, displacement);
+      if (!contains(body_index) || !DynamicTree::is_valid_box(tight_box) ||
+          !displacement.is_finite()) {
+        return update_error(body_index, tight_box, displacement);
+      }
+      const BodyEntry& entry = bodies_[body_index];
+      PendingMove move{entry.bp_layer, {entry.proxy, AABox()}};
+      if (trees_[entry.bp_layer].needs_new_box(entry.proxy, tight_box, displacement,
+                                               settings_.fat_margin, move.leaf.box)) {
+        moves_.push_back(move);
+      }
+    }
+    return apply_moves();
+  }
   /// Moves a body to another object layer (and tree, when the broadphase layer changes).
   Status set_object_layer(uint32_t body_index, ObjectLayer layer);
   /// Rebuilds every tree top-down for the fastest queries, e.g. after adding a level's static
@@ -163,6 +189,14 @@ class BroadPhase {
     return (active_bits_[body_index >> 6] >> (body_index & 63)) & 1u;
   }
 
+  // A leaf of tree `bp_layer` that update_many gives a new box.
+  struct PendingMove {
+    BroadPhaseLayer bp_layer;
+    DynamicTree::LeafMove leaf;
+  };
+  // update_many's second half: moves_ into the trees; returns how many.
+  uint32_t apply_moves();
+
   const BroadPhaseLayerInterface* layer_interface_;
   const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_;
   const ObjectLayerPairFilter* object_pair_filter_;
@@ -172,6 +206,9 @@ class BroadPhase {
   uint32_t body_count_ = 0;
   // find_pairs scratch: one bit per body index, all zero between calls.
   std::vector<uint64_t> active_bits_;
+  // update_many scratch: the leaves to move, then one tree's share of them.
+  std::vector<PendingMove> moves_;
+  std::vector<DynamicTree::LeafMove> tree_moves_;
 };
 
 }  // namespace atl

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -61,6 +62,24 @@ class DynamicTree {
     }
     return update_leaf(proxy, tight_box, displacement, margin);
   }
+  /// A leaf and the fat box it is to get (DynamicTree::move_leaves).
+  struct LeafMove {
+    /// Proxy id of the leaf.
+    uint32_t proxy;
+    /// Its new fat box (world space, m).
+    AABox box;
+  };
+  /// Gives every listed leaf its new box. Re-inserts them one by one in the list's order (as
+  /// update() does), or, when they are more than a quarter of at least k_min_leaves_to_rebuild
+  /// leaves, rebuilds the whole tree as rebuild() does (cheaper then, and tighter). Error
+  /// (nothing changed) for a proxy that is not a leaf or a non-finite or inverted box.
+  Status move_leaves(std::span<const LeafMove> moves);
+  /// The fewest leaves for which move_leaves rebuilds (below, re-inserting is cheap anyway).
+  static constexpr uint32_t k_min_leaves_to_rebuild = 64;
+  /// Whether update(proxy, tight_box, displacement, margin) would give the leaf a new box, and
+  /// that box (`new_box`, set either way). Inputs as update() validates them (asserted).
+  bool needs_new_box(uint32_t proxy, const AABox& tight_box, const Vec3& displacement, float margin,
+                     AABox& new_box) const;
   /// Removes every leaf (keeps the storage).
   void clear();
   /// Rebuilds the internal nodes top-down (median splits along the widest axis of the leaf
@@ -230,7 +249,12 @@ class DynamicTree {
     }
   }
 
-  uint32_t build_top_down(uint32_t* leaves, uint32_t count);
+  // A leaf as rebuild() sorts it: min + max of its box (twice its centre) and its node.
+  struct BuildLeaf {
+    Vec3 center_sum;
+    uint32_t node;
+  };
+  uint32_t build_top_down(BuildLeaf* leaves, uint32_t count);
   uint32_t allocate_node();
   void free_node(uint32_t index);
   void insert_leaf(uint32_t leaf);
@@ -249,6 +273,8 @@ class DynamicTree {
   static Error box_error(const AABox& box, std::string_view field);
   Error update_error(uint32_t proxy, const AABox& tight_box, const Vec3& displacement,
                      float margin) const;
+  // Moves a leaf to `box`: out of the tree and back in.
+  void reinsert(uint32_t proxy, const AABox& box);
   // update() on validated inputs.
   bool update_leaf(uint32_t proxy, const AABox& tight_box, const Vec3& displacement, float margin);
 
@@ -256,6 +282,8 @@ class DynamicTree {
   uint32_t root_ = k_null_node;
   uint32_t free_list_ = k_null_node;
   uint32_t leaf_count_ = 0;
+  // rebuild() scratch, kept to spare an allocation per rebuild.
+  std::vector<BuildLeaf> build_scratch_;
 };
 
 }  // namespace atl
