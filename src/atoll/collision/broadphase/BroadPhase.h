@@ -194,6 +194,12 @@ class BroadPhase {
     BroadPhaseLayer bp_layer;
     DynamicTree::LeafMove leaf;
   };
+  // find_pairs' two ways, on the marked active bodies: one walk per pair of trees, or one
+  // query per active body.
+  void find_pairs_by_walk(std::span<const uint32_t> active_body_indices,
+                          std::vector<BodyPair>& out);
+  void find_pairs_by_query(std::span<const uint32_t> active_body_indices,
+                           std::vector<BodyPair>& out);
   // update_many's second half: moves_ into the trees; returns how many.
   uint32_t apply_moves();
 
@@ -206,6 +212,10 @@ class BroadPhase {
   uint32_t body_count_ = 0;
   // find_pairs scratch: one bit per body index, all zero between calls.
   std::vector<uint64_t> active_bits_;
+  // find_pairs_by_walk scratch: per tree, mark_subtrees of the active bodies; per pair of
+  // trees (p * layers + q), whether an active body's layers let it look from one into the other.
+  std::vector<std::vector<uint8_t>> tree_marks_;
+  std::vector<uint8_t> tree_pairs_;
   // update_many scratch: the leaves to move, then one tree's share of them.
   std::vector<PendingMove> moves_;
   std::vector<DynamicTree::LeafMove> tree_moves_;

@@ -127,6 +127,62 @@ class DynamicTree {
   void query_point(const Vec3& point, Callback&& callback) const {
     query_leaves([&point](const AABox& b) { return b.contains(point); }, callback);
   }
+  /// Sets `marks` to one byte per node: 1 where the subtree holds a leaf whose value passes
+  /// `is_marked(value)`, else 0. Input to overlapping_pairs.
+  template <class IsMarked>
+  void mark_subtrees(IsMarked&& is_marked, std::vector<uint8_t>& marks) const {
+    marks.assign(nodes_.size(), 0);
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+      if (nodes_[i].height != 0 || !is_marked(nodes_[i].value)) continue;
+      for (uint32_t n = i; n != k_null_node && marks[n] == 0; n = nodes_[n].parent) marks[n] = 1;
+    }
+  }
+  /// Calls `callback(value, other_value)` once for every pair of a leaf of this tree and a
+  /// leaf of `other` whose fat boxes overlap and of which at least one is marked (`marks` and
+  /// `other_marks` from mark_subtrees on each tree). With `other` this very tree, every such
+  /// pair of two distinct leaves, once. One walk over both trees at a time (subtrees that do
+  /// not overlap, or hold no marked leaf on either side, are skipped whole) instead of one
+  /// query per leaf: the top of the tree is visited once, not once per leaf.
+  template <class Callback>
+  void overlapping_pairs(const std::vector<uint8_t>& marks, const DynamicTree& other,
+                         const std::vector<uint8_t>& other_marks, Callback&& callback) const {
+    if (root_ == k_null_node || other.root_ == k_null_node) return;
+    ATOLL_ASSERT(marks.size() == nodes_.size() && other_marks.size() == other.nodes_.size(),
+                 "DynamicTree::overlapping_pairs: marks from mark_subtrees");
+    const bool same = this == &other;
+    struct Entry {
+      uint32_t a;  // node of this tree
+      uint32_t b;  // node of `other`; a == b in the same tree: pairs within that subtree
+    };
+    // Each entry popped pushes at most three, one level down in one tree or both, and all but
+    // one wait while the last is walked: below 3 × (height + other height) + 3 ≤ 285.
+    StaticArray<Entry, 288> stack;
+    stack.push_back({root_, other.root_});
+    while (!stack.empty()) {
+      const Entry e = stack.back();
+      stack.pop_back();
+      const Node& na = nodes_[e.a];
+      const Node& nb = other.nodes_[e.b];
+      if (same && e.a == e.b) {
+        if (na.height == 0 || marks[e.a] == 0) continue;
+        stack.push_back({na.child[0], na.child[0]});
+        stack.push_back({na.child[1], na.child[1]});
+        stack.push_back({na.child[0], na.child[1]});
+        continue;
+      }
+      if ((marks[e.a] | other_marks[e.b]) == 0 || !na.box.overlaps(nb.box)) continue;
+      if (na.height == 0 && nb.height == 0) {
+        callback(na.value, nb.value);
+      } else if (nb.height == 0 || (na.height != 0 && na.height >= nb.height)) {
+        // The taller subtree splits, so both sides shrink at a similar pace.
+        stack.push_back({na.child[0], e.b});
+        stack.push_back({na.child[1], e.b});
+      } else {
+        stack.push_back({e.a, nb.child[0]});
+        stack.push_back({e.a, nb.child[1]});
+      }
+    }
+  }
   /// Casts the segment origin + t·direction, t ∈ [0, max_fraction], and calls
   /// `callback(value, entry_fraction)` for every leaf whose fat box it enters, nearer subtrees
   /// first. The callback returns the new max fraction (return the one it was given to keep it,
