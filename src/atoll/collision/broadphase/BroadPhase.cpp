@@ -195,7 +195,7 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
 
   // Most bodies active (a scene of fast bodies): walking each tree against itself and the
   // others finds the pairs with far fewer node visits than one query per body (HighSpeed
-  // 2.0 -> ... ms per step). Few active: their queries visit only their own neighbourhoods.
+  // 2.0 -> 1.0 ms per step). Few active: their queries visit only their own neighbourhoods.
   if (active_body_indices.size() * 2 >= body_count_) {
     find_pairs_by_walk(active_body_indices, out);
   } else {
