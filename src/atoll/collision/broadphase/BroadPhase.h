@@ -62,7 +62,7 @@ class BroadPhase {
   /// update() for many bodies in one go: `bounds_of(body_index, tight_box,
   /// predicted_displacement)` sets each body's two arguments. The stored boxes end as update()
   /// in the list's order would leave them; a tree in which more than a quarter of the leaves
-  /// need new boxes is rebuilt rather than re-inserted leaf by leaf
+  /// need new boxes is refitted or rebuilt rather than re-inserted leaf by leaf
   /// (DynamicTree::move_leaves), which is what a scene of fast bodies needs every step. Returns
   /// how many bodies got new boxes. Error (nothing changed) as update() for the first bad body.
   template <class BoundsOf>

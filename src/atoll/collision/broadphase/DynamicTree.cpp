@@ -131,14 +131,27 @@ Status DynamicTree::move_leaves(std::span<const LeafMove> moves) {
   }
   // Re-inserting a leaf costs a walk down and a refit (with rotations) up to the root; a
   // rebuild costs about as much as re-inserting a quarter of the leaves (HighSpeed: 5000 fast
-  // bodies re-inserted every step) and gives the tightest tree for the next queries.
+  // bodies re-inserted every step) and gives the tightest tree for the next queries. Cheaper
+  // still is to keep the tree's shape and refit its boxes (O(n), no sorting), which is good
+  // as long as the leaves have not wandered far from their neighbours in it: the tree is
+  // rebuilt once the refitted boxes' total area exceeds k_refit_area_limit times what the
+  // last rebuild gave (HighSpeed: about every other step; update_bounds 1.1 -> 0.65 ms).
   if (leaf_count_ >= k_min_leaves_to_rebuild && moves.size() * 4 > leaf_count_) {
     for (const LeafMove& move : moves) nodes_[move.proxy].box = move.box;
-    rebuild();
+    const float area = refit_subtree(root_);
+    if (!(area <= k_refit_area_limit * rebuilt_area_)) rebuild();
     return Ok{};
   }
   for (const LeafMove& move : moves) reinsert(move.proxy, move.box);
   return Ok{};
+}
+
+float DynamicTree::refit_subtree(uint32_t index) {
+  Node& node = nodes_[index];
+  if (node.height == 0) return 0.0f;
+  const float below = refit_subtree(node.child[0]) + refit_subtree(node.child[1]);
+  node.box = AABox::merged(nodes_[node.child[0]].box, nodes_[node.child[1]].box);
+  return below + node.box.surface_area();
 }
 
 void DynamicTree::clear() {
@@ -166,6 +179,9 @@ void DynamicTree::rebuild() {
   }
   root_ = build_top_down(leaves.data(), static_cast<uint32_t>(leaves.size()));
   nodes_[root_].parent = k_null_node;
+  rebuilt_area_ = 0.0f;
+  for (const Node& node : nodes_)
+    if (node.height > 0) rebuilt_area_ += node.box.surface_area();
 }
 
 uint32_t DynamicTree::build_top_down(BuildLeaf* leaves, uint32_t count) {

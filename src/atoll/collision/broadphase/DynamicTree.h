@@ -71,11 +71,16 @@ class DynamicTree {
   };
   /// Gives every listed leaf its new box. Re-inserts them one by one in the list's order (as
   /// update() does), or, when they are more than a quarter of at least k_min_leaves_to_rebuild
-  /// leaves, rebuilds the whole tree as rebuild() does (cheaper then, and tighter). Error
+  /// leaves, keeps the tree's shape and refits its boxes, or rebuilds it as rebuild() does once
+  /// refitting would leave it much looser than the last rebuild (k_refit_area_limit). Error
   /// (nothing changed) for a proxy that is not a leaf or a non-finite or inverted box.
   Status move_leaves(std::span<const LeafMove> moves);
-  /// The fewest leaves for which move_leaves rebuilds (below, re-inserting is cheap anyway).
+  /// The fewest leaves for which move_leaves refits or rebuilds (below, re-inserting is cheap
+  /// anyway).
   static constexpr uint32_t k_min_leaves_to_rebuild = 64;
+  /// move_leaves keeps the tree's shape and refits its boxes while their total area stays
+  /// within this factor of what the last rebuild gave.
+  static constexpr float k_refit_area_limit = 1.3f;
   /// Whether update(proxy, tight_box, displacement, margin) would give the leaf a new box, and
   /// that box (`new_box`, set either way). Inputs as update() validates them (asserted).
   bool needs_new_box(uint32_t proxy, const AABox& tight_box, const Vec3& displacement, float margin,
@@ -329,6 +334,9 @@ class DynamicTree {
   static Error box_error(const AABox& box, std::string_view field);
   Error update_error(uint32_t proxy, const AABox& tight_box, const Vec3& displacement,
                      float margin) const;
+  // Recomputes the boxes of the internal nodes below `index` from its leaves; returns the
+  // sum of their surface areas (m²).
+  float refit_subtree(uint32_t index);
   // Moves a leaf to `box`: out of the tree and back in.
   void reinsert(uint32_t proxy, const AABox& box);
   // update() on validated inputs.
@@ -338,6 +346,8 @@ class DynamicTree {
   uint32_t root_ = k_null_node;
   uint32_t free_list_ = k_null_node;
   uint32_t leaf_count_ = 0;
+  // Sum of the internal nodes' surface areas (m²) right after the last rebuild (0 before).
+  float rebuilt_area_ = 0.0f;
   // rebuild() scratch, kept to spare an allocation per rebuild.
   std::vector<BuildLeaf> build_scratch_;
 };
