@@ -318,6 +318,40 @@ INSTANTIATE_TEST_SUITE_P(Layers, BroadPhasePairs, ::testing::Values(false, true)
                            return info.param ? std::string("Tables") : std::string("Default");
                          });
 
+// find_pairs walks the trees when at least half the bodies are active and queries per active
+// body otherwise: both give exactly the brute-force pairs, across that switch and across trees
+// (static, moving, debris and sensor layers with their filters).
+TEST(BroadPhase, FindPairsEqualsBruteForceForAnyShareOfActiveBodies) {
+  const TableLayers layers;
+  BroadPhase bp = BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();
+  Random rng(123);
+  constexpr uint32_t k_count = 900;
+  std::vector<uint32_t> moving;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    const ObjectLayer layer =
+        i % 6 == 0 ? ObjectLayer{0} : static_cast<ObjectLayer>(1 + rng.next_u32() % 3);
+    AABox box = random_box(rng, 18.0f);
+    // Long boxes, as fast bodies have.
+    if (i % 3 == 1) box = DynamicTree::fatten(box, random_vec(rng, -4.0f, 4.0f), 0.02f);
+    ASSERT_TRUE(bp.add(i, layer, box).ok());
+    if (layer != 0) moving.push_back(i);
+  }
+  size_t walked = 0, queried = 0;
+  for (const uint32_t percent : {0u, 5u, 30u, 49u, 51u, 60u, 90u, 100u}) {
+    std::vector<uint8_t> active(k_count, 0);
+    for (uint32_t i : moving) active[i] = rng.next_u32() % 100 < percent;
+    const std::vector<uint32_t> list = active_list(active);
+    std::vector<BodyPair> pairs;
+    ASSERT_TRUE(bp.find_pairs(list, pairs).ok());
+    ASSERT_EQ(pairs, brute_force_pairs(bp, layers.pairs, active, k_count)) << percent << " %";
+    (list.size() * 2 >= k_count ? walked : queried) += pairs.size();
+  }
+  // Measured: 2655 pairs found by walks (60, 90 and 100 % of the moving bodies active), 1966
+  // by queries.
+  EXPECT_GT(walked, 2000u);
+  EXPECT_GT(queried, 1500u);
+}
+
 TEST(BroadPhase, SameOperationsGiveTheSamePairs) {
   auto run = [](std::vector<std::vector<BodyPair>>& history) {
     const DefaultLayers layers;
@@ -491,6 +525,192 @@ TEST(BroadPhase, QueriesEqualBruteForce) {
   EXPECT_GT(box_hits, 200u);
   EXPECT_GT(cast_hits, 200u);
   EXPECT_GT(point_hits, 10u);
+}
+
+// CCD's shortcut: a fast body whose cast stays inside its own fat box finds, among its
+// find_pairs partners, exactly what the tree cast finds (same bodies, same fractions bit for
+// bit); a cast that leaves the box is not claimed to.
+// update_many leaves the same boxes (and so the same pairs) as update() body by body, with
+// few bodies moving (re-inserted) and with nearly all of them (the trees rebuilt).
+TEST(BroadPhase, UpdateManyEqualsUpdateOneByOne) {
+  const TableLayers layers;
+  BroadPhase one_by_one =
+      BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();
+  BroadPhase batched =
+      BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();
+  Random rng(99);
+  constexpr uint32_t k_count = 1000;
+  std::vector<AABox> tight(k_count);
+  std::vector<Vec3> velocity(k_count);
+  std::vector<uint32_t> active;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    tight[i] = random_box(rng, 25.0f);
+    const ObjectLayer layer =
+        i % 4 == 0 ? ObjectLayer{0} : static_cast<ObjectLayer>(1 + rng.next_u32() % 3);
+    ASSERT_TRUE(one_by_one.add(i, layer, tight[i]).ok());
+    ASSERT_TRUE(batched.add(i, layer, tight[i]).ok());
+    if (layer != 0) active.push_back(i);
+  }
+  const float dt = 1.0f / 60.0f;
+  for (int step = 0; step < 6; ++step) {
+    // Slow bodies, one in ten faster (only those leave their boxes) for three steps, then all
+    // fast (all do).
+    if (step == 0 || step == 3) {
+      for (uint32_t i : active) {
+        const float speed = step == 3 ? 200.0f : i % 10 == 1 ? 3.0f : 0.2f;
+        velocity[i] = random_vec(rng, -speed, speed);
+      }
+    }
+    uint32_t reinserted = 0;
+    for (uint32_t i : active) {
+      tight[i] = tight[i].translated(velocity[i] * dt);
+      reinserted += one_by_one.update(i, tight[i], velocity[i] * dt).value() ? 1 : 0;
+    }
+    const Result<uint32_t> moved =
+        batched.update_many(active, [&](uint32_t i, AABox& box, Vec3& displacement) {
+          box = tight[i];
+          displacement = velocity[i] * dt;
+        });
+    ASSERT_TRUE(moved.ok());
+    EXPECT_EQ(*moved, reinserted) << "step " << step;
+    // Measured: 96-98 of 750 re-inserted in the slow steps (re-inserted one by one), all 750
+    // in the fast ones (the tree rebuilt).
+    if (step >= 3) {
+      EXPECT_EQ(reinserted, active.size());
+    } else {
+      EXPECT_GT(reinserted, 50u);
+      EXPECT_LT(reinserted * 4, active.size());
+    }
+    for (uint32_t i = 0; i < k_count; ++i)
+      ASSERT_EQ(batched.fat_box(i), one_by_one.fat_box(i)) << "body " << i;
+    ASSERT_TRUE(batched.validate().ok());
+    std::vector<BodyPair> pairs_a, pairs_b;
+    ASSERT_TRUE(one_by_one.find_pairs(active, pairs_a).ok());
+    ASSERT_TRUE(batched.find_pairs(active, pairs_b).ok());
+    EXPECT_EQ(pairs_a, pairs_b) << "step " << step;
+    EXPECT_GT(pairs_b.size(), 50u);
+  }
+
+  // A bad body anywhere in the list: an error naming it, and no box changes.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const AABox before = batched.fat_box(active[0]);
+  const Result<uint32_t> bad =
+      batched.update_many(active, [&](uint32_t i, AABox& box, Vec3& displacement) {
+        box = tight[i].translated(Vec3(30, 0, 0));
+        displacement = i == active[5] ? Vec3(nan, 0, 0) : Vec3::zero();
+      });
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains_text(bad.error(), "BroadPhase.update.predicted_displacement"));
+  EXPECT_EQ(batched.fat_box(active[0]), before);
+  const uint32_t absent[] = {k_count + 1};
+  const Result<uint32_t> missing =
+      batched.update_many(absent, [&](uint32_t, AABox& box, Vec3& displacement) {
+        box = tight[1];
+        displacement = Vec3::zero();
+      });
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(contains_text(missing.error(), "is not in the broadphase"));
+}
+
+TEST(BroadPhase, CastAmongPairPartnersEqualsTheTreeCast) {
+  const TableLayers layers;
+  BroadPhase bp = BroadPhase::create(layers.mapping, layers.vs_broadphase, layers.pairs).value();
+  Random rng(4242);
+  constexpr uint32_t k_count = 1500;
+  const float dt = 1.0f / 60.0f;
+  std::vector<AABox> tight(k_count);
+  std::vector<Vec3> velocity(k_count);
+  std::vector<uint32_t> active;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    tight[i] = random_box(rng, 30.0f);
+    const ObjectLayer layer =
+        i % 5 == 0 ? ObjectLayer{0} : static_cast<ObjectLayer>(1 + rng.next_u32() % 3);
+    ASSERT_TRUE(bp.add(i, layer, tight[i]).ok());
+    if (layer == 0) continue;
+    // Fast: up to 4 m per step, so the fat boxes are long (HighSpeed's 250 m/s).
+    velocity[i] = random_vec(rng, -240.0f, 240.0f);
+    if (i % 7 != 3) active.push_back(i);  // some moving bodies sleep
+  }
+  // Two steps, so that the stored boxes are stretched along the motion.
+  for (int step = 0; step < 2; ++step) {
+    for (uint32_t i : active) {
+      tight[i] = tight[i].translated(velocity[i] * dt);
+      ASSERT_TRUE(bp.update(i, tight[i], velocity[i] * dt).ok());
+    }
+  }
+  std::vector<BodyPair> pairs;
+  ASSERT_TRUE(bp.find_pairs(active, pairs).ok());
+  std::vector<std::vector<uint32_t>> partners(k_count);
+  for (const BodyPair& p : pairs) {
+    partners[p.a].push_back(p.b);
+    partners[p.b].push_back(p.a);
+  }
+  const auto sorted = [](AllHitsBroadPhaseCollector& c) {
+    c.sort();
+    return c.hits;
+  };
+  uint32_t inside = 0, outside = 0, cast_hits = 0;
+  for (uint32_t i : active) {
+    // The cast's displacement: the predicted one, changed by up to 1.5 cm per axis (gravity
+    // and damping; the fat margin is 2 cm), or, for every fourth body, turned (a bounce).
+    Vec3 displacement = velocity[i] * dt + random_vec(rng, -0.015f, 0.015f);
+    if (i % 4 == 0) displacement = Vec3(-displacement.y(), displacement.z(), displacement.x());
+    const bool within = bp.sweep_within_fat_box(i, tight[i], displacement);
+    // Only the turned casts may leave the box.
+    if (i % 4 != 0) {
+      EXPECT_TRUE(within) << "body " << i;
+    }
+    const DefaultObjectLayerFilter filter(layers.pairs, bp.object_layer(i));
+    const DefaultBroadPhaseLayerFilter bp_filter(layers.vs_broadphase, bp.object_layer(i));
+    AllHitsBroadPhaseCollector tree, among;
+    ASSERT_TRUE(bp.cast_aabox(tight[i], displacement, filter, tree, bp_filter).ok());
+    ASSERT_TRUE(
+        bp.cast_aabox_among(tight[i], displacement, partners[i], filter, among, bp_filter).ok());
+    // Never anything the tree does not report.
+    const std::vector<BroadPhaseHit> tree_hits = sorted(tree);
+    const std::vector<BroadPhaseHit> among_hits = sorted(among);
+    for (const BroadPhaseHit& h : among_hits) {
+      EXPECT_TRUE(std::any_of(tree_hits.begin(), tree_hits.end(),
+                              [&](const BroadPhaseHit& t) {
+                                return t.body_index == h.body_index && t.fraction == h.fraction;
+                              }))
+          << "body " << i << " reports " << h.body_index;
+    }
+    if (!within) {
+      ++outside;
+      continue;
+    }
+    ++inside;
+    // The body itself is a tree hit but not its own partner.
+    std::vector<BroadPhaseHit> expected;
+    for (const BroadPhaseHit& h : tree_hits)
+      if (h.body_index != i) expected.push_back(h);
+    ASSERT_EQ(among_hits.size(), expected.size()) << "body " << i;
+    for (size_t k = 0; k < expected.size(); ++k) {
+      EXPECT_EQ(among_hits[k].body_index, expected[k].body_index) << "body " << i;
+      EXPECT_EQ(among_hits[k].fraction, expected[k].fraction) << "body " << i;
+    }
+    cast_hits += static_cast<uint32_t>(expected.size());
+  }
+  // Measured: 771 casts inside (every unturned one), 258 outside, 815 hits among the inside.
+  EXPECT_GT(inside, 700u);
+  EXPECT_GT(outside, 200u);
+  EXPECT_GT(cast_hits, 600u);
+
+  // Absent candidates are skipped; bad inputs are errors naming the field.
+  AllHitsBroadPhaseCollector hits;
+  const uint32_t absent[] = {k_count + 5};
+  const ObjectLayerFilter all;
+  ASSERT_TRUE(bp.cast_aabox_among(tight[1], Vec3(1, 0, 0), absent, all, hits).ok());
+  EXPECT_TRUE(hits.hits.empty());
+  EXPECT_FALSE(bp.sweep_within_fat_box(k_count + 5, tight[1], Vec3::zero()));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Status bad = bp.cast_aabox_among(tight[1], Vec3(nan, 0, 0), partners[1], all, hits);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains_text(bad.error(), "BroadPhase.cast_aabox_among.displacement"));
+  const Status inverted = bp.cast_aabox_among(AABox(), Vec3(1, 0, 0), partners[1], all, hits);
+  ASSERT_FALSE(inverted.ok());
+  EXPECT_TRUE(contains_text(inverted.error(), "BroadPhase.cast_aabox_among.box"));
 }
 
 TEST(BroadPhase, RaysAreSegmentsAndCollectorsCanStopEarly) {

@@ -513,5 +513,206 @@ TEST(DynamicTree, SmallMovesInsideTheFatBoxDoNotReinsert) {
   ASSERT_TRUE(tree.validate().ok());
 }
 
+// move_leaves ends where update() leaf by leaf ends: the very same tree for a few moves, the
+// rebuilt tree when more than a quarter of the leaves move to random places (HighSpeed: all
+// of them each step; moving a little, the tree is refitted instead, see below).
+TEST(DynamicTree, MoveLeavesEqualsUpdatesOrARebuild) {
+  for (const uint32_t every : {9u, 2u}) {  // 1 leaf in 9 moves (re-inserted), 1 in 2 (rebuilt)
+    Random rng(808);
+    DynamicTree one_by_one, batched;
+    std::vector<uint32_t> proxies;
+    for (uint32_t i = 0; i < 900; ++i) {
+      const AABox box = random_box(rng);
+      proxies.push_back(one_by_one.insert(box, i).value());
+      ASSERT_EQ(batched.insert(box, i).value(), proxies.back());
+    }
+    const float margin = 0.05f;
+    for (int step = 0; step < 3; ++step) {
+      std::vector<DynamicTree::LeafMove> moves;
+      uint32_t updated = 0;
+      for (uint32_t i = step % every; i < 900; i += every) {
+        const AABox tight = random_box(rng);
+        const Vec3 displacement = random_vec(rng, -4.0f, 4.0f);
+        AABox box;
+        const bool move = batched.needs_new_box(proxies[i], tight, displacement, margin, box);
+        EXPECT_EQ(box, DynamicTree::fatten(tight, displacement, margin));
+        if (move) moves.push_back({proxies[i], box});
+        const bool reinserted = one_by_one.update(proxies[i], tight, displacement, margin).value();
+        EXPECT_EQ(move, reinserted) << "leaf " << i;
+        updated += reinserted ? 1 : 0;
+      }
+      ASSERT_TRUE(batched.move_leaves(moves).ok());
+      const bool rebuilt = moves.size() * 4 > 900;
+      EXPECT_EQ(rebuilt, every == 2u);
+      // Measured: 100 of 900 move with every = 9, 450 with every = 2 (all the random boxes
+      // leave their fat boxes).
+      EXPECT_EQ(updated, 900u / every);
+      if (rebuilt) one_by_one.rebuild();
+      const Status s = batched.validate();
+      ASSERT_TRUE(s.ok()) << s.error().message();
+      // The same tree: same leaves, same shape, same visiting order.
+      for (uint32_t p : proxies) ASSERT_EQ(batched.fat_box(p), one_by_one.fat_box(p));
+      EXPECT_EQ(batched.height(), one_by_one.height());
+      EXPECT_EQ(batched.area_ratio(), one_by_one.area_ratio());
+      std::vector<uint32_t> order_a, order_b;
+      const AABox everything(Vec3::replicate(-100), Vec3::replicate(100));
+      one_by_one.query_aabox(everything, [&](uint32_t v) {
+        order_a.push_back(v);
+        return true;
+      });
+      batched.query_aabox(everything, [&](uint32_t v) {
+        order_b.push_back(v);
+        return true;
+      });
+      EXPECT_EQ(order_a, order_b);
+      EXPECT_EQ(order_b.size(), 900u);
+    }
+  }
+}
+
+// Many leaves moving a little (slow bodies, or fast ones in formation): move_leaves keeps the
+// tree's shape and refits its boxes; moving far apart, it rebuilds.
+TEST(DynamicTree, MoveLeavesRefitsWhileTheTreeStaysTight) {
+  Random rng(21);
+  DynamicTree tree;
+  std::vector<uint32_t> proxies;
+  std::vector<AABox> boxes;
+  for (uint32_t i = 0; i < 600; ++i) {
+    boxes.push_back(random_box(rng));
+    proxies.push_back(tree.insert(boxes.back(), i).value());
+  }
+  const auto visit_order = [&tree]() {
+    std::vector<uint32_t> order;
+    tree.query_aabox(AABox(Vec3::replicate(-200), Vec3::replicate(200)), [&](uint32_t v) {
+      order.push_back(v);
+      return true;
+    });
+    return order;
+  };
+  // A first mass move always rebuilds (no rebuilt area to compare with yet).
+  std::vector<DynamicTree::LeafMove> moves;
+  for (uint32_t i = 0; i < 600; ++i) moves.push_back({proxies[i], boxes[i]});
+  ASSERT_TRUE(tree.move_leaves(moves).ok());
+  DynamicTree rebuilt = tree;
+  rebuilt.rebuild();
+  EXPECT_EQ(visit_order(), [&] {
+    std::vector<uint32_t> order;
+    rebuilt.query_aabox(AABox(Vec3::replicate(-200), Vec3::replicate(200)), [&](uint32_t v) {
+      order.push_back(v);
+      return true;
+    });
+    return order;
+  }());
+  // Everything drifts by up to 0.3 m, three times: same shape, boxes refitted.
+  const std::vector<uint32_t> shape = visit_order();
+  const uint32_t height = tree.height();
+  const float ratio = tree.area_ratio();
+  for (int step = 0; step < 3; ++step) {
+    const Vec3 drift = random_vec(rng, -0.1f, 0.1f);
+    for (uint32_t i = 0; i < 600; ++i) {
+      boxes[i] = boxes[i].translated(drift + random_vec(rng, -0.003f, 0.003f));
+      moves[i].box = boxes[i];
+    }
+    ASSERT_TRUE(tree.move_leaves(moves).ok());
+    const Status s = tree.validate();
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    EXPECT_EQ(visit_order(), shape) << "step " << step;
+    EXPECT_EQ(tree.height(), height);
+    for (uint32_t i = 0; i < 600; ++i) ASSERT_EQ(tree.fat_box(proxies[i]), boxes[i]);
+  }
+  // Measured: area ratio 21.6943 before and 21.6937 after the drift (all boxes moved together,
+  // each jittered by up to 3 mm per axis and step).
+  EXPECT_NEAR(tree.area_ratio(), ratio, 0.01f * ratio);
+  // Scattered anew: the refitted boxes would be far larger, so the tree is rebuilt.
+  for (uint32_t i = 0; i < 600; ++i) moves[i].box = boxes[i] = random_box(rng);
+  ASSERT_TRUE(tree.move_leaves(moves).ok());
+  rebuilt = tree;
+  rebuilt.rebuild();
+  EXPECT_EQ(tree.area_ratio(), rebuilt.area_ratio());
+  EXPECT_NE(visit_order(), shape);
+  ASSERT_TRUE(tree.validate().ok());
+}
+
+TEST(DynamicTree, MoveLeavesRejectsBadInputAndChangesNothing) {
+  Random rng(3);
+  DynamicTree tree;
+  std::vector<uint32_t> proxies;
+  for (uint32_t i = 0; i < 100; ++i) proxies.push_back(tree.insert(random_box(rng), i).value());
+  const float ratio = tree.area_ratio();
+  const AABox first = tree.fat_box(proxies[0]);
+  // The first move is good, the second bad: neither is applied (100 moves would rebuild).
+  std::vector<DynamicTree::LeafMove> moves;
+  for (uint32_t p : proxies) moves.push_back({p, random_box(rng)});
+  moves[1].box = AABox(Vec3(1, 0, 0), Vec3(0, 1, 1));
+  const Status inverted = tree.move_leaves(moves);
+  ASSERT_FALSE(inverted.ok());
+  EXPECT_NE(std::string(inverted.error().message()).find("DynamicTree.move_leaves.box"),
+            std::string::npos);
+  moves[1] = {12345u, random_box(rng)};
+  const Status not_leaf = tree.move_leaves(moves);
+  ASSERT_FALSE(not_leaf.ok());
+  EXPECT_NE(std::string(not_leaf.error().message()).find("DynamicTree.move_leaves.proxy"),
+            std::string::npos);
+  EXPECT_EQ(tree.fat_box(proxies[0]), first);
+  EXPECT_EQ(tree.area_ratio(), ratio);
+  ASSERT_TRUE(tree.validate().ok());
+  ASSERT_TRUE(tree.move_leaves({}).ok());
+}
+
+// The pair walk reports, once each, exactly the overlapping pairs with a marked leaf: within
+// one tree and between two, for no, some and all leaves marked.
+TEST(DynamicTree, OverlappingPairsEqualBruteForce) {
+  Random rng(77);
+  DynamicTree a, b;
+  std::vector<AABox> boxes_a, boxes_b;
+  std::vector<uint32_t> proxies_a;
+  for (uint32_t i = 0; i < 700; ++i) {
+    boxes_a.push_back(random_box(rng, 25.0f));
+    proxies_a.push_back(a.insert(boxes_a.back(), i).value());
+  }
+  for (uint32_t i = 0; i < 300; ++i) {
+    boxes_b.push_back(random_box(rng, 25.0f));
+    ASSERT_TRUE(b.insert(boxes_b.back(), i).ok());
+  }
+  // Holes in the node array (free nodes) and a rebuilt tree must not matter.
+  for (uint32_t i = 0; i < 700; i += 9) ASSERT_TRUE(a.remove(proxies_a[i]).ok());
+  b.rebuild();
+  const auto alive = [](uint32_t v) { return v % 9 != 0; };
+  size_t self_total = 0, cross_total = 0;
+  for (const uint32_t every : {0u, 7u, 1u}) {  // none, one in seven, all marked
+    const auto marked = [every](uint32_t v) { return every != 0 && v % every == 0; };
+    std::vector<uint8_t> marks_a, marks_b;
+    a.mark_subtrees(marked, marks_a);
+    b.mark_subtrees(marked, marks_b);
+    std::vector<std::pair<uint32_t, uint32_t>> self, cross, expected_self, expected_cross;
+    a.overlapping_pairs(marks_a, a, marks_a, [&](uint32_t x, uint32_t y) {
+      self.emplace_back(std::min(x, y), std::max(x, y));
+    });
+    a.overlapping_pairs(marks_a, b, marks_b,
+                        [&](uint32_t x, uint32_t y) { cross.emplace_back(x, y); });
+    for (uint32_t x = 0; x < 700; ++x) {
+      if (!alive(x)) continue;
+      for (uint32_t y = x + 1; y < 700; ++y) {
+        if (alive(y) && (marked(x) || marked(y)) && boxes_a[x].overlaps(boxes_a[y]))
+          expected_self.emplace_back(x, y);
+      }
+      for (uint32_t y = 0; y < 300; ++y) {
+        if ((marked(x) || marked(y)) && boxes_a[x].overlaps(boxes_b[y]))
+          expected_cross.emplace_back(x, y);
+      }
+    }
+    std::sort(self.begin(), self.end());
+    std::sort(cross.begin(), cross.end());
+    // Sorted lists compared whole: a pair reported twice would show.
+    EXPECT_EQ(self, expected_self) << "one in " << every;
+    EXPECT_EQ(cross, expected_cross) << "one in " << every;
+    self_total += self.size();
+    cross_total += cross.size();
+  }
+  // Measured: 361 pairs within the tree, 369 between the trees (over the three markings).
+  EXPECT_GT(self_total, 300u);
+  EXPECT_GT(cross_total, 300u);
+}
+
 }  // namespace
 }  // namespace atl

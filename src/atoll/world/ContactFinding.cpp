@@ -321,6 +321,7 @@ void narrow_phase(StepContext& ctx) {
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_pairs_found;
   ctx.wake.clear();
   collide_round(ctx, ctx.pairs, tally);
+  ctx.pairs_complete = ctx.wake.empty() && result.skipped_body_pairs == 0;
 
   // A sleeping dynamic body that a contact reached wakes now and takes full part in this step
   // (as in Jolt): it gets a movable solver body, and its own pairs are found and collided, which

@@ -113,8 +113,22 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
   const DefaultObjectLayerFilter layers(*ctx.object_layer_pair_filter, body1.object_layer());
   const DefaultBroadPhaseLayerFilter bp_layers(*ctx.object_vs_broadphase_filter,
                                                body1.object_layer());
-  const Status queried = ctx.broadphase->cast_aabox(body1.world_bounds(), c.delta_position, layers,
-                                                    ctx.ccd_candidates, bp_layers);
+  const AABox& bounds1 = body1.world_bounds();
+  // The tree walk for a long cast visits many nodes (a fast body's fat box is stretched along
+  // its motion, and so are all its neighbours'): half of HighSpeed's step. When the cast stays
+  // inside the body's own fat box (its velocity barely changed since the box was made), every
+  // body the walk would report shares a find_pairs pair with it, so testing those partners
+  // alone gives the same candidates and fractions, bit for bit.
+  const BroadPhase& broadphase = *ctx.broadphase;
+  const Status queried =
+      ctx.pairs_complete && broadphase.sweep_within_fat_box(index1, bounds1, c.delta_position)
+          ? broadphase.cast_aabox_among(
+                bounds1, c.delta_position,
+                std::span<const uint32_t>(
+                    ctx.ccd_partners.data() + ctx.ccd_partner_start[ccd_index],
+                    ctx.ccd_partner_start[ccd_index + 1] - ctx.ccd_partner_start[ccd_index]),
+                layers, ctx.ccd_candidates, bp_layers)
+          : broadphase.cast_aabox(bounds1, c.delta_position, layers, ctx.ccd_candidates, bp_layers);
   ATOLL_ASSERT(queried.ok(), "the bounds and velocity of a valid body are finite");
   (void)queried;
   // By (entry fraction, body index): the chosen hit does not depend on the trees' shapes.
@@ -159,6 +173,31 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
   if (c.hit_body != CcdBody::k_no_hit) {
     c.fraction = collector.fraction;
     c.fraction_plus_slop = collector.fraction_plus_slop();
+  }
+}
+
+// Each CCD body's partners in ctx.pairs (CSR by CCD index, in pair order), by counting sort.
+void gather_ccd_partners(StepContext& ctx) {
+  const SolverBodies& solver = ctx.solver;
+  const auto ccd_index = [&ctx, &solver](uint32_t body_index) {
+    const uint32_t s = solver.index_of[body_index];
+    return s < ctx.ccd_index_of.size() ? ctx.ccd_index_of[s] : k_none;
+  };
+  std::vector<uint32_t>& start = ctx.ccd_partner_start;
+  start.assign(ctx.ccd_bodies.size() + 1, 0);
+  for (const BodyPair& bp : ctx.pairs) {
+    if (const uint32_t k = ccd_index(bp.a); k != k_none) ++start[k];
+    if (const uint32_t k = ccd_index(bp.b); k != k_none) ++start[k];
+  }
+  // Running sums: start[k] is now where body k's partners end.
+  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+  ctx.ccd_partners.resize(start.back());
+  // Filled from each body's end backwards while walking the pairs backwards: pair order is kept
+  // and start[k] ends where body k's partners begin.
+  for (size_t i = ctx.pairs.size(); i-- > 0;) {
+    const BodyPair& bp = ctx.pairs[i];
+    if (const uint32_t k = ccd_index(bp.a); k != k_none) ctx.ccd_partners[--start[k]] = bp.b;
+    if (const uint32_t k = ccd_index(bp.b); k != k_none) ctx.ccd_partners[--start[k]] = bp.a;
   }
 }
 
@@ -238,6 +277,7 @@ void ccd(StepContext& ctx) {
   ctx.ccd_index_of.assign(ctx.solver.size(), k_none);
   for (uint32_t k = 0; k < ctx.ccd_bodies.size(); ++k)
     ctx.ccd_index_of[ctx.ccd_bodies[k].solver_index] = k;
+  if (ctx.pairs_complete) gather_ccd_partners(ctx);
   for (uint32_t k = 0; k < ctx.ccd_bodies.size(); ++k) find_ccd_hit(ctx, k);
   resolve_ccd(ctx);
 }

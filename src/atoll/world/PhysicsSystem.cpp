@@ -258,10 +258,22 @@ void PhysicsSystem::quarantine_non_finite() {
 }
 
 void PhysicsSystem::update_bounds(float dt) {
-  for (uint32_t index : body_manager_.active_bodies()) {
+  // Fattened along the predicted motion, so that next step's pairs include what it may reach.
+  const auto bounds_of = [&](uint32_t index, AABox& tight_box, Vec3& displacement) {
     const Body& body = *body_manager_.body_at_slot(index);
-    // Fatten along the predicted motion so that next step's pairs include what it may reach.
-    (void)broadphase_.update(index, body.world_bounds(), body.linear_velocity() * dt);
+    tight_box = body.world_bounds();
+    displacement = body.linear_velocity() * dt;
+  };
+  // In one go, so that a tree in which most bodies left their fat boxes is rebuilt rather than
+  // re-inserted body by body (BroadPhase::update_many).
+  if (broadphase_.update_many(body_manager_.active_bodies(), bounds_of).ok()) return;
+  // A body the broadphase refuses (update_many then changes nothing; not expected, as the
+  // non-finite ones are quarantined by now): body by body, so that every other one still moves.
+  for (uint32_t index : body_manager_.active_bodies()) {
+    AABox tight_box;
+    Vec3 displacement;
+    bounds_of(index, tight_box, displacement);
+    (void)broadphase_.update(index, tight_box, displacement);
   }
 }
 

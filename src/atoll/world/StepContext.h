@@ -110,6 +110,10 @@ struct StepContext {
 
   /// Stage find_pairs: broadphase pairs of the active bodies.
   std::vector<BodyPair> pairs;
+  /// Stage narrow_phase: true when `pairs` holds every broadphase pair of every body in the
+  /// solver (no pair dropped by max_body_pairs this update, no body woken this step), so that
+  /// stage ccd may take a body's candidates from its pairs.
+  bool pairs_complete = false;
   /// Stage gather_solver_bodies on: the solver-body array and its maps.
   SolverBodies solver;
   /// Stage narrow_phase: the pairs of a round that passed the filters, each worker's collision
@@ -144,6 +148,10 @@ struct StepContext {
   std::vector<uint32_t> ccd_order;
   std::vector<uint32_t> ccd_stopped;  // body ID values CCD stopped this step
   AllHitsBroadPhaseCollector ccd_candidates;
+  /// Stage ccd, when pairs_complete: each CCD body's pair partners (body slot indices), those
+  /// of CCD body k at ccd_partners[ccd_partner_start[k] .. ccd_partner_start[k + 1]).
+  std::vector<uint32_t> ccd_partner_start;
+  std::vector<uint32_t> ccd_partners;
   /// Stage write_back: moving bodies whose state went non-finite.
   std::vector<NonFiniteBody> non_finite;
   /// Stage finish_contacts: last step's contacts that are gone.

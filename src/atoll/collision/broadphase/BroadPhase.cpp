@@ -98,6 +98,22 @@ Error BroadPhase::update_error(uint32_t body_index, const AABox& tight_box,
   return check_finite(predicted_displacement, "BroadPhase.update.predicted_displacement").error();
 }
 
+uint32_t BroadPhase::apply_moves() {
+  const uint32_t moved = static_cast<uint32_t>(moves_.size());
+  if (moves_.empty()) return 0;
+  for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
+    tree_moves_.clear();
+    for (const PendingMove& move : moves_)
+      if (move.bp_layer == bp) tree_moves_.push_back(move.leaf);
+    if (tree_moves_.empty()) continue;
+    const Status s = trees_[bp].move_leaves(tree_moves_);
+    ATOLL_ASSERT(s.ok(), "update_many moves present leaves to validated boxes");
+    (void)s;
+  }
+  moves_.clear();
+  return moved;
+}
+
 Status BroadPhase::set_object_layer(uint32_t body_index, ObjectLayer layer) {
   if (Status s = check_present(body_index, "set_object_layer"); !s) return s;
   const Result<BroadPhaseLayer> bp_layer = map_layer(layer, "set_object_layer");
@@ -177,6 +193,64 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
     active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
   }
 
+  // Most bodies active (a scene of fast bodies): walking each tree against itself and the
+  // others finds the pairs with far fewer node visits than one query per body (HighSpeed
+  // 2.0 -> 1.0 ms per step). Few active: their queries visit only their own neighbourhoods.
+  if (active_body_indices.size() * 2 >= body_count_) {
+    find_pairs_by_walk(active_body_indices, out);
+  } else {
+    find_pairs_by_query(active_body_indices, out);
+  }
+  for (const uint32_t index : active_body_indices) {
+    active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
+  }
+  quick_sort(out.begin(), out.end());
+  return Ok{};
+}
+
+void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indices,
+                                    std::vector<BodyPair>& out) {
+  const uint32_t num_layers = num_broadphase_layers();
+  // Which trees hold an active body, and which pairs of trees an active body's layer may look
+  // into (from its own tree into the other, as a query would).
+  tree_marks_.resize(num_layers);
+  for (uint32_t bp = 0; bp < num_layers; ++bp) {
+    trees_[bp].mark_subtrees([this](uint32_t body) { return is_marked_active(body); },
+                             tree_marks_[bp]);
+  }
+  tree_pairs_.assign(static_cast<size_t>(num_layers) * num_layers, 0);
+  for (const uint32_t index : active_body_indices) {
+    const BodyEntry& entry = bodies_[index];
+    for (uint32_t bp = 0; bp < num_layers; ++bp) {
+      if (object_vs_broadphase_->should_collide(entry.layer, static_cast<BroadPhaseLayer>(bp))) {
+        tree_pairs_[static_cast<size_t>(entry.bp_layer) * num_layers + bp] = 1;
+        tree_pairs_[static_cast<size_t>(bp) * num_layers + entry.bp_layer] = 1;
+      }
+    }
+  }
+  // A pair the query of its active side would report, under the same rules: looked for from
+  // the lower index when both are active, else from the active one.
+  const auto report = [this, &out](uint32_t x, uint32_t y) {
+    const uint32_t lo = x < y ? x : y;
+    const uint32_t hi = x < y ? y : x;
+    const BodyEntry& from = bodies_[is_marked_active(lo) ? lo : hi];
+    const BodyEntry& to = bodies_[is_marked_active(lo) ? hi : lo];
+    if (!object_vs_broadphase_->should_collide(from.layer, to.bp_layer) ||
+        !object_pair_filter_->should_collide(from.layer, to.layer)) {
+      return;
+    }
+    out.push_back(BodyPair{lo, hi});
+  };
+  for (uint32_t p = 0; p < num_layers; ++p) {
+    for (uint32_t q = p; q < num_layers; ++q) {
+      if (tree_pairs_[static_cast<size_t>(p) * num_layers + q] == 0) continue;
+      trees_[p].overlapping_pairs(tree_marks_[p], trees_[q], tree_marks_[q], report);
+    }
+  }
+}
+
+void BroadPhase::find_pairs_by_query(std::span<const uint32_t> active_body_indices,
+                                     std::vector<BodyPair>& out) {
   const uint32_t num_layers = num_broadphase_layers();
   for (const uint32_t index : active_body_indices) {
     const BodyEntry& entry = bodies_[index];
@@ -195,12 +269,6 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
       });
     }
   }
-
-  for (const uint32_t index : active_body_indices) {
-    active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
-  }
-  quick_sort(out.begin(), out.end());
-  return Ok{};
 }
 
 Status BroadPhase::cast_ray(const Vec3& origin, const Vec3& direction,
@@ -235,6 +303,42 @@ Status BroadPhase::cast_aabox(const AABox& box, const Vec3& displacement,
     });
   }
   return Ok{};
+}
+
+Status BroadPhase::cast_aabox_among(const AABox& box, const Vec3& displacement,
+                                    std::span<const uint32_t> candidates,
+                                    const ObjectLayerFilter& filter, BroadPhaseCollector& collector,
+                                    const BroadPhaseLayerFilter& bp_filter) const {
+  if (Status s = DynamicTree::check_box(box, "BroadPhase.cast_aabox_among.box"); !s) return s;
+  if (Status s = check_finite(displacement, "BroadPhase.cast_aabox_among.displacement"); !s)
+    return s;
+  float max_fraction = std::min(1.0f, collector.early_out_fraction());
+  if (!(max_fraction >= 0.0f)) return Ok{};
+  // The tree's own node test (DynamicTree::cast): a leaf is reported exactly when it passes it,
+  // because the test is monotone and so every ancestor of a passing leaf passes too.
+  const DynamicTree::SweptBox swept(box.center(), box.extent(), displacement, max_fraction);
+  for (const uint32_t body : candidates) {
+    if (!contains(body)) continue;
+    const BodyEntry& entry = bodies_[body];
+    if (!bp_filter.should_collide(entry.bp_layer)) continue;
+    const float fraction =
+        swept.fraction(trees_[entry.bp_layer].fat_box(entry.proxy), max_fraction);
+    if (fraction == k_float_max || fraction > max_fraction) continue;
+    if (!filter.should_collide(entry.layer)) continue;
+    collector.add_hit({body, fraction});
+    max_fraction = std::min(max_fraction, collector.early_out_fraction());
+    if (max_fraction < 0.0f) break;
+  }
+  return Ok{};
+}
+
+bool BroadPhase::sweep_within_fat_box(uint32_t body_index, const AABox& box,
+                                      const Vec3& displacement) const {
+  if (!contains(body_index)) return false;
+  // The sweep cast_aabox tests every node against first (DynamicTree::SweptBox at fraction 1):
+  // a leaf it reports overlaps that sweep, so it overlaps any box containing it.
+  const DynamicTree::SweptBox swept(box.center(), box.extent(), displacement, 1.0f);
+  return fat_box(body_index).contains(swept.sweep);
 }
 
 Status BroadPhase::collide_aabox(const AABox& box, const ObjectLayerFilter& filter,

@@ -59,6 +59,32 @@ class BroadPhase {
     return trees_[entry.bp_layer].update_leaf(entry.proxy, tight_box, predicted_displacement,
                                               settings_.fat_margin);
   }
+  /// update() for many bodies in one go: `bounds_of(body_index, tight_box,
+  /// predicted_displacement)` sets each body's two arguments. The stored boxes end as update()
+  /// in the list's order would leave them; a tree in which more than a quarter of the leaves
+  /// need new boxes is refitted or rebuilt rather than re-inserted leaf by leaf
+  /// (DynamicTree::move_leaves), which is what a scene of fast bodies needs every step. Returns
+  /// how many bodies got new boxes. Error (nothing changed) as update() for the first bad body.
+  template <class BoundsOf>
+  Result<uint32_t> update_many(std::span<const uint32_t> body_indices, BoundsOf&& bounds_of) {
+    moves_.clear();
+    AABox tight_box;
+    Vec3 displacement;
+    for (const uint32_t body_index : body_indices) {
+      bounds_of(body_index, tight_box, displacement);
+      if (!contains(body_index) || !DynamicTree::is_valid_box(tight_box) ||
+          !displacement.is_finite()) {
+        return update_error(body_index, tight_box, displacement);
+      }
+      const BodyEntry& entry = bodies_[body_index];
+      PendingMove move{entry.bp_layer, {entry.proxy, AABox()}};
+      if (trees_[entry.bp_layer].needs_new_box(entry.proxy, tight_box, displacement,
+                                               settings_.fat_margin, move.leaf.box)) {
+        moves_.push_back(move);
+      }
+    }
+    return apply_moves();
+  }
   /// Moves a body to another object layer (and tree, when the broadphase layer changes).
   Status set_object_layer(uint32_t body_index, ObjectLayer layer);
   /// Rebuilds every tree top-down for the fastest queries, e.g. after adding a level's static
@@ -85,6 +111,22 @@ class BroadPhase {
   Status cast_aabox(const AABox& box, const Vec3& displacement, const ObjectLayerFilter& filter,
                     BroadPhaseCollector& collector,
                     const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// cast_aabox limited to the bodies in `candidates` (absent ones are skipped): reports, in
+  /// the candidates' order, each one that cast_aabox would report, with the same fraction bit
+  /// for bit. With a collector that keeps its early-out fraction at 1 or above (e.g.
+  /// AllHitsBroadPhaseCollector) the set is exactly cast_aabox's when `candidates` holds every
+  /// body it reports, e.g. when sweep_within_fat_box(body, box, displacement) and `candidates`
+  /// are body's find_pairs partners. Error as cast_aabox.
+  Status cast_aabox_among(const AABox& box, const Vec3& displacement,
+                          std::span<const uint32_t> candidates, const ObjectLayerFilter& filter,
+                          BroadPhaseCollector& collector,
+                          const BroadPhaseLayerFilter& bp_filter = BroadPhaseLayerFilter()) const;
+  /// True when everything cast_aabox(box, displacement, ...) can report with an early-out
+  /// fraction of 1 or more touches the fat box of body `body_index`: the box's sweep lies
+  /// inside it. Those bodies are then all paired with it by find_pairs (same tree state and
+  /// symmetric filters), which is how CCD takes a fast body's candidates from the pairs
+  /// instead of walking the tree again. False when the body is absent.
+  bool sweep_within_fat_box(uint32_t body_index, const AABox& box, const Vec3& displacement) const;
   /// Reports the bodies whose fat boxes overlap `box` and whose layer passes `filter`.
   /// Error when the box is not finite or inverted.
   Status collide_aabox(const AABox& box, const ObjectLayerFilter& filter,
@@ -147,6 +189,20 @@ class BroadPhase {
     return (active_bits_[body_index >> 6] >> (body_index & 63)) & 1u;
   }
 
+  // A leaf of tree `bp_layer` that update_many gives a new box.
+  struct PendingMove {
+    BroadPhaseLayer bp_layer;
+    DynamicTree::LeafMove leaf;
+  };
+  // find_pairs' two ways, on the marked active bodies: one walk per pair of trees, or one
+  // query per active body.
+  void find_pairs_by_walk(std::span<const uint32_t> active_body_indices,
+                          std::vector<BodyPair>& out);
+  void find_pairs_by_query(std::span<const uint32_t> active_body_indices,
+                           std::vector<BodyPair>& out);
+  // update_many's second half: moves_ into the trees; returns how many.
+  uint32_t apply_moves();
+
   const BroadPhaseLayerInterface* layer_interface_;
   const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_;
   const ObjectLayerPairFilter* object_pair_filter_;
@@ -156,6 +212,13 @@ class BroadPhase {
   uint32_t body_count_ = 0;
   // find_pairs scratch: one bit per body index, all zero between calls.
   std::vector<uint64_t> active_bits_;
+  // find_pairs_by_walk scratch: per tree, mark_subtrees of the active bodies; per pair of
+  // trees (p * layers + q), whether an active body's layers let it look from one into the other.
+  std::vector<std::vector<uint8_t>> tree_marks_;
+  std::vector<uint8_t> tree_pairs_;
+  // update_many scratch: the leaves to move, then one tree's share of them.
+  std::vector<PendingMove> moves_;
+  std::vector<DynamicTree::LeafMove> tree_moves_;
 };
 
 }  // namespace atl

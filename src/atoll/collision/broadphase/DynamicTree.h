@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -61,6 +62,29 @@ class DynamicTree {
     }
     return update_leaf(proxy, tight_box, displacement, margin);
   }
+  /// A leaf and the fat box it is to get (DynamicTree::move_leaves).
+  struct LeafMove {
+    /// Proxy id of the leaf.
+    uint32_t proxy;
+    /// Its new fat box (world space, m).
+    AABox box;
+  };
+  /// Gives every listed leaf its new box. Re-inserts them one by one in the list's order (as
+  /// update() does), or, when they are more than a quarter of at least k_min_leaves_to_rebuild
+  /// leaves, keeps the tree's shape and refits its boxes, or rebuilds it as rebuild() does once
+  /// refitting would leave it much looser than the last rebuild (k_refit_area_limit). Error
+  /// (nothing changed) for a proxy that is not a leaf or a non-finite or inverted box.
+  Status move_leaves(std::span<const LeafMove> moves);
+  /// The fewest leaves for which move_leaves refits or rebuilds (below, re-inserting is cheap
+  /// anyway).
+  static constexpr uint32_t k_min_leaves_to_rebuild = 64;
+  /// move_leaves keeps the tree's shape and refits its boxes while their total area stays
+  /// within this factor of what the last rebuild gave.
+  static constexpr float k_refit_area_limit = 1.3f;
+  /// Whether update(proxy, tight_box, displacement, margin) would give the leaf a new box, and
+  /// that box (`new_box`, set either way). Inputs as update() validates them (asserted).
+  bool needs_new_box(uint32_t proxy, const AABox& tight_box, const Vec3& displacement, float margin,
+                     AABox& new_box) const;
   /// Removes every leaf (keeps the storage).
   void clear();
   /// Rebuilds the internal nodes top-down (median splits along the widest axis of the leaf
@@ -108,6 +132,62 @@ class DynamicTree {
   void query_point(const Vec3& point, Callback&& callback) const {
     query_leaves([&point](const AABox& b) { return b.contains(point); }, callback);
   }
+  /// Sets `marks` to one byte per node: 1 where the subtree holds a leaf whose value passes
+  /// `is_marked(value)`, else 0. Input to overlapping_pairs.
+  template <class IsMarked>
+  void mark_subtrees(IsMarked&& is_marked, std::vector<uint8_t>& marks) const {
+    marks.assign(nodes_.size(), 0);
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+      if (nodes_[i].height != 0 || !is_marked(nodes_[i].value)) continue;
+      for (uint32_t n = i; n != k_null_node && marks[n] == 0; n = nodes_[n].parent) marks[n] = 1;
+    }
+  }
+  /// Calls `callback(value, other_value)` once for every pair of a leaf of this tree and a
+  /// leaf of `other` whose fat boxes overlap and of which at least one is marked (`marks` and
+  /// `other_marks` from mark_subtrees on each tree). With `other` this very tree, every such
+  /// pair of two distinct leaves, once. One walk over both trees at a time (subtrees that do
+  /// not overlap, or hold no marked leaf on either side, are skipped whole) instead of one
+  /// query per leaf: the top of the tree is visited once, not once per leaf.
+  template <class Callback>
+  void overlapping_pairs(const std::vector<uint8_t>& marks, const DynamicTree& other,
+                         const std::vector<uint8_t>& other_marks, Callback&& callback) const {
+    if (root_ == k_null_node || other.root_ == k_null_node) return;
+    ATOLL_ASSERT(marks.size() == nodes_.size() && other_marks.size() == other.nodes_.size(),
+                 "DynamicTree::overlapping_pairs: marks from mark_subtrees");
+    const bool same = this == &other;
+    struct Entry {
+      uint32_t a;  // node of this tree
+      uint32_t b;  // node of `other`; a == b in the same tree: pairs within that subtree
+    };
+    // Each entry popped pushes at most three, one level down in one tree or both, and all but
+    // one wait while the last is walked: below 3 × (height + other height) + 3 ≤ 285.
+    StaticArray<Entry, 288> stack;
+    stack.push_back({root_, other.root_});
+    while (!stack.empty()) {
+      const Entry e = stack.back();
+      stack.pop_back();
+      const Node& na = nodes_[e.a];
+      const Node& nb = other.nodes_[e.b];
+      if (same && e.a == e.b) {
+        if (na.height == 0 || marks[e.a] == 0) continue;
+        stack.push_back({na.child[0], na.child[0]});
+        stack.push_back({na.child[1], na.child[1]});
+        stack.push_back({na.child[0], na.child[1]});
+        continue;
+      }
+      if ((marks[e.a] | other_marks[e.b]) == 0 || !na.box.overlaps(nb.box)) continue;
+      if (na.height == 0 && nb.height == 0) {
+        callback(na.value, nb.value);
+      } else if (nb.height == 0 || (na.height != 0 && na.height >= nb.height)) {
+        // The taller subtree splits, so both sides shrink at a similar pace.
+        stack.push_back({na.child[0], e.b});
+        stack.push_back({na.child[1], e.b});
+      } else {
+        stack.push_back({e.a, nb.child[0]});
+        stack.push_back({e.a, nb.child[1]});
+      }
+    }
+  }
   /// Casts the segment origin + t·direction, t ∈ [0, max_fraction], and calls
   /// `callback(value, entry_fraction)` for every leaf whose fat box it enters, nearer subtrees
   /// first. The callback returns the new max fraction (return the one it was given to keep it,
@@ -126,6 +206,38 @@ class DynamicTree {
     cast(box.center(), box.extent(), direction, max_fraction, callback);
   }
 
+  /// The test cast_ray and cast_aabox apply to every node: the ray origin + t·direction,
+  /// t ∈ [0, max_fraction], against boxes grown by `extent` (a box cast is the ray of its
+  /// centre). Public so that a caller can apply the very same test to a chosen leaf (bit for
+  /// bit the fraction the tree would report, see BroadPhase::cast_aabox_among).
+  struct SweptBox {
+    SweptBox(const Vec3& origin_, const Vec3& extent_, const Vec3& direction, float max_fraction)
+        : origin(origin_),
+          extent(extent_),
+          // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
+          inv_direction(direction.reciprocal()) {
+      const AABox start = AABox::from_center(origin, extent);
+      sweep = AABox::merged(start, start.translated(direction * max_fraction));
+    }
+    /// Entry fraction (≤ max) of the moving box into `box`, or k_float_max when it misses.
+    /// Monotone: a box containing another is entered no later, so a parent passes whenever
+    /// one of its leaves does.
+    float fraction(const AABox& box, float max) const {
+      // The bounds of the whole sweep reject most boxes more cheaply than the slab test.
+      if (!box.overlaps(sweep)) return k_float_max;
+      return box.expanded(extent).ray_fraction(origin, inv_direction, max);
+    }
+
+    /// Centre of the box at t = 0 (m).
+    Vec3 origin;
+    /// Half extent of the moving box (m; zero for a ray).
+    Vec3 extent;
+    /// 1 / direction per axis (±inf where the direction is 0).
+    Vec3 inv_direction;
+    /// Bounds of the moving box over [0, max_fraction] given at construction.
+    AABox sweep;
+  };
+
  private:
   // BroadPhase validates its inputs itself and calls update_leaf directly.
   friend class BroadPhase;
@@ -143,27 +255,17 @@ class DynamicTree {
     int32_t height;     // 0 for leaves, -1 while on the free list
   };
 
-  // The ray origin + t·direction against the leaves' boxes grown by `extent` (a box cast is
-  // the ray of its centre).
+  // cast_ray and cast_aabox: every node through SweptBox, nearer subtrees first.
   template <class Callback>
   void cast(const Vec3& origin, const Vec3& extent, const Vec3& direction, float max_fraction,
             Callback& callback) const {
     if (root_ == k_null_node || !(max_fraction >= 0.0f)) return;
-    // 1/0 = ±inf marks an axis the ray is parallel to; AABox::ray_fraction handles it.
-    const Vec3 inv_direction = direction.reciprocal();
-    // The bounds of the whole sweep reject most boxes more cheaply than the slab test.
-    const AABox start = AABox::from_center(origin, extent);
-    const AABox sweep = AABox::merged(start, start.translated(direction * max_fraction));
-    const auto fraction_of = [&](uint32_t node, float max) {
-      const AABox& box = nodes_[node].box;
-      if (!box.overlaps(sweep)) return k_float_max;
-      return box.expanded(extent).ray_fraction(origin, inv_direction, max);
-    };
+    const SweptBox swept(origin, extent, direction, max_fraction);
     struct Entry {
       uint32_t node;
       float fraction;
     };
-    const float root_fraction = fraction_of(root_, max_fraction);
+    const float root_fraction = swept.fraction(nodes_[root_].box, max_fraction);
     if (root_fraction == k_float_max) return;
     TraversalStack<Entry> stack;
     stack.push_back({root_, root_fraction});
@@ -179,8 +281,8 @@ class DynamicTree {
         if (max_fraction < 0.0f) return;
         continue;
       }
-      const float f0 = fraction_of(node.child[0], max_fraction);
-      const float f1 = fraction_of(node.child[1], max_fraction);
+      const float f0 = swept.fraction(nodes_[node.child[0]].box, max_fraction);
+      const float f1 = swept.fraction(nodes_[node.child[1]].box, max_fraction);
       // Push the farther child first so that the nearer one is visited first.
       const bool first_is_near = f0 <= f1;
       const Entry near{node.child[first_is_near ? 0 : 1], first_is_near ? f0 : f1};
@@ -208,7 +310,12 @@ class DynamicTree {
     }
   }
 
-  uint32_t build_top_down(uint32_t* leaves, uint32_t count);
+  // A leaf as rebuild() sorts it: min + max of its box (twice its centre) and its node.
+  struct BuildLeaf {
+    Vec3 center_sum;
+    uint32_t node;
+  };
+  uint32_t build_top_down(BuildLeaf* leaves, uint32_t count);
   uint32_t allocate_node();
   void free_node(uint32_t index);
   void insert_leaf(uint32_t leaf);
@@ -227,6 +334,11 @@ class DynamicTree {
   static Error box_error(const AABox& box, std::string_view field);
   Error update_error(uint32_t proxy, const AABox& tight_box, const Vec3& displacement,
                      float margin) const;
+  // Recomputes the boxes of the internal nodes below `index` from its leaves; returns the
+  // sum of their surface areas (m²).
+  float refit_subtree(uint32_t index);
+  // Moves a leaf to `box`: out of the tree and back in.
+  void reinsert(uint32_t proxy, const AABox& box);
   // update() on validated inputs.
   bool update_leaf(uint32_t proxy, const AABox& tight_box, const Vec3& displacement, float margin);
 
@@ -234,6 +346,10 @@ class DynamicTree {
   uint32_t root_ = k_null_node;
   uint32_t free_list_ = k_null_node;
   uint32_t leaf_count_ = 0;
+  // Sum of the internal nodes' surface areas (m²) right after the last rebuild (0 before).
+  float rebuilt_area_ = 0.0f;
+  // rebuild() scratch, kept to spare an allocation per rebuild.
+  std::vector<BuildLeaf> build_scratch_;
 };
 
 }  // namespace atl
