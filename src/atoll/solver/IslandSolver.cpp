@@ -170,7 +170,7 @@ namespace {
 void plan_island_shares(const IslandBuilder& islands, const IslandConstraints& island_constraints,
                         const LargeIslandSplitter& splitter, uint32_t workers,
                         std::vector<uint32_t>& share_begin) {
-  constexpr uint64_t k_min_share_work = 64;
+  constexpr uint64_t k_min_share_work = 128;
   const uint32_t count = islands.num_islands();
   const auto work = [&](uint32_t i) -> uint64_t {
     if (!splitter.island(i).empty()) return 0;
@@ -207,7 +207,10 @@ bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSo
   // one, a body's constraints moved between cores from split to split, and 2 threads ran the
   // pyramid slower than 1 (64.9 vs 71.5 steps/s; with shares 83.8 vs 75.6). The items of a
   // split share no moving body, so any division gives the same bits.
-  parallel_for_shares(jobs, splits.num_batches(s), 1,
+  // A share below k_min_share_batches batches (128 items, some 10 µs of work) costs more to
+  // hand to another core than it saves: a small split runs on the caller alone.
+  constexpr uint32_t k_min_share_batches = 8;
+  parallel_for_shares(jobs, splits.num_batches(s), k_min_share_batches,
                       [&](uint32_t begin, uint32_t end, uint32_t worker) {
                         bool changed = false;
                         for (uint32_t b = begin; b < end; ++b) {
@@ -352,16 +355,21 @@ void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
   // islands test in parallel, and fall asleep below in island order.
   const uint32_t count = islands.num_islands();
   scratch.may_sleep.resize(count);
-  parallel_for(jobs, count, 4, [&](uint32_t begin, uint32_t end, uint32_t) {
-    for (uint32_t i = begin; i < end; ++i) {
-      bool all = true;
-      for (uint32_t s : islands.island_bodies(i)) {
-        Body& body = *body_manager.body_at_slot(solver.source[s]);
-        all &= body.update_sleep_test(dt, max_movement, settings.time_before_sleep);
-      }
-      scratch.may_sleep[i] = all ? 1 : 0;
-    }
-  });
+  // In shares of many islands: the test is cheap and the bodies are the serial stages' data
+  // (SolverBodies.h, k_body_share); on highspeed, 5000 one-body islands took 0.16 ms on one
+  // thread and 0.30 on two.
+  constexpr uint32_t k_min_share_islands = 4096;
+  parallel_for_shares(
+      jobs, count, k_min_share_islands, [&](uint32_t begin, uint32_t end, uint32_t) {
+        for (uint32_t i = begin; i < end; ++i) {
+          bool all = true;
+          for (uint32_t s : islands.island_bodies(i)) {
+            Body& body = *body_manager.body_at_slot(solver.source[s]);
+            all &= body.update_sleep_test(dt, max_movement, settings.time_before_sleep);
+          }
+          scratch.may_sleep[i] = all ? 1 : 0;
+        }
+      });
   to_sleep.clear();
   for (uint32_t i = 0; i < count; ++i)
     if (scratch.may_sleep[i] != 0)
