@@ -282,7 +282,7 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseT
 }
 
 // Pairs per range of pass 2: enough to amortise taking a range, few enough to balance pairs of
-// very different cost (a cached pair, a convex hull against a mesh).
+// very different cost (two spheres, a convex hull against a mesh).
 constexpr uint32_t k_pair_range = 16;
 
 // The narrow phase of one round of pairs (the three passes above).
