@@ -11,62 +11,14 @@
 #include <new>
 #include <thread>
 
+#include "CountingAllocator.h"
 #include "atoll/core/ThreadPool.h"
-
-namespace {
-
-std::atomic<bool> g_counting{false};
-std::atomic<uint64_t> g_allocations{0};
-
-void* counted_allocate(std::size_t size, std::size_t alignment) {
-  if (g_counting.load(std::memory_order_relaxed))
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (size == 0) size = 1;
-  void* p = alignment > alignof(std::max_align_t)
-                ? std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment)
-                : std::malloc(size);
-  return p;
-}
-
-}  // namespace
-
-[[gnu::noinline]] void* operator new(std::size_t size) {
-  if (void* p = counted_allocate(size, 0)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void* operator new[](std::size_t size) {
-  if (void* p = counted_allocate(size, 0)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void* operator new(std::size_t size, std::align_val_t alignment) {
-  if (void* p = counted_allocate(size, static_cast<std::size_t>(alignment))) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void* operator new[](std::size_t size, std::align_val_t alignment) {
-  if (void* p = counted_allocate(size, static_cast<std::size_t>(alignment))) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  return counted_allocate(size, 0);
-}
-[[gnu::noinline]] void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return counted_allocate(size, 0);
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-[[gnu::noinline]] void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
 
 namespace atl {
 namespace {
+
+using test::g_allocations;
+using test::g_counting;
 
 struct Sum {
   std::atomic<uint64_t> total{0};
@@ -76,6 +28,16 @@ struct Sum {
     static_cast<Sum*>(context)->total.fetch_add(local, std::memory_order_relaxed);
   }
 };
+
+// The counter is live: without it the test below could not fail.
+TEST(ThreadPoolAllocation, TheCounterCountsAllocations) {
+  g_allocations.store(0);
+  g_counting.store(true);
+  auto* probe = new std::atomic<uint64_t>(7);
+  g_counting.store(false);
+  delete probe;
+  EXPECT_EQ(g_allocations.load(), 1u);
+}
 
 TEST(ThreadPoolAllocation, RunAllocatesNothing) {
   for (const uint32_t workers : {1u, 2u, 4u}) {
@@ -91,7 +53,8 @@ TEST(ThreadPoolAllocation, RunAllocatesNothing) {
       pool->run(&Sum::task, count, 1 + r % 8, &sum);
       expected += uint64_t{count} * (count - 1) / 2;
       // Now and then the workers fall asleep and are woken by the next run.
-      if (r % 500 == 499) std::this_thread::sleep_for(std::chrono::microseconds(500));
+      if (r % 500 == 499)
+        std::this_thread::sleep_for(std::chrono::microseconds(4 * ThreadPool::k_spin_microseconds));
     }
     g_counting.store(false);
     EXPECT_EQ(sum.total.load(), expected);

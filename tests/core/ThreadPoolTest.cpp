@@ -191,19 +191,22 @@ TEST(ThreadPool, EveryWorkerRunsARangeAtTheSameTime) {
   }
 }
 
+// A pause after which an idle worker (or a waiting caller) has stopped polling and sleeps.
+constexpr std::chrono::microseconds k_asleep(4 * ThreadPool::k_spin_microseconds);
+
 TEST(ThreadPool, WakesWorkersThatFellAsleep) {
-  // Idle workers sleep after k_spin_microseconds (50 µs); after a 2 ms pause every run must
+  // Idle workers sleep after k_spin_microseconds; after a pause of 4 times that every run must
   // wake them all (a lost wake-up would time the rendezvous out).
   auto pool = make_pool(3);
   for (int repeat = 0; repeat < 40; ++repeat) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(k_asleep);
     ASSERT_EQ(rendezvous(*pool), std::vector<uint32_t>(3, 1u)) << "repeat " << repeat;
   }
 }
 
 TEST(ThreadPool, CallerWaitsForAWorkerRunningALongRange) {
   // The caller's first range waits until the background worker has taken a range; that range
-  // takes 1 ms, far longer than the caller's 50 µs of polling once its own ranges are done, so
+  // takes 4 times the caller's k_spin_microseconds of polling once its own ranges are done, so
   // the caller goes to sleep and the worker leaving the run must wake it.
   auto pool = make_pool(2);
   uint32_t runs_with_background_ranges = 0;
@@ -213,7 +216,7 @@ TEST(ThreadPool, CallerWaitsForAWorkerRunningALongRange) {
     parallel_for(*pool, 8, 1, [&](uint32_t begin, uint32_t end, uint32_t worker) {
       if (worker != 0) {
         background.fetch_add(1);
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(k_asleep);
       } else {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         while (background.load() == 0 && std::chrono::steady_clock::now() < deadline)
@@ -242,7 +245,7 @@ TEST(ThreadPool, ThousandsOfConsecutiveRunsNeitherLoseNorHang) {
       });
       expected += uint64_t{count} * (count + 1) / 2;
       // Every 1000 runs, let the workers fall asleep between two runs.
-      if (r % 1000 == 999) std::this_thread::sleep_for(std::chrono::microseconds(300));
+      if (r % 1000 == 999) std::this_thread::sleep_for(k_asleep);
     }
     EXPECT_EQ(sum.load(), expected) << workers << " workers";
   }
