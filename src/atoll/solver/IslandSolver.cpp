@@ -192,6 +192,19 @@ void plan_island_shares(const IslandBuilder& islands, const IslandConstraints& i
   share_begin.push_back(count);
 }
 
+// Runs `solve(island, worker)` for every island that is not split, one share of
+// scratch.share_begin (plan_island_shares) per range, so that an island is solved on the same
+// core by the velocity and the position solve.
+template <class Solve>
+void for_each_unsplit_island(JobSystem& jobs, const IslandSolveScratch& scratch,
+                             const LargeIslandSplitter& splitter, Solve&& solve) {
+  const uint32_t shares = static_cast<uint32_t>(scratch.share_begin.size() - 1);
+  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t worker) {
+    for (uint32_t i = scratch.share_begin[first]; i < scratch.share_begin[last]; ++i)
+      if (splitter.island(i).empty()) solve(i, worker);
+  });
+}
+
 // Runs `pass(constraints, contacts)` over the items of split `s` and returns whether any call
 // returned true: a parallel split's batches on every worker (its items share no moving body, so
 // the order does not matter), the non-parallel split on the caller in order.
@@ -308,16 +321,12 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
   }
   plan_island_shares(islands, island_constraints, splitter, jobs.num_workers(),
                      scratch.share_begin);
-  const uint32_t shares = static_cast<uint32_t>(scratch.share_begin.size() - 1);
-  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t worker) {
-    for (uint32_t i = scratch.share_begin[first]; i < scratch.share_begin[last]; ++i) {
-      if (!splitter.island(i).empty()) continue;
-      const std::span<const uint32_t> items = island_constraints.island_items(i);
-      scratch.steps[i] = island_solver_steps(constraints, items);
-      scratch.iterations[i] =
-          solve_island_velocity(contacts, constraints, bodies, islands.island_items(i), items,
-                                scratch.steps[i], settings, scratch.stacks[worker]);
-    }
+  for_each_unsplit_island(jobs, scratch, splitter, [&](uint32_t i, uint32_t worker) {
+    const std::span<const uint32_t> items = island_constraints.island_items(i);
+    scratch.steps[i] = island_solver_steps(constraints, items);
+    scratch.iterations[i] =
+        solve_island_velocity(contacts, constraints, bodies, islands.island_items(i), items,
+                              scratch.steps[i], settings, scratch.stacks[worker]);
   });
   uint32_t total = 0;
   for (uint32_t i = 0; i < count; ++i) total += scratch.iterations[i];
@@ -336,12 +345,9 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
       solve_split_island_position(contacts, constraints, bodies, splits, scratch.steps[i], settings,
                                   jobs, scratch);
   }
-  const uint32_t shares = static_cast<uint32_t>(scratch.share_begin.size() - 1);
-  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
-    for (uint32_t i = scratch.share_begin[first]; i < scratch.share_begin[last]; ++i)
-      if (splitter.island(i).empty())
-        solve_island_position(contacts, constraints, bodies, islands.island_items(i),
-                              island_constraints.island_items(i), scratch.steps[i], settings);
+  for_each_unsplit_island(jobs, scratch, splitter, [&](uint32_t i, uint32_t) {
+    solve_island_position(contacts, constraints, bodies, islands.island_items(i),
+                          island_constraints.island_items(i), scratch.steps[i], settings);
   });
 }
 

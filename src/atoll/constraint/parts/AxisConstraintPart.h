@@ -149,18 +149,12 @@ class AxisConstraintPart {
                                         const Vec3& r2, const Vec3& axis, float c, float baumgarte,
                                         const InverseMassScales& scales = {}) {
     if (c == 0.0f) return false;
-    const Vec3 r1_cross = r1.cross(axis);
-    const Vec3 r2_cross = r2.cross(axis);
-    const Vec3 lin1 = body1.inv_mass * axis * scales.inv_mass1;
-    const Vec3 lin2 = body2.inv_mass * axis * scales.inv_mass2;
-    const Vec3 ang1 = body1.inv_inertia.multiply3x3(r1_cross) * scales.inv_inertia1;
-    const Vec3 ang2 = body2.inv_inertia.multiply3x3(r2_cross) * scales.inv_inertia2;
-    const float k = axis.dot(lin1) + axis.dot(lin2) + r1_cross.dot(ang1) + r2_cross.dot(ang2);
-    if (!is_solvable(k, body1, r1_cross, body2, r2_cross, scales)) return false;
-    const float lambda = -baumgarte * c / k;
+    const Jacobian j = jacobian(body1, r1, body2, r2, axis, scales);
+    if (j.k == 0.0f) return false;
+    const float lambda = -baumgarte * c / j.k;
     if (!is_finite(lambda)) return false;  // a non-finite body: see apply()
-    body1.apply_position_step(-lin1 * lambda, -ang1 * lambda);
-    body2.apply_position_step(lin2 * lambda, ang2 * lambda);
+    body1.apply_position_step(-j.linear1 * lambda, -j.angular1 * lambda);
+    body2.apply_position_step(j.linear2 * lambda, j.angular2 * lambda);
     return true;
   }
 
@@ -182,25 +176,42 @@ class AxisConstraintPart {
   void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
 
  private:
+  // The Jacobian's velocity changes and K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis]
+  // (k 0 when the bodies cannot respond).
+  struct Jacobian {
+    Vec3 r1_cross_axis;
+    Vec3 r2_cross_axis;
+    Vec3 linear1;
+    Vec3 linear2;
+    Vec3 angular1;
+    Vec3 angular2;
+    float k = 0.0f;
+  };
+  static Jacobian jacobian(const SolverBody& body1, const Vec3& r1, const SolverBody& body2,
+                           const Vec3& r2, const Vec3& axis, const InverseMassScales& scales) {
+    Jacobian j;
+    j.r1_cross_axis = r1.cross(axis);
+    j.r2_cross_axis = r2.cross(axis);
+    j.linear1 = body1.inv_mass * axis * scales.inv_mass1;
+    j.linear2 = body2.inv_mass * axis * scales.inv_mass2;
+    j.angular1 = body1.inv_inertia.multiply3x3(j.r1_cross_axis) * scales.inv_inertia1;
+    j.angular2 = body2.inv_inertia.multiply3x3(j.r2_cross_axis) * scales.inv_inertia2;
+    const float k = axis.dot(j.linear1) + axis.dot(j.linear2) + j.r1_cross_axis.dot(j.angular1) +
+                    j.r2_cross_axis.dot(j.angular2);
+    j.k = is_solvable(k, body1, j.r1_cross_axis, body2, j.r2_cross_axis, scales) ? k : 0.0f;
+    return j;
+  }
   // Stores the Jacobian's velocity changes and returns K (0 when the bodies cannot respond).
   float calculate_jacobian(const SolverBody& body1, const Vec3& r1, const SolverBody& body2,
                            const Vec3& r2, const Vec3& axis, const InverseMassScales& scales) {
-    const Vec3 r1_cross_axis = r1.cross(axis);
-    const Vec3 r2_cross_axis = r2.cross(axis);
-    const Vec3 linear1 = body1.inv_mass * axis * scales.inv_mass1;
-    const Vec3 linear2 = body2.inv_mass * axis * scales.inv_mass2;
-    const Vec3 angular1 = body1.inv_inertia.multiply3x3(r1_cross_axis) * scales.inv_inertia1;
-    const Vec3 angular2 = body2.inv_inertia.multiply3x3(r2_cross_axis) * scales.inv_inertia2;
-    r1_cross_axis_ = r1_cross_axis.to_float3();
-    r2_cross_axis_ = r2_cross_axis.to_float3();
-    linear1_ = linear1.to_float3();
-    linear2_ = linear2.to_float3();
-    angular1_ = angular1.to_float3();
-    angular2_ = angular2.to_float3();
-    // K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis].
-    const float k = axis.dot(linear1) + axis.dot(linear2) + r1_cross_axis.dot(angular1) +
-                    r2_cross_axis.dot(angular2);
-    return is_solvable(k, body1, r1_cross_axis, body2, r2_cross_axis, scales) ? k : 0.0f;
+    const Jacobian j = jacobian(body1, r1, body2, r2, axis, scales);
+    r1_cross_axis_ = j.r1_cross_axis.to_float3();
+    r2_cross_axis_ = j.r2_cross_axis.to_float3();
+    linear1_ = j.linear1.to_float3();
+    linear2_ = j.linear2.to_float3();
+    angular1_ = j.angular1.to_float3();
+    angular2_ = j.angular2.to_float3();
+    return j.k;
   }
 
   // Whether K = J M⁻¹ Jᵀ is more than round-off. K is tiny but positive when the axis is all
