@@ -50,7 +50,14 @@ class alignas(16) Quat {
   bool operator==(const Quat& b) const { return v_ == b.v_; }
 
   /// Inverse of a unit quaternion.
-  Quat conjugated() const { return Quat(-x(), -y(), -z(), w()); }
+  Quat conjugated() const {
+#if ATOLL_USE_SSE
+    // Flips the sign bits of x, y and z, as negation does.
+    return Quat(Vec4(_mm_xor_ps(v_.simd(), _mm_set_ps(0.0f, -0.0f, -0.0f, -0.0f))));
+#else
+    return Quat(-x(), -y(), -z(), w());
+#endif
+  }
   /// Inverse of any non-zero quaternion.
   Quat inversed() const { return Quat(conjugated().v_ / v_.length_sq()); }
   /// Rotates v by the inverse of this rotation.

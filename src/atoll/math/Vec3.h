@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <ostream>
+#include <type_traits>
 
 #include "atoll/core/Assert.h"
 #include "atoll/math/Float3.h"
@@ -14,13 +15,43 @@ namespace atl {
 
 class alignas(16) Vec3 {
  public:
+  // The constructors from floats build the register directly when SSE is on: filled lane by
+  // lane, the compiler assembled the vector in integer registers and memory, and the load that
+  // followed waited for the stores (a store-forwarding stall in every `v * s`).
   /// Zero vector.
   constexpr Vec3() : f_{0.0f, 0.0f, 0.0f, 0.0f} {}
-  constexpr Vec3(float x, float y, float z) : f_{x, y, z, z} {}
-  explicit Vec3(const Float3& f) : f_{f.x, f.y, f.z, f.z} {}
+  constexpr Vec3(float x, float y, float z) {
+#if ATOLL_USE_SSE
+    if (!std::is_constant_evaluated()) {
+      _mm_store_ps(f_, _mm_set_ps(z, z, y, x));
+      return;
+    }
+#endif
+    f_[0] = x;
+    f_[1] = y;
+    f_[2] = f_[3] = z;
+  }
+  explicit Vec3(const Float3& f) {
+#if ATOLL_USE_SSE
+    // (x, y) as one 8-byte load, then z into both upper lanes. Through __m128i, which may alias
+    // anything: loaded as a double, GCC moved the load ahead of the stores to the floats.
+    const __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&f.x)));
+    const __m128 z = _mm_load_ss(&f.z);
+    _mm_store_ps(f_, _mm_movelh_ps(xy, _mm_shuffle_ps(z, z, _MM_SHUFFLE(0, 0, 0, 0))));
+#else
+    f_[0] = f.x;
+    f_[1] = f.y;
+    f_[2] = f_[3] = f.z;
+#endif
+  }
 
   static constexpr Vec3 zero() { return Vec3(); }
-  static constexpr Vec3 replicate(float v) { return Vec3(v, v, v); }
+  static constexpr Vec3 replicate(float v) {
+#if ATOLL_USE_SSE
+    if (!std::is_constant_evaluated()) return Vec3(_mm_set1_ps(v));
+#endif
+    return Vec3(v, v, v);
+  }
   static constexpr Vec3 axis_x() { return Vec3(1, 0, 0); }
   static constexpr Vec3 axis_y() { return Vec3(0, 1, 0); }
   static constexpr Vec3 axis_z() { return Vec3(0, 0, 1); }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <ostream>
+#include <type_traits>
 
 #include "atoll/math/Vec3.h"
 
@@ -10,12 +11,38 @@ namespace atl {
 
 class alignas(16) Vec4 {
  public:
+  // Built in a register when SSE is on (as Vec3's constructors, which say why).
   constexpr Vec4() : f_{0.0f, 0.0f, 0.0f, 0.0f} {}
-  constexpr Vec4(float x, float y, float z, float w) : f_{x, y, z, w} {}
-  Vec4(const Vec3& v, float w) : f_{v.x(), v.y(), v.z(), w} {}
+  constexpr Vec4(float x, float y, float z, float w) {
+#if ATOLL_USE_SSE
+    if (!std::is_constant_evaluated()) {
+      _mm_store_ps(f_, _mm_set_ps(w, z, y, x));
+      return;
+    }
+#endif
+    f_[0] = x;
+    f_[1] = y;
+    f_[2] = z;
+    f_[3] = w;
+  }
+  Vec4(const Vec3& v, float w) {
+#if ATOLL_USE_SSE
+    _mm_store_ps(f_, _mm_insert_ps(v.simd(), _mm_set_ss(w), 0x30));
+#else
+    f_[0] = v.x();
+    f_[1] = v.y();
+    f_[2] = v.z();
+    f_[3] = w;
+#endif
+  }
 
   static constexpr Vec4 zero() { return Vec4(); }
-  static constexpr Vec4 replicate(float v) { return Vec4(v, v, v, v); }
+  static constexpr Vec4 replicate(float v) {
+#if ATOLL_USE_SSE
+    if (!std::is_constant_evaluated()) return Vec4(_mm_set1_ps(v));
+#endif
+    return Vec4(v, v, v, v);
+  }
 
   constexpr float x() const { return f_[0]; }
   constexpr float y() const { return f_[1]; }
@@ -23,7 +50,14 @@ class alignas(16) Vec4 {
   constexpr float w() const { return f_[3]; }
   constexpr float operator[](int i) const { return f_[i]; }
   void set_component(int i, float v) { f_[i] = v; }
-  Vec3 xyz() const { return Vec3(f_[0], f_[1], f_[2]); }
+  Vec3 xyz() const {
+#if ATOLL_USE_SSE
+    const __m128 v = simd();
+    return Vec3(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 1, 0)));
+#else
+    return Vec3(f_[0], f_[1], f_[2]);
+#endif
+  }
   const float* data() const { return f_; }
 
 #if ATOLL_USE_SSE

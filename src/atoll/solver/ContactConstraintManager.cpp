@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "atoll/core/Prefetch.h"
 #include "atoll/core/QuickSort.h"
 
 namespace atl {
@@ -53,6 +54,46 @@ std::string ContactSettings::problem() const {
       return std::string(name) + " = (" + std::to_string(value.x()) + ", " +
              std::to_string(value.y()) + ", " + std::to_string(value.z()) + ")";
   return {};
+}
+
+namespace {
+
+// Whether a manifold's settings need the cache's side list: any field but friction and
+// restitution away from its default.
+bool is_extended(const ContactSettings& settings) {
+  const InverseMassScales unit;
+  return settings.combined_rolling_resistance != 0.0f ||
+         settings.combined_torsional_friction != 0.0f || settings.is_sensor ||
+         settings.mass_scales.inv_mass1 != unit.inv_mass1 ||
+         settings.mass_scales.inv_inertia1 != unit.inv_inertia1 ||
+         settings.mass_scales.inv_mass2 != unit.inv_mass2 ||
+         settings.mass_scales.inv_inertia2 != unit.inv_inertia2 ||
+         !(settings.relative_linear_surface_velocity == Vec3::zero()) ||
+         !(settings.relative_angular_surface_velocity == Vec3::zero());
+}
+
+}  // namespace
+
+uint32_t ContactConstraintManager::Cache::copy_manifold(const Cache& from,
+                                                        const CachedManifold& manifold) {
+  CachedManifold copy = manifold;
+  copy.first_point = static_cast<uint32_t>(points.size());
+  points.insert(points.end(), from.points.begin() + manifold.first_point,
+                from.points.begin() + manifold.first_point + manifold.num_points);
+  if (manifold.settings != k_no_settings) {
+    copy.settings = static_cast<uint32_t>(settings.size());
+    settings.push_back(from.settings[manifold.settings]);
+  }
+  manifolds.push_back(copy);
+  return static_cast<uint32_t>(manifolds.size() - 1);
+}
+
+ContactSettings ContactConstraintManager::Cache::settings_of(const CachedManifold& manifold) const {
+  ContactSettings result;
+  if (manifold.settings != k_no_settings) result = settings[manifold.settings];
+  result.combined_friction = manifold.combined_friction;
+  result.combined_restitution = manifold.combined_restitution;
+  return result;
 }
 
 void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& settings) {
@@ -141,18 +182,20 @@ ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for
 
 void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
-  const CachedManifold& manifold = cache_[current_].manifolds[manifold_index];
-  if (manifold.settings.is_sensor) return;
+  const Cache& cache = cache_[current_];
+  const CachedManifold& manifold = cache.manifolds[manifold_index];
+  const ContactSettings settings = cache.settings_of(manifold);
+  if (settings.is_sensor) return;
   ContactHeader& c = added_.emplace_back();
   c.body1 = pair.solver_body1;
   c.body2 = pair.solver_body2;
   c.after_ccd = !ccd_stopped_.empty() &&
                 (std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key1) ||
                  std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key2));
-  c.friction = manifold.settings.combined_friction;
-  c.rolling_resistance = manifold.settings.combined_rolling_resistance;
-  c.torsional_friction = manifold.settings.combined_torsional_friction;
-  c.mass_scales = manifold.settings.mass_scales;
+  c.friction = settings.combined_friction;
+  c.rolling_resistance = settings.combined_rolling_resistance;
+  c.torsional_friction = settings.combined_torsional_friction;
+  c.mass_scales = settings.mass_scales;
   c.cache_manifold = manifold_index;
   c.cache_point = manifold.first_point;
   c.num_points = manifold.num_points;
@@ -190,11 +233,11 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusa
   out_deepest = -k_float_max;
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
     const CachedManifold& manifold = old_cache.manifolds[old_pair->first_manifold + m];
-    const Vec3 normal = b1.rotation * manifold.local_normal;
+    const Vec3 normal = b1.rotation * Vec3(manifold.local_normal);
     for (uint32_t p = 0; p < manifold.num_points; ++p) {
       const CachedPoint& point = old_cache.points[manifold.first_point + p];
-      const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
-      const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
+      const Vec3 w1 = b1.com_position + b1.rotation * Vec3(point.local_on_1);
+      const Vec3 w2 = b2.com_position + b2.rotation * Vec3(point.local_on_2);
       const float depth = (w1 - w2).dot(normal);
       if (depth > out_deepest) out_deepest = depth;
     }
@@ -218,24 +261,21 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
   CachedPair& new_pair = current_pair_for(pair, bodies, old_pair);
   note_penetration(deepest, pair);
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
-    CachedManifold manifold = old_cache.manifolds[old_pair->first_manifold + m];
-    const uint32_t old_first = manifold.first_point;
-    manifold.first_point = static_cast<uint32_t>(cache.points.size());
-    cache.points.insert(cache.points.end(), old_cache.points.begin() + old_first,
-                        old_cache.points.begin() + old_first + manifold.num_points);
-    cache.manifolds.push_back(manifold);
+    const uint32_t index =
+        cache.copy_manifold(old_cache, old_cache.manifolds[old_pair->first_manifold + m]);
     ++new_pair.num_manifolds;
-    add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
+    add_constraint(pair, index);
     if (out_manifolds != nullptr) {
+      const CachedManifold& manifold = cache.manifolds[index];
       ContactManifold world;
-      world.normal = b1.rotation * manifold.local_normal;
+      world.normal = b1.rotation * Vec3(manifold.local_normal);
       world.sub_shape_id1 = manifold.sub_shape_id1;
       world.sub_shape_id2 = manifold.sub_shape_id2;
       float manifold_deepest = -k_float_max;
       for (uint32_t p = 0; p < manifold.num_points; ++p) {
         const CachedPoint& point = cache.points[manifold.first_point + p];
-        const Vec3 w1 = b1.com_position + b1.rotation * point.local_on_1;
-        const Vec3 w2 = b2.com_position + b2.rotation * point.local_on_2;
+        const Vec3 w1 = b1.com_position + b1.rotation * Vec3(point.local_on_1);
+        const Vec3 w2 = b2.com_position + b2.rotation * Vec3(point.local_on_2);
         world.points_on_1.push_back(w1);
         world.points_on_2.push_back(w2);
         manifold_deepest = std::max(manifold_deepest, (w1 - w2).dot(world.normal));
@@ -268,10 +308,15 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
       find_previous_manifold(pair.key1, pair.key2, manifold.sub_shape_id1, manifold.sub_shape_id2);
 
   CachedManifold entry;
-  entry.local_normal = inv1 * manifold.normal;
+  entry.local_normal = (inv1 * manifold.normal).to_float3();
   entry.sub_shape_id1 = manifold.sub_shape_id1;
   entry.sub_shape_id2 = manifold.sub_shape_id2;
-  entry.settings = contact_settings;
+  entry.combined_friction = contact_settings.combined_friction;
+  entry.combined_restitution = contact_settings.combined_restitution;
+  if (is_extended(contact_settings)) {
+    entry.settings = static_cast<uint32_t>(cache.settings.size());
+    cache.settings.push_back(contact_settings);
+  }
   entry.first_point = static_cast<uint32_t>(cache.points.size());
   entry.num_points = static_cast<uint32_t>(manifold.points_on_1.size());
   if (old_manifold != nullptr) {
@@ -284,8 +329,10 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   const float preserve_sq = square(settings.contact_point_preserve_lambda_max_dist);
   for (size_t i = 0; i < manifold.points_on_1.size(); ++i) {
     CachedPoint point;
-    point.local_on_1 = inv1 * (manifold.points_on_1[i] - b1.com_position);
-    point.local_on_2 = inv2 * (manifold.points_on_2[i] - b2.com_position);
+    const Vec3 local_on_1 = inv1 * (manifold.points_on_1[i] - b1.com_position);
+    const Vec3 local_on_2 = inv2 * (manifold.points_on_2[i] - b2.com_position);
+    point.local_on_1 = local_on_1.to_float3();
+    point.local_on_2 = local_on_2.to_float3();
     note_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
                      pair);
     if (old_manifold != nullptr) {
@@ -297,8 +344,8 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
       float best = preserve_sq;
       for (uint32_t j = 0; j < old_manifold->num_points; ++j) {
         const CachedPoint& old_point = old_cache.points[old_manifold->first_point + j];
-        const float d = std::min((old_point.local_on_1 - point.local_on_1).length_sq(),
-                                 (old_point.local_on_2 - point.local_on_2).length_sq());
+        const float d = std::min((Vec3(old_point.local_on_1) - local_on_1).length_sq(),
+                                 (Vec3(old_point.local_on_2) - local_on_2).length_sq());
         if (d < best) {
           best = d;
           point.normal_lambda = old_point.normal_lambda;
@@ -352,16 +399,20 @@ void ContactConstraintManager::setup_velocity_constraints(
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
     const CachedManifold& m = cache.manifolds[c.cache_manifold];
-    const float restitution = m.settings.combined_restitution;
-    const Vec3& surface_linear = m.settings.relative_linear_surface_velocity;
-    const Vec3& surface_angular = m.settings.relative_angular_surface_velocity;
+    const float restitution = m.combined_restitution;
+    const ContactSettings* extended =
+        m.settings != k_no_settings ? &cache.settings[m.settings] : nullptr;
+    const Vec3 surface_linear =
+        extended != nullptr ? extended->relative_linear_surface_velocity : Vec3::zero();
+    const Vec3 surface_angular =
+        extended != nullptr ? extended->relative_angular_surface_velocity : Vec3::zero();
     // The rows set up only for some contacts start from nothing (warm start and the impulse
     // cache read them whenever manifold friction is on).
     c.friction1 = AxisConstraintPart();
     c.friction2 = AxisConstraintPart();
     c.twist = AngularFrictionPart();
     // The normal was stored in body 1's frame when the manifold was found.
-    c.normal = (b1.rotation * m.local_normal).normalized();
+    c.normal = (b1.rotation * Vec3(m.local_normal)).normalized();
     c.tangent1 = c.normal.normalized_perpendicular();
     c.tangent2 = c.normal.cross(c.tangent1);
 
@@ -370,8 +421,8 @@ void ContactConstraintManager::setup_velocity_constraints(
     float targets[k_max_manifold_points];
     for (uint32_t p = 0; p < c.num_points; ++p) {
       const CachedPoint& point = cache.points[c.cache_point + p];
-      const Vec3 r1 = b1.rotation * point.local_on_1;
-      const Vec3 r2 = b2.rotation * point.local_on_2;
+      const Vec3 r1 = b1.rotation * Vec3(point.local_on_1);
+      const Vec3 r2 = b2.rotation * Vec3(point.local_on_2);
       lever1[p] = r1;
       lever2[p] = r2;
       AxisConstraintPart& normal_row = c.normal_rows[p];
@@ -484,11 +535,28 @@ void ContactConstraintManager::setup_velocity_constraints(
                       });
 }
 
+// Inlined always: called out of line it was a function with no effect GCC could see (a prefetch
+// changes no value), and its calls were removed.
+[[gnu::always_inline]] inline void ContactConstraintManager::prefetch_ahead(
+    std::span<const SolverBody> bodies, std::span<const uint32_t> constraints, size_t k) const {
+  // Two constraints ahead, the constraint; one ahead, its bodies (whose indices the previous
+  // call brought in). A list in split order visits constraints scattered over the array: the
+  // pyramid's 8400 take 9 MB, far more than the cache, and each visit missed.
+  if (k + 2 < constraints.size())
+    prefetch_range(&constraints_[constraints[k + 2]], sizeof(Constraint));
+  if (k + 1 < constraints.size()) {
+    const ContactHeader& next = constraints_[constraints[k + 1]];
+    prefetch_range(&bodies[next.body1], sizeof(SolverBody));
+    prefetch_range(&bodies[next.body2], sizeof(SolverBody));
+  }
+}
+
 void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
                                           std::span<const uint32_t> constraints) {
   SolverBody copy1, copy2;
-  for (uint32_t index : constraints) {
-    Constraint& c = constraints_[index];
+  for (size_t k = 0; k < constraints.size(); ++k) {
+    prefetch_ahead(bodies, constraints, k);
+    Constraint& c = constraints_[constraints[k]];
     SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
     SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
     if (c.manifold_friction) {
@@ -517,8 +585,9 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
                                                           int iteration) {
   bool applied = false;
   SolverBody copy1, copy2;
-  for (uint32_t index : constraints) {
-    Constraint& c = constraints_[index];
+  for (size_t k = 0; k < constraints.size(); ++k) {
+    prefetch_ahead(bodies, constraints, k);
+    Constraint& c = constraints_[constraints[k]];
     SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
     SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
 
@@ -653,15 +722,16 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
   const Cache& cache = cache_[current_];
   bool moved = false;
   SolverBody copy1, copy2;
-  for (uint32_t index : constraints) {
-    const Constraint& c = constraints_[index];
+  for (size_t k = 0; k < constraints.size(); ++k) {
+    prefetch_ahead(bodies, constraints, k);
+    const Constraint& c = constraints_[constraints[k]];
     SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
     SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
     for (uint32_t p = 0; p < c.num_points; ++p) {
       const CachedPoint& point = cache.points[c.cache_point + p];
       // Contact points move with the bodies, which the previous corrections have moved.
-      const Vec3 r1 = b1.rotation * point.local_on_1;
-      const Vec3 r2 = b2.rotation * point.local_on_2;
+      const Vec3 r1 = b1.rotation * Vec3(point.local_on_1);
+      const Vec3 r2 = b2.rotation * Vec3(point.local_on_2);
       const float separation = ((b2.com_position + r2) - (b1.com_position + r1)).dot(c.normal);
       // Keep `penetration_slop` of overlap so that resting contacts do not flicker between
       // touching and not (which would wipe the cache), and never correct more than
@@ -730,14 +800,8 @@ void ContactConstraintManager::end_step(
     CachedPair pair = old_cache.pairs[k];
     const uint32_t first_manifold = pair.first_manifold;
     pair.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
-    for (uint32_t m = 0; m < pair.num_manifolds; ++m) {
-      CachedManifold manifold = old_cache.manifolds[first_manifold + m];
-      const uint32_t first_point = manifold.first_point;
-      manifold.first_point = static_cast<uint32_t>(cache.points.size());
-      cache.points.insert(cache.points.end(), old_cache.points.begin() + first_point,
-                          old_cache.points.begin() + first_point + manifold.num_points);
-      cache.manifolds.push_back(manifold);
-    }
+    for (uint32_t m = 0; m < pair.num_manifolds; ++m)
+      cache.copy_manifold(old_cache, old_cache.manifolds[first_manifold + m]);
     pairs.push_back(pair);
   }
   kept_pairs_.clear();

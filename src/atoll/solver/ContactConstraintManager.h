@@ -222,20 +222,26 @@ class ContactConstraintManager {
   bool had_contact(uint32_t key1, uint32_t key2) const;
 
  private:
+  // The cache holds every contact of two steps (the pyramid's 36 000 points), so its records
+  // are packed: vectors as Float3, and a manifold's rarely set contact settings in a side list.
   struct CachedPoint {
-    Vec3 local_on_1;  // relative to body 1's centre of mass, in its rotation frame
-    Vec3 local_on_2;  // relative to body 2's centre of mass, in its rotation frame
+    Float3 local_on_1;  // relative to body 1's centre of mass, in its rotation frame
+    Float3 local_on_2;  // relative to body 2's centre of mass, in its rotation frame
     float normal_lambda = 0.0f;
     float friction_lambda1 = 0.0f;
     float friction_lambda2 = 0.0f;
   };
   struct CachedManifold {
-    Vec3 local_normal;  // in body 1's rotation frame
+    Float3 local_normal;  // in body 1's rotation frame
     SubShapeID sub_shape_id1;
     SubShapeID sub_shape_id2;
-    ContactSettings settings;
     uint32_t first_point = 0;
     uint32_t num_points = 0;
+    float combined_friction = 0.0f;
+    float combined_restitution = 0.0f;
+    // Index in Cache::settings of the manifold's ContactSettings when any field other than
+    // friction and restitution differs from its default (is_extended); k_no_settings else.
+    uint32_t settings = k_no_settings;
     // Manifold friction (PhysicsSettings::manifold_friction): impulses at the mean point.
     float friction_lambda1 = 0.0f;
     float friction_lambda2 = 0.0f;
@@ -244,15 +250,22 @@ class ContactConstraintManager {
     float rolling_lambda1 = 0.0f;
     float rolling_lambda2 = 0.0f;
   };
+  static constexpr uint32_t k_no_settings = ~0u;
   struct Cache {
     std::vector<CachedPair> pairs;
     std::vector<CachedManifold> manifolds;
     std::vector<CachedPoint> points;
+    std::vector<ContactSettings> settings;  // see CachedManifold::settings
     void clear() {
       pairs.clear();
       manifolds.clear();
       points.clear();
+      settings.clear();
     }
+    // Appends `manifold` (and its points and settings) from `from`, returns its new index.
+    uint32_t copy_manifold(const Cache& from, const CachedManifold& manifold);
+    // The manifold's full contact settings.
+    ContactSettings settings_of(const CachedManifold& manifold) const;
   };
   // One manifold as the solver sees it. Warm start, every velocity iteration and the position
   // solve stream through these, so they hold only what those read (1088 bytes, where the
@@ -326,6 +339,9 @@ class ContactConstraintManager {
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
+  // Prefetches what the loops over `constraints` read after constraints[k].
+  void prefetch_ahead(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
+                      size_t k) const;
   static bool solve_normals(Constraint& c, SolverBody& b1, SolverBody& b2);
   bool solve_point_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
   static bool solve_manifold_friction(Constraint& c, SolverBody& b1, SolverBody& b2);
