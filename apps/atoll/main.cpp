@@ -51,8 +51,7 @@ int main(int argc, char** argv) {
       ->add_option("--grid", sweep.grid,
                    "KEY=V1,V2,...: the values of one --set key (repeat for more keys; "
                    "commas inside [] separate nothing)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);
   sweep_cmd->add_option("--seeds", sweep.seeds,
                         "Run seeds 0..N-1 per combination (0: the scene as written; default 1)");
   sweep_cmd->add_option("--steps", sweep.steps, "Steps per run (default: the scene's)");

@@ -106,15 +106,16 @@ def _connect(client):
     if isinstance(client, Client):
         return client, []
     if isinstance(client, str):
-        c = Client(client)
+        c = Client(client, timeout="10s")
         return c, [c]
     if client is not None:
         raise TypeError(f"client: expected None, a distributed.Client or a scheduler address, "
                         f"got {type(client).__name__}")
     # Threads in this process: the runs release the GIL, so they run in parallel, and the
-    # cluster starts in well under a second.
+    # cluster starts in well under a second. The dashboard (when bokeh is installed) takes a free
+    # port rather than 8787, which another cluster may hold.
     cluster = LocalCluster(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=False,
-                           dashboard_address=None)
+                           dashboard_address=":0")
     c = Client(cluster)
     return c, [c, cluster]
 
@@ -179,7 +180,11 @@ def sweep(scene, grid, seeds=1, client=None, steps=None, progress=None):
         row.update(result)
         rows.append(row)
     columns = list(grid) + ["seed"] + FIGURES + ["error"]
-    return pandas.DataFrame(rows, columns=columns)
+    table = pandas.DataFrame(rows, columns=columns)
+    # Counts stay integers beside the empty figures of failed runs.
+    for key in ("steps", "first_all_asleep_step", "active_bodies_end"):
+        table[key] = table[key].astype("Int64")
+    return table
 
 
 # -------------------------------------------------------------------------------------------
@@ -301,7 +306,7 @@ def main(argv=None):
     if client is None and args.workers is not None:
         from distributed import Client, LocalCluster
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=False,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         client = Client(cluster)
         owned = [client, cluster]
     bar = ProgressBar(not args.quiet)

@@ -18,7 +18,7 @@ STEPS = 40
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                       dashboard_address=None)
+                                       dashboard_address=":0")
     c = distributed.Client(cluster)
     yield c
     c.close()
@@ -41,7 +41,7 @@ def test_twelve_runs_match_direct_runs(client):
             with pytest.raises(atoll.Error) as direct:
                 atoll.run_scene("tower10", steps=STEPS, overrides=overrides, seed=row.seed)
             assert row.error == str(direct.value) and "velocity_steps" in row.error
-            assert row.state_hash is None
+            assert row.state_hash is None and row.steps is pandas.NA
             continue
         assert row.error == ""
         direct = atoll.run_scene("tower10", steps=STEPS, overrides=overrides, seed=row.seed)
@@ -87,8 +87,10 @@ def test_cli_sweep_errors(cli, tmp_path):
     assert bad.returncode == 2 and "--grid velocity_steps: expected KEY=V1,V2" in bad.stderr
     assert not out.exists()
     env = dict(os.environ, ATOLL_PYTHONPATH=str(tmp_path / "nowhere"), PYTHONPATH="")
+    # run from tmp_path: python3 -c puts the working directory on sys.path, and CTest runs the
+    # tests in <build>/python, which holds the module
     missing = subprocess.run([cli, "sweep", "tower10", "--out", str(out)], capture_output=True,
-                             text=True, env=env)
+                             text=True, env=env, cwd=tmp_path)
     assert missing.returncode == 2 and "cannot import the Python module atoll" in missing.stderr
     env = dict(os.environ, ATOLL_PYTHON=str(tmp_path / "no_python"))
     no_python = subprocess.run([cli, "sweep", "tower10", "--out", str(out)],
