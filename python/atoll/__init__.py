@@ -315,6 +315,7 @@ class World:
     # many bodies as numpy arrays ---------------------------------------------------------
     @staticmethod
     def _ids(ids):
+        """``ids`` (any sequence or array of body IDs) as a list of ints; None stays None."""
         return None if ids is None else [int(i) for i in _np.asarray(ids).reshape(-1)]
 
     def get_positions(self, ids=None):

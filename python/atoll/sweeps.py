@@ -277,6 +277,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     def bad(message):
+        """One error line on stderr; the exit status of bad input."""
         sys.stderr.write(f"atoll: {message}\n")
         return 2
 

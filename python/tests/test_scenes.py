@@ -39,6 +39,15 @@ def test_overrides_and_seeds_are_the_clis(cli, tmp_path):
                            seed=0)["state_hash"] == plain["state_hash"]
 
 
+def test_cli_refuses_a_bad_seed(cli, tmp_path):
+    for seed in ("-1", "4294967296"):
+        out = tmp_path / "s.json"
+        bad = subprocess.run([cli, "run", "tower10", "--steps", "2", "--seed", seed,
+                              "--summary", str(out)], capture_output=True, text=True)
+        assert bad.returncode == 2 and "--seed: must be in [0, 4294967295]" in bad.stderr
+        assert not out.exists()
+
+
 def test_seed_perturbation_is_small_and_dynamic_only():
     plain = atoll.World.from_scene("tower10")
     seeded = atoll.World.from_scene("tower10", seed=9)
