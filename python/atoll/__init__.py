@@ -198,6 +198,10 @@ class World:
     ``settings`` keys (``settings_fields()``; plus ``dt``, the default step in s, and
     ``collision_steps``), given as a dict and/or keywords: ``World(gravity=[0, -9.81, 0],
     velocity_steps=8)``. ``World.from_scene(scene)`` builds the world of a scene.
+
+    A World is not thread-safe: :meth:`step` and :meth:`run` release the GIL so that other
+    Python threads (other worlds, a Dask worker's other runs) proceed meanwhile, so call one
+    world's methods from one thread at a time.
     """
 
     def __init__(self, settings=None, threads=1, **keys):
