@@ -435,7 +435,8 @@ class World:
     def run(self, steps):
         """Runs ``steps`` steps of the world's scene loop (its events and probes, step numbers
         counted from this call) and returns the summary dict of ``atoll run --summary`` (scene
-        bodies only)."""
+        bodies only). :meth:`contact_events` is empty afterwards (the run's events are not
+        kept)."""
         return _json.loads(self._w.run(int(steps)))
 
     # recording -------------------------------------------------------------------------

@@ -558,8 +558,15 @@ class PyWorld {
     RunOptions options;
     options.steps = steps;
     options.jobs = pool_.get();
-    py::gil_scoped_release release;
-    return summary_to_json(unwrap(run_scene(*world_, options, source_)));
+    // The run's contact events are not kept (contact_events() reports step()'s only).
+    events_.events().clear();
+    system().set_contact_listener(nullptr);
+    Result<RunSummary> summary = [&] {
+      py::gil_scoped_release release;
+      return run_scene(*world_, options, source_);
+    }();
+    system().set_contact_listener(&events_);
+    return summary_to_json(unwrap(std::move(summary)));
   }
 
   // Recording ------------------------------------------------------------------------------

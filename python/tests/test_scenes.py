@@ -75,6 +75,10 @@ def test_dict_scene_and_file_scene(tmp_path):
     world = atoll.World.from_scene(str(path))
     assert world.body_names == ["floor", "ball"]
     assert world.run(90)["state_hash"] == from_dict["state_hash"]
+    assert world.contact_events() == []
+    world.set_state(world.body("ball"), position=[0, 0.6, 0], linear_velocity=[0, -1, 0])
+    world.step()  # lifted off the floor: the contact kept from the run ends in this step
+    assert [e["type"] for e in world.contact_events()] == ["removed"]
 
 
 def test_bad_scenes_raise_with_the_message():
