@@ -17,6 +17,7 @@ class CMakeExtension(Extension):
     """An extension whose sources CMake knows."""
 
     def __init__(self, name):
+        """The extension ``name`` (a dotted module name), built by CMake."""
         super().__init__(name, sources=[])
 
 
@@ -24,6 +25,7 @@ class CMakeBuild(build_ext):
     """Configures the repository with ATOLL_BUILD_PYTHON=ON and builds the module."""
 
     def build_extension(self, ext):
+        """Configures, builds the target atoll_python and copies the module into place."""
         target = pathlib.Path(self.get_ext_fullpath(ext.name)).resolve()
         build = pathlib.Path(self.build_temp).resolve() / "cmake"
         subprocess.check_call([

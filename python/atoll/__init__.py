@@ -205,6 +205,7 @@ class World:
     """
 
     def __init__(self, settings=None, threads=1, **keys):
+        """An empty world with ``settings`` (dict) and ``keys`` applied; ``threads`` workers."""
         merged = dict(settings or {})
         merged.update(keys)
         self._w = _atoll.World(_dumps(merged, "settings"))
@@ -243,6 +244,7 @@ class World:
 
     @threads.setter
     def threads(self, count):
+        """Sets the worker count (1 starts no thread)."""
         self._w.threads = count
 
     # bodies ----------------------------------------------------------------------------

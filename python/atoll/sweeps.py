@@ -236,10 +236,12 @@ class ProgressBar:
     """A progress bar on stderr, only when stderr is a terminal; erased when done."""
 
     def __init__(self, enabled):
+        """A bar when ``enabled`` and stderr is a terminal."""
         self.enabled = enabled and sys.stderr.isatty()
         self.shown = False
 
     def __call__(self, done, total):
+        """Draws ``done`` of ``total`` runs."""
         if not self.enabled:
             return
         width = 40
@@ -249,6 +251,7 @@ class ProgressBar:
         self.shown = True
 
     def clear(self):
+        """Erases the bar."""
         if self.shown:
             sys.stderr.write("\r" + " " * 72 + "\r")
             sys.stderr.flush()

@@ -746,7 +746,9 @@ PYBIND11_MODULE(_atoll, m) {
   m.doc() =
       "Atoll's compiled core. Use the `atoll` package, which wraps it with dict and numpy "
       "conveniences; this module's API may change between versions.";
-  py::register_exception<atl::Error>(m, "Error", PyExc_ValueError);
+  py::register_exception<atl::Error>(m, "Error", PyExc_ValueError).doc() =
+      "An error a user can cause (bad settings, shape, body, scene, ID): Atoll's message, "
+      "naming the input. A ValueError; the call that raised it changed nothing.";
 
   m.def(
       "settings_fields",
