@@ -25,6 +25,8 @@ struct RunArgs {
   std::vector<std::string> trace_bodies;
   std::string summary;
   std::string record;
+  /// --seed: perturbs the initial state (scene/ScenePerturbation.h); 0 = none.
+  int64_t seed = 0;
   bool quiet = false;
 };
 int run_command(const RunArgs& args);
@@ -38,6 +40,22 @@ struct BenchArgs {
 int bench_command(const BenchArgs& args);
 
 int info_command();
+
+/// `atoll sweep`'s arguments, handed to the Python module atoll.sweeps (python/atoll/sweeps.py).
+struct SweepArgs {
+  std::string scene;
+  std::vector<std::string> grid;
+  int seeds = 1;
+  int steps = -1;
+  std::string scheduler;
+  int workers = -1;
+  std::string out;
+  bool quiet = false;
+};
+/// Runs `PYTHON -m atoll.sweeps …` with the build's python directory (found next to the
+/// executable) on PYTHONPATH; exit status 2 and a clear message when Python or the module is
+/// missing.
+int sweep_command(const SweepArgs& args, const char* argv0);
 
 /// Reads a scene given as a file path or a built-in name; `out_source` is the name errors use.
 Result<SceneDescription> load_scene(const std::string& scene, std::string& out_source);

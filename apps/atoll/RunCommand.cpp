@@ -12,6 +12,7 @@
 #include "Commands.h"
 #include "atoll/run/Recording.h"
 #include "atoll/run/SceneWorld.h"
+#include "atoll/scene/ScenePerturbation.h"
 #include "atoll/scene/SceneReader.h"
 
 namespace atl::cli {
@@ -141,6 +142,9 @@ int run_command(const RunArgs& args) {
   if (!scene) return bad_input(scene.error().message());
   for (const std::string& assignment : args.sets)
     if (Status ok = apply_override(*scene, assignment); !ok) return bad_input(ok.error().message());
+  if (args.seed < 0 || args.seed > int64_t(UINT32_MAX))
+    return bad_input("--seed: must be in [0, 4294967295], got " + std::to_string(args.seed));
+  perturb_scene(*scene, static_cast<uint32_t>(args.seed));
   if (args.steps < -1 || args.steps == 0)
     return bad_input("--steps: must be >= 1, got " + std::to_string(args.steps));
 

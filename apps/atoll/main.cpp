@@ -1,4 +1,4 @@
-// The atoll command-line program (DESIGN.md §4): run, bench, info.
+// The atoll command-line program (DESIGN.md §4): run, bench, sweep, info.
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -25,6 +25,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--record", run.record,
                       "Write a recording (poses of every body after every step, shapes) to this "
                       "file; format: docs/recording-format.md");
+  run_cmd->add_option("--seed", run.seed,
+                      "Perturb the dynamic bodies' initial positions (up to 1 mm per axis) and "
+                      "velocities (up to 1 cm/s) with this seed; 0 (default): as written "
+                      "(docs/sweeps.md)");
   run_cmd->add_flag("--quiet", run.quiet, "No progress bar and no report on stdout");
 
   BenchArgs bench;
@@ -35,10 +39,33 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--set", bench.sets,
                         "Override key=value, as for run (e.g. use_large_island_splitter=false)");
 
+  SweepArgs sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep",
+      "Run every combination of settings overrides and seeds of a scene on a Dask cluster "
+      "(Python module atoll.sweeps) and write one CSV row per run: the grid keys, seed, "
+      "state_hash, max_penetration_m, wall_ms_per_step, steps, first_all_asleep_step, "
+      "active_bodies_end, error (docs/sweeps.md)");
+  sweep_cmd->add_option("scene", sweep.scene, "Scene JSON file or built-in scene name")->required();
+  sweep_cmd
+      ->add_option("--grid", sweep.grid,
+                   "KEY=V1,V2,...: the values of one --set key (repeat for more keys; "
+                   "commas inside [] separate nothing)")
+      ->allow_extra_args(false);
+  sweep_cmd->add_option("--seeds", sweep.seeds,
+                        "Run seeds 0..N-1 per combination (0: the scene as written; default 1)");
+  sweep_cmd->add_option("--steps", sweep.steps, "Steps per run (default: the scene's)");
+  sweep_cmd->add_option("--scheduler", sweep.scheduler,
+                        "Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster "
+                        "with one worker thread per core)");
+  sweep_cmd->add_option("--workers", sweep.workers, "Workers of the local cluster");
+  sweep_cmd->add_option("--out", sweep.out, "CSV file to write")->required();
+  sweep_cmd->add_flag("--quiet", sweep.quiet, "No progress bar and no report on stdout");
+
   app.add_subcommand("info", "Print version, build flags and SIMD level");
   CLI::App* help_cmd = app.add_subcommand("help", "Print this help, or a command's (help run)");
   std::string help_topic;
-  help_cmd->add_option("command", help_topic, "run, bench or info");
+  help_cmd->add_option("command", help_topic, "run, bench, sweep or info");
 
   try {
     app.parse(argc, argv);
@@ -54,16 +81,17 @@ int main(int argc, char** argv) {
           "%s", app.get_formatter()->make_help(&app, "atoll", CLI::AppFormatMode::Normal).c_str());
       return k_exit_ok;
     }
-    for (CLI::App* command : {run_cmd, bench_cmd, app.get_subcommand("info")})
+    for (CLI::App* command : {run_cmd, bench_cmd, sweep_cmd, app.get_subcommand("info")})
       if (command->get_name() == help_topic) {
         std::printf("%s", command->help().c_str());
         return k_exit_ok;
       }
-    std::fprintf(stderr, "atoll: help: unknown command \"%s\" (run, bench, info)\n",
+    std::fprintf(stderr, "atoll: help: unknown command \"%s\" (run, bench, sweep, info)\n",
                  help_topic.c_str());
     return k_exit_bad_input;
   }
   if (*run_cmd) return run_command(run);
   if (*bench_cmd) return bench_command(bench);
+  if (*sweep_cmd) return sweep_command(sweep, argv[0]);
   return info_command();
 }
