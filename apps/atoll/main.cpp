@@ -16,8 +16,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--steps", run.steps, "Steps to run (default: the scene's)");
   run_cmd->add_option("--threads", run.threads,
                       "Worker threads, the caller included (1: no thread is started)");
-  run_cmd->add_option("--set", run.sets,
-                      "Override key=value (settings key, bodies.NAME.field or bodies.*.field)");
+  // One value per --set (repeat it for more): taking every word after it, CLI11 read
+  // `--set a=1 tower10` as two overrides and lost the scene.
+  run_cmd
+      ->add_option("--set", run.sets,
+                   "Override key=value (settings key, bodies.NAME.field or bodies.*.field)")
+      ->allow_extra_args(false);
   run_cmd->add_option("--trace", run.trace, "Write a per-step CSV trace to this file");
   run_cmd->add_option("--trace-bodies", run.trace_bodies, "Bodies to trace (default: all)")
       ->delimiter(',');
@@ -36,8 +40,10 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--scene", bench.scene, "Built-in scene name or scene file");
   bench_cmd->add_option("--threads", bench.threads, "Thread counts, e.g. 1,2")->delimiter(',');
   bench_cmd->add_option("--steps", bench.steps, "Steps to run (default: the scene's)");
-  bench_cmd->add_option("--set", bench.sets,
-                        "Override key=value, as for run (e.g. use_large_island_splitter=false)");
+  bench_cmd
+      ->add_option("--set", bench.sets,
+                   "Override key=value, as for run (e.g. use_large_island_splitter=false)")
+      ->allow_extra_args(false);
 
   SweepArgs sweep;
   CLI::App* sweep_cmd = app.add_subcommand(

@@ -375,6 +375,26 @@ TEST_F(CliTest, InfoAndBenchRun) {
 
 // bench takes run's --set, so that a setting's cost can be measured (the splitter's, say);
 // a bad override or step count exits 2 naming it and measures nothing.
+// Before: `run --set velocity_steps=4 tower10` read tower10 as a second override and exited 2
+// (CLI11 gave --set every word up to the next option). Now --set takes one value per occurrence,
+// so the scene may follow it, and two overrides need two --set.
+TEST_F(CliTest, SceneMayFollowSet) {
+  const Outcome before = run_atoll(
+      "run tower10 --quiet --steps 20 --set velocity_steps=4 "
+      "--set position_steps=1 --summary " +
+      path("a.json"));
+  const Outcome after = run_atoll(
+      "run --set velocity_steps=4 --set position_steps=1 tower10 "
+      "--quiet --steps 20 --summary " +
+      path("b.json"));
+  ASSERT_EQ(before.status, 0) << before.output;
+  ASSERT_EQ(after.status, 0) << after.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(path("a.json")))["state_hash"],
+            nlohmann::json::parse(std::ifstream(path("b.json")))["state_hash"]);
+  const Outcome bench = run_atoll("bench --set velocity_steps=4 --scene tower10 --steps 5");
+  EXPECT_EQ(bench.status, 0) << bench.output;
+}
+
 TEST_F(CliTest, BenchAppliesSettingsAndRejectsBadInput) {
   const Outcome with = run_atoll("bench --scene tower10 --steps 30");
   const Outcome without = run_atoll("bench --scene tower10 --steps 30 --set gravity=[0,0,0]");
