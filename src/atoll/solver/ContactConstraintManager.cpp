@@ -30,6 +30,20 @@ float friction_budget(const AxisConstraintPart& normal, const SolverBody& b1, co
                   normal.total_lambda() + normal.lambda_for_target(b1, b2, axis));
 }
 
+// Whether a manifold's settings need the cache's side list: any field but friction and
+// restitution away from its default.
+bool is_extended(const ContactSettings& settings) {
+  const InverseMassScales unit;
+  return settings.combined_rolling_resistance != 0.0f ||
+         settings.combined_torsional_friction != 0.0f || settings.is_sensor ||
+         settings.mass_scales.inv_mass1 != unit.inv_mass1 ||
+         settings.mass_scales.inv_inertia1 != unit.inv_inertia1 ||
+         settings.mass_scales.inv_mass2 != unit.inv_mass2 ||
+         settings.mass_scales.inv_inertia2 != unit.inv_inertia2 ||
+         !(settings.relative_linear_surface_velocity == Vec3::zero()) ||
+         !(settings.relative_angular_surface_velocity == Vec3::zero());
+}
+
 }  // namespace
 
 std::string ContactSettings::problem() const {
@@ -56,24 +70,6 @@ std::string ContactSettings::problem() const {
   return {};
 }
 
-namespace {
-
-// Whether a manifold's settings need the cache's side list: any field but friction and
-// restitution away from its default.
-bool is_extended(const ContactSettings& settings) {
-  const InverseMassScales unit;
-  return settings.combined_rolling_resistance != 0.0f ||
-         settings.combined_torsional_friction != 0.0f || settings.is_sensor ||
-         settings.mass_scales.inv_mass1 != unit.inv_mass1 ||
-         settings.mass_scales.inv_inertia1 != unit.inv_inertia1 ||
-         settings.mass_scales.inv_mass2 != unit.inv_mass2 ||
-         settings.mass_scales.inv_inertia2 != unit.inv_inertia2 ||
-         !(settings.relative_linear_surface_velocity == Vec3::zero()) ||
-         !(settings.relative_angular_surface_velocity == Vec3::zero());
-}
-
-}  // namespace
-
 uint32_t ContactConstraintManager::Cache::copy_manifold(const Cache& from,
                                                         const CachedManifold& manifold) {
   CachedManifold copy = manifold;
@@ -86,14 +82,6 @@ uint32_t ContactConstraintManager::Cache::copy_manifold(const Cache& from,
   }
   manifolds.push_back(copy);
   return static_cast<uint32_t>(manifolds.size() - 1);
-}
-
-ContactSettings ContactConstraintManager::Cache::settings_of(const CachedManifold& manifold) const {
-  ContactSettings result;
-  if (manifold.settings != k_no_settings) result = settings[manifold.settings];
-  result.combined_friction = manifold.combined_friction;
-  result.combined_restitution = manifold.combined_restitution;
-  return result;
 }
 
 void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& settings) {
@@ -184,7 +172,10 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
   const Cache& cache = cache_[current_];
   const CachedManifold& manifold = cache.manifolds[manifold_index];
-  const ContactSettings settings = cache.settings_of(manifold);
+  // Defaults for what the manifold's side-list settings would hold (CachedManifold::settings).
+  const ContactSettings plain;
+  const ContactSettings& settings =
+      manifold.settings != k_no_settings ? cache.settings[manifold.settings] : plain;
   if (settings.is_sensor) return;
   ContactHeader& c = added_.emplace_back();
   c.body1 = pair.solver_body1;
@@ -192,7 +183,7 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   c.after_ccd = !ccd_stopped_.empty() &&
                 (std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key1) ||
                  std::binary_search(ccd_stopped_.begin(), ccd_stopped_.end(), pair.key2));
-  c.friction = settings.combined_friction;
+  c.friction = manifold.combined_friction;
   c.rolling_resistance = settings.combined_rolling_resistance;
   c.torsional_friction = settings.combined_torsional_friction;
   c.mass_scales = settings.mass_scales;

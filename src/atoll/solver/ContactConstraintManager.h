@@ -264,8 +264,6 @@ class ContactConstraintManager {
     }
     // Appends `manifold` (and its points and settings) from `from`, returns its new index.
     uint32_t copy_manifold(const Cache& from, const CachedManifold& manifold);
-    // The manifold's full contact settings.
-    ContactSettings settings_of(const CachedManifold& manifold) const;
   };
   // One manifold as the solver sees it. Warm start, every velocity iteration and the position
   // solve stream through these, so they hold only what those read (1088 bytes, where the
