@@ -7,7 +7,7 @@ namespace atl {
 
 namespace {
 
-Status check_limits(float min_distance, float max_distance, std::string_view path) {
+Status check_distance_limits(float min_distance, float max_distance, std::string_view path) {
   if (!std::isfinite(min_distance) || min_distance < 0.0f)
     return Error(std::string(path) + ".min_distance: must be finite and >= 0 (or -1), got " +
                  std::to_string(min_distance));
@@ -43,7 +43,7 @@ Result<Ref<Constraint>> DistanceConstraintSettings::create(const BodyInterface& 
   const float distance = (world2 - world1).length();
   if (s.min_distance < 0.0f) s.min_distance = distance;
   if (s.max_distance < 0.0f) s.max_distance = distance;
-  if (Status valid = check_limits(s.min_distance, s.max_distance, path); !valid)
+  if (Status valid = check_distance_limits(s.min_distance, s.max_distance, path); !valid)
     return valid.error();
   s.space = ConstraintSpace::LocalToBodyCOM;
   s.point1 = p[0].to_local(world1);
@@ -64,7 +64,7 @@ DistanceConstraintSettings DistanceConstraint::settings() const {
 }
 
 Status DistanceConstraint::set_distance(float min_distance, float max_distance) {
-  if (Status s = check_limits(min_distance, max_distance, "DistanceConstraint"); !s) return s;
+  if (Status s = check_distance_limits(min_distance, max_distance, "DistanceConstraint"); !s) return s;
   min_distance_ = min_distance;
   max_distance_ = max_distance;
   return Ok{};

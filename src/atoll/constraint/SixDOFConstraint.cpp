@@ -8,10 +8,10 @@ namespace atl {
 
 namespace {
 
-constexpr std::string_view k_path = "six_dof";
+constexpr std::string_view k_six_dof_path = "six_dof";
 
 std::string indexed(const char* field, int i) {
-  return std::string(k_path) + "." + field + "[" + std::to_string(i) + "]";
+  return std::string(k_six_dof_path) + "." + field + "[" + std::to_string(i) + "]";
 }
 
 // The rotation whose columns are the orthonormal axes x, y, z.
@@ -65,7 +65,7 @@ bool SixDOFConstraintSettings::is_free_axis(Axis axis) const {
 
 Result<Ref<Constraint>> SixDOFConstraintSettings::create(const BodyInterface& bodies, BodyID body1,
                                                          BodyID body2) const {
-  const std::string path(k_path);
+  const std::string path(k_six_dof_path);
   if (Status s = common.validate(path); !s) return s.error();
   if (Status s = check_finite(position1, path, "position1"); !s) return s.error();
   if (Status s = check_finite(position2, path, "position2"); !s) return s.error();
