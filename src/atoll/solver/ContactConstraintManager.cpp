@@ -534,11 +534,11 @@ void ContactConstraintManager::setup_velocity_constraints(
   // call brought in). A list in split order visits constraints scattered over the array: the
   // pyramid's 8400 take 9 MB, far more than the cache, and each visit missed.
   if (k + 2 < constraints.size())
-    prefetch_range(&constraints_[constraints[k + 2]], sizeof(Constraint));
+    prefetch_object(&constraints_[constraints[k + 2]]);
   if (k + 1 < constraints.size()) {
     const ContactHeader& next = constraints_[constraints[k + 1]];
-    prefetch_range(&bodies[next.body1], sizeof(SolverBody));
-    prefetch_range(&bodies[next.body2], sizeof(SolverBody));
+    prefetch_object(&bodies[next.body1]);
+    prefetch_object(&bodies[next.body2]);
   }
 }
 
