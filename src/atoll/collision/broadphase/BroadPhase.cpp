@@ -1,8 +1,11 @@
 #include "atoll/collision/broadphase/BroadPhase.h"
 
 #include <algorithm>
+#include <bit>
 #include <sstream>
 #include <string>
+
+#include "atoll/core/RadixSort.h"
 
 namespace atl {
 
@@ -204,7 +207,10 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
   for (const uint32_t index : active_body_indices) {
     active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
   }
-  quick_sort(out.begin(), out.end());
+  // Ascending (a, b): a radix sort on the key a·2^bits + b, bits enough for any body index.
+  const uint32_t bits = static_cast<uint32_t>(std::bit_width(bodies_.size()));
+  radix_sort(out, pair_scratch_, 2 * bits,
+             [bits](const BodyPair& p) { return (uint64_t{p.a} << bits) | p.b; });
   return Ok{};
 }
 

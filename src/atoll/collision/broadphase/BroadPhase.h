@@ -216,6 +216,7 @@ class BroadPhase {
   // trees (p * layers + q), whether an active body's layers let it look from one into the other.
   std::vector<std::vector<uint8_t>> tree_marks_;
   std::vector<uint8_t> tree_pairs_;
+  std::vector<BodyPair> pair_scratch_;  // find_pairs' sort buffer
   // update_many scratch: the leaves to move, then one tree's share of them.
   std::vector<PendingMove> moves_;
   std::vector<DynamicTree::LeafMove> tree_moves_;
