@@ -26,13 +26,45 @@ function base64ToBuffer(text) {
   return bytes.buffer;
 }
 
-// The recording: inlined by `atoll view --html`, otherwise served beside the page.
-async function loadBuffer() {
+// The recording: inlined by `atoll view --html`, otherwise served beside the page. Served, it
+// streams in: onBytes(buffer, available) is called as it arrives (the page shows the first
+// frame long before a big recording is all in), and once more when it is complete.
+async function loadRecordingBytes(onBytes) {
   const embedded = $('atoll-recording');
-  if (embedded) return base64ToBuffer(embedded.textContent.trim());
+  if (embedded) {
+    const buffer = base64ToBuffer(embedded.textContent.trim());
+    onBytes(buffer, buffer.byteLength);
+    return;
+  }
   const response = await fetch('recording');
   if (!response.ok) throw new Error(`GET /recording: HTTP ${response.status}`);
-  return response.arrayBuffer();
+  const length = Number(response.headers.get('Content-Length'));
+  if (!Number.isFinite(length) || !response.body) {
+    const buffer = await response.arrayBuffer();
+    onBytes(buffer, buffer.byteLength);
+    return;
+  }
+  const buffer = new ArrayBuffer(length);
+  const bytes = new Uint8Array(buffer);
+  const reader = response.body.getReader();
+  let available = 0;
+  let shown = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (available + value.length > length) throw new Error('GET /recording: more bytes than announced');
+    bytes.set(value, available);
+    available += value.length;
+    // Tell about the bytes at most every 150 ms (each call updates the page).
+    const now = performance.now();
+    if (available < length && now - shown > 150) {
+      shown = now;
+      onBytes(buffer, available);
+    }
+  }
+  if (available !== length)
+    throw new Error(`GET /recording: the connection closed after ${available} of ${length} bytes`);
+  onBytes(buffer, length);
 }
 
 // Colours: dynamic bodies by index, others by motion type; sleeping bodies grey.
@@ -99,13 +131,17 @@ class Viewer {
     this.buildPlots();
     this.bindControls();
     this.seek(0);
+    if (recording.complete) this.completed();
     this.loop = this.loop.bind(this);
     requestAnimationFrame(this.loop);
   }
 
   setUpScene() {
     const view = $('view');
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    // Multisampling costs much more than it shows with thousands of bodies (and a software
+    // renderer): only small scenes get it.
+    this.renderer = new THREE.WebGLRenderer({
+      antialias: this.rec.bodyCount <= 2000, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(window.devicePixelRatio);
     view.prepend(this.renderer.domElement);
     this.scene = new THREE.Scene();
@@ -158,11 +194,31 @@ class Viewer {
     });
   }
 
-  buildOverlays() {
-    // Contacts: points and normals, buffers sized for the largest frame.
+  // More of the recording came in (`recording.loadedFrames` frames), or all of it.
+  update(recording) {
+    this.rec = recording;
+    $('timeline').max = String(recording.loadedFrames - 1);
+    if (recording.complete) this.completed();
+    else this.showStep();
+  }
+
+  completed() {
+    this.buildContactBuffers();
+    this.buildPlots();
+    if (!this.header.contacts)
+      for (const id of ['show-contacts', 'show-normals']) {
+        $(id).disabled = true;
+        $(id).parentElement.title = 'this recording has no contacts (atoll run --record-contacts)';
+      }
+    this.seek(this.frame);
+  }
+
+  // Contacts: points and normals, buffers sized for the frame with the most.
+  buildContactBuffers() {
     let most = 0;
-    for (let k = 0; k < this.rec.frameCount; ++k) most = Math.max(most, this.rec.contacts(k).length / 7);
-    this.maxContacts = most;
+    for (let k = 0; k < this.rec.loadedFrames; ++k) most = Math.max(most, this.rec.contacts(k).length / 7);
+    const visible = [this.contactPoints?.visible ?? false, this.contactNormals?.visible ?? false];
+    for (const o of [this.contactPoints, this.contactNormals]) if (o) { this.scene.remove(o); o.geometry.dispose(); }
     const points = new THREE.BufferGeometry();
     points.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * Math.max(most, 1)), 3));
     this.contactPoints = new THREE.Points(points, new THREE.PointsMaterial({
@@ -171,12 +227,16 @@ class Viewer {
     normals.setAttribute('position', new THREE.BufferAttribute(new Float32Array(6 * Math.max(most, 1)), 3));
     this.contactNormals = new THREE.LineSegments(normals, new THREE.LineBasicMaterial({
       color: 0x66ff66, depthTest: false }));
-    for (const o of [this.contactPoints, this.contactNormals]) {
+    [this.contactPoints, this.contactNormals].forEach((o, n) => {
       o.frustumCulled = false;
       o.renderOrder = 2;
-      o.visible = false;
+      o.visible = visible[n];
       this.scene.add(o);
-    }
+    });
+  }
+
+  buildOverlays() {
+    this.buildContactBuffers();
     // Constraints: one segment each between its two attachment points.
     const count = (this.header.constraints ?? []).length;
     const lines = new THREE.BufferGeometry();
@@ -212,7 +272,7 @@ class Viewer {
   }
 
   buildPlots() {
-    const names = this.rec.statNames;
+    const names = this.rec.complete ? this.rec.statNames : [];
     const series = (name) => {
       const i = names.indexOf(name);
       if (i < 0) return null;
@@ -236,14 +296,15 @@ class Viewer {
       plot('plot-stages', 'ms per step', stages.length === 0 ? [] :
         [{ name: 'total', values: total }, ...stages.slice(0, 3)]),
     ];
-    if (this.rec.version < 2)
+    if (!this.rec.complete) this.plots.forEach((p) => (p.note = 'loading…'));
+    else if (this.rec.version < 2)
       this.plots.forEach((p) => (p.note = 'no per-step figures in a version-1 recording'));
     this.plots.forEach((p) => p.resize());
   }
 
   bindControls() {
     const timeline = $('timeline');
-    timeline.max = String(this.rec.frameCount - 1);
+    timeline.max = String(this.rec.loadedFrames - 1);
     timeline.addEventListener('input', () => { this.pause(); this.seek(Number(timeline.value)); });
     $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     $('speed').addEventListener('change', () => (this.speed = Number($('speed').value)));
@@ -256,11 +317,6 @@ class Viewer {
     for (const id of ['show-contacts', 'show-normals', 'show-constraints'])
       $(id).addEventListener('change', toggles);
     toggles();
-    if (!this.header.contacts)
-      for (const id of ['show-contacts', 'show-normals']) {
-        $(id).disabled = true;
-        $(id).parentElement.title = 'this recording has no contacts (atoll run --record-contacts)';
-      }
     window.addEventListener('keydown', (e) => {
       if (e.target instanceof HTMLInputElement && e.target.type !== 'range' && e.target.type !== 'checkbox') return;
       if (e.code === 'Space') { e.preventDefault(); this.playing ? this.pause() : this.play(); }
@@ -278,7 +334,7 @@ class Viewer {
   }
 
   play() {
-    if (this.frame >= this.rec.frameCount - 1) this.seek(0);
+    if (this.frame >= this.rec.loadedFrames - 1) this.seek(0);
     this.playing = true;
     this.clock = performance.now();
     this.accumulated = 0;
@@ -291,14 +347,20 @@ class Viewer {
   }
 
   seek(k) {
-    k = Math.max(0, Math.min(this.rec.frameCount - 1, Math.round(k)));
+    k = Math.max(0, Math.min(this.rec.loadedFrames - 1, Math.round(k)));
     this.frame = k;
     this.applyFrame();
     $('timeline').value = String(k);
-    $('step').textContent = `step ${k} / ${this.rec.frameCount - 1}  t = ${(k * this.header.dt).toFixed(3)} s`;
+    this.showStep();
     this.plots.forEach((p) => p.draw(k));
     this.updateInfo();
     this.dirty = true;
+  }
+
+  showStep() {
+    const k = this.frame, loading = this.rec.complete ? '' :
+      `  (loading: ${this.rec.loadedFrames} of ${this.rec.frameCount} frames)`;
+    $('step').textContent = `step ${k} / ${this.rec.frameCount - 1}  t = ${(k * this.header.dt).toFixed(3)} s${loading}`;
   }
 
   applyFrame() {
@@ -398,7 +460,7 @@ class Viewer {
     const body = this.header.bodies[i];
     const p = this.rec.poses(k), f = this.rec.flags(k)[i];
     // Velocity from the poses (the recording holds no velocities): backward difference.
-    const a = k > 0 ? k - 1 : k, b = k > 0 ? k : Math.min(k + 1, this.rec.frameCount - 1);
+    const a = k > 0 ? k - 1 : k, b = k > 0 ? k : Math.min(k + 1, this.rec.loadedFrames - 1);
     const pa = this.rec.poses(a), pb = this.rec.poses(b);
     const span = (b - a) * this.header.dt;
     const vel = [0, 1, 2].map((c) => (span > 0 ? (pb[7 * i + c] - pa[7 * i + c]) / span : 0));
@@ -423,7 +485,7 @@ class Viewer {
       const advance = Math.floor(this.accumulated / this.header.dt);
       if (advance > 0) {
         this.accumulated -= advance * this.header.dt;
-        const next = Math.min(this.frame + advance, this.rec.frameCount - 1);
+        const next = Math.min(this.frame + advance, this.rec.loadedFrames - 1);
         this.seek(next);
         if (next === this.rec.frameCount - 1) this.pause();
       }
@@ -444,7 +506,7 @@ class Viewer {
 }
 
 // The test hook (docs/viewer.md): what a browser test needs to check the page exactly.
-function installHook(viewer, loadMs) {
+function installHook(viewer, loadMs, loadPhases) {
   const indexOf = (name) => {
     const i = viewer.bodyIndex.get(name);
     if (i === undefined) throw new Error(`no body named "${name}"`);
@@ -453,6 +515,7 @@ function installHook(viewer, loadMs) {
   window.atollViewer = {
     ready: true,
     loadMs,
+    loadPhases,
     version: viewer.rec.version,
     frameCount: viewer.rec.frameCount,
     bodyCount: viewer.rec.bodyCount,
@@ -512,17 +575,34 @@ function installHook(viewer, loadMs) {
 
 async function start() {
   const t0 = performance.now();
-  let viewer;
+  const phases = {};
+  let viewer = null;
   try {
-    const recording = readRecording(await loadBuffer());
-    viewer = new Viewer(recording);
+    await loadRecordingBytes((buffer, available) => {
+      const recording = readRecording(buffer, available);
+      if (recording === null || recording.loadedFrames === 0) return; // the header is not in yet
+      if (viewer === null) {
+        phases.firstDataMs = performance.now() - t0;
+        viewer = new Viewer(recording);
+        const t1 = performance.now();
+        viewer.renderer.render(viewer.scene, viewer.camera);
+        // Reading one pixel waits for the GPU: the first frame is on screen.
+        const gl = viewer.renderer.getContext();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+        phases.firstRenderMs = performance.now() - t1;
+        phases.firstFrameShownMs = performance.now() - t0;
+      } else {
+        viewer.update(recording);
+      }
+    });
+    if (viewer === null) throw new Error('the recording has no complete frame');
   } catch (e) {
     showError(e.message);
     window.atollViewer = { ready: false, error: e.message };
     return;
   }
-  viewer.renderer.render(viewer.scene, viewer.camera);
-  installHook(viewer, performance.now() - t0);
+  phases.completeMs = performance.now() - t0;
+  installHook(viewer, phases.completeMs, phases);
 }
 
 start();

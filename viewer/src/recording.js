@@ -18,13 +18,20 @@ export function motionOfFlags(flags) {
 /**
  * Parses a recording. Throws an Error with a clear message for anything that is not a complete
  * recording of version 1 or 2.
- * Returns { version, header, bodyCount, frameCount, frameBytes, poses(k), flags(k),
- * constraintFlags(k), stats(k), contacts(k) }.
+ * Returns { version, header, bodyCount, frameCount, loadedFrames, complete, frameBytes,
+ * poses(k), flags(k), constraintFlags(k), stats(k), contacts(k) }.
+ *
+ * While the file is still arriving, `available` (< buffer.byteLength) says how many bytes of
+ * it are in: the result then has the frames that are complete so far (loadedFrames), no
+ * contacts, and the checks of the whole file wait for the call with every byte; null when not
+ * even the header is in yet.
  */
-export function readRecording(buffer) {
+export function readRecording(buffer, available = buffer.byteLength) {
   if (!(buffer instanceof ArrayBuffer)) throw new Error('recording: expected binary data');
-  const bytes = new Uint8Array(buffer);
+  const complete = available >= buffer.byteLength;
+  const bytes = new Uint8Array(buffer, 0, complete ? buffer.byteLength : available);
   const view = new DataView(buffer);
+  if (!complete && (available < 16 || available < 16 + view.getUint32(12, true))) return null;
   if (bytes.length < 16 || new TextDecoder().decode(bytes.subarray(0, 8)) !== 'ATOLLREC')
     throw new Error('not an Atoll recording (no ATOLLREC magic)');
   const version = view.getUint32(8, true);
@@ -53,6 +60,28 @@ export function readRecording(buffer) {
   const framesBegin = 16 + headerBytes;
   const framesEnd = framesBegin + frameCount * frameBytes;
   const shapeText = `(${frameCount} frames of ${n} bodies)`;
+  const frameOffset = (k) => framesBegin + k * frameBytes;
+  const accessors = {
+    version,
+    header,
+    bodyCount: n,
+    frameCount,
+    frameBytes,
+    statNames,
+    /** Poses of frame k: body i at [7i .. 7i + 6] = x y z qx qy qz qw. */
+    poses: (k) => new Float32Array(buffer, frameOffset(k), 7 * n),
+    /** Flags bytes of frame k, one per body. */
+    flags: (k) => new Uint8Array(buffer, frameOffset(k) + 28 * n, n),
+    /** Constraint state bytes of frame k (all 0 = unknown for version 1). */
+    constraintFlags: (k) =>
+      version >= 2 ? new Uint8Array(buffer, frameOffset(k) + 29 * n, c) : new Uint8Array(constraints.length),
+    /** Per-step figures of frame k, parallel to statNames. */
+    stats: (k) => new Float32Array(buffer, frameOffset(k) + statsOffset, statNames.length),
+  };
+  if (!complete) {
+    const loadedFrames = Math.max(0, Math.min(frameCount, Math.floor((available - framesBegin) / frameBytes)));
+    return { ...accessors, complete: false, loadedFrames, contactCount: 0, contacts: () => new Float32Array(0) };
+  }
   if (version === 1 ? bytes.length !== framesEnd : bytes.length < framesEnd)
     throw new Error(`${bytes.length - framesBegin} bytes of frames, expected ${frameCount * frameBytes} ${shapeText}`);
   let contactCount = 0;
@@ -69,24 +98,11 @@ export function readRecording(buffer) {
     if (bytes.length - framesEnd !== expected)
       throw new Error(`${bytes.length - framesEnd} bytes of contacts, expected ${expected} (${contactCount} contacts): the file is truncated or damaged`);
   }
-  const frameOffset = (k) => framesBegin + k * frameBytes;
   return {
-    version,
-    header,
-    bodyCount: n,
-    frameCount,
-    frameBytes,
-    statNames,
+    ...accessors,
+    complete: true,
+    loadedFrames: frameCount,
     contactCount,
-    /** Poses of frame k: body i at [7i .. 7i + 6] = x y z qx qy qz qw. */
-    poses: (k) => new Float32Array(buffer, frameOffset(k), 7 * n),
-    /** Flags bytes of frame k, one per body. */
-    flags: (k) => new Uint8Array(buffer, frameOffset(k) + 28 * n, n),
-    /** Constraint state bytes of frame k (all 0 = unknown for version 1). */
-    constraintFlags: (k) =>
-      version >= 2 ? new Uint8Array(buffer, frameOffset(k) + 29 * n, c) : new Uint8Array(constraints.length),
-    /** Per-step figures of frame k, parallel to statNames. */
-    stats: (k) => new Float32Array(buffer, frameOffset(k) + statsOffset, statNames.length),
     /** Contacts of frame k: 7 floats each (point, normal, penetration). */
     contacts: (k) => {
       if (version < 2) return new Float32Array(0);
