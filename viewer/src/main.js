@@ -68,7 +68,7 @@ async function loadRecordingBytes(onBytes) {
 }
 
 // Colours: dynamic bodies by index, others by motion type; sleeping bodies grey.
-const PALETTE = [0xe07b39, 0x3e8ed0, 0x58b368, 0xd8b13a, 0xb660cd, 0x4dbfbf, 0xd9534f, 0x8fa4d9];
+const PALETTE = [0xe07b39, 0x3e8ed0, 0x58b368, 0xd8b13a, 0xb660cd, 0x4dbfbf, 0xe0709a, 0x8fa4d9];
 const COLOR_STATIC = new THREE.Color(0x8a8174);
 const COLOR_KINEMATIC = new THREE.Color(0x6f9fc9);
 const COLOR_ASLEEP = new THREE.Color(0x6b6e72);
@@ -529,6 +529,13 @@ function installHook(viewer, loadMs, loadPhases) {
       const i = indexOf(name), p = viewer.rec.poses(viewer.frame);
       return viewer.project(new THREE.Vector3(p[7 * i], p[7 * i + 1], p[7 * i + 2]));
     },
+    /** Page coordinates of the point p = [x, y, z] of the body's shape space, current frame. */
+    projectBodyPoint(name, p) {
+      const poses = viewer.rec.poses(viewer.frame);
+      return viewer.project(worldPoint(poses, indexOf(name), p, new THREE.Vector3()));
+    },
+    /** The part types drawn (one InstancedMesh per shape part), sorted, without repeats. */
+    partTypes() { return [...new Set(viewer.meshes.map((m) => m.userData.partType))].sort(); },
     /** The recorded pose [x, y, z, qx, qy, qz, qw] of a body in the current frame. */
     bodyPose(name) { const i = indexOf(name); return Array.from(viewer.rec.poses(viewer.frame).subarray(7 * i, 7 * i + 7)); },
     /** The camera: view and projection matrices (column-major) and the canvas rectangle. */

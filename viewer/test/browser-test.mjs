@@ -131,9 +131,10 @@ try {
     check(selected?.name === BODY && selected.text.includes(BODY),
       `step ${k}: a click at that pixel selects ${BODY} (the body drawn there)`, JSON.stringify(selected));
     if (screenshotDir) {
-      await page.evaluate(() => window.atollViewer.pick(-1, -1));
+      // Step 0 as it opens; the last step with the body selected (its panel shown).
+      if (k === 0) await page.evaluate(() => window.atollViewer.pick(-1, -1));
       await page.screenshot({ path: join(screenshotDir, k === 0 ? 'viewer-step0.png' : 'viewer-stepN.png') });
-      await page.mouse.click(expected[0], expected[1]);
+      if (k === 0) await page.mouse.click(expected[0], expected[1]);
     }
   }
   const moved = Math.hypot(positions[1][0] - positions[0][0], positions[1][1] - positions[0][1]);
@@ -168,6 +169,32 @@ try {
   const fileHook = await filePage.evaluate(() => ({ ready: window.atollViewer.ready, frameCount: window.atollViewer.frameCount }));
   check(fileHook.ready && fileHook.frameCount === rec.frameCount, 'the --html file loads from file://');
   check(fileErrors.length === 0, 'no console errors from the --html file', fileErrors.join(' | '));
+
+  // Every shape part type is drawn where its body is: a click on each selects it.
+  const shapesRec = join(work, 'shapes.rec');
+  const shapesHtml = join(work, 'shapes.html');
+  execFileSync(atoll, ['run', new URL('./all-shapes.json', import.meta.url).pathname, '--quiet', '--record', shapesRec]);
+  execFileSync(atoll, ['view', '--html', shapesHtml, shapesRec]);
+  const shapesPage = await context.newPage();
+  shapesPage.on('console', (m) => { if (m.type() === 'error') fileErrors.push(m.text()); });
+  await shapesPage.goto(pathToFileURL(shapesHtml).href);
+  await shapesPage.waitForFunction(() => window.atollViewer && (window.atollViewer.ready || window.atollViewer.error), null, { timeout: 20000 });
+  const types = await shapesPage.evaluate(() => window.atollViewer.partTypes());
+  check(JSON.stringify(types) === JSON.stringify(['box', 'capsule', 'convex_hull', 'cylinder', 'heightfield', 'mesh', 'sphere']),
+    'every part type has its instanced mesh', JSON.stringify(types));
+  const targets = { a_box: [0, 0, 0], a_sphere: [0, 0, 0], a_capsule: [0, 0, 0], a_cylinder: [0, 0, 0],
+    a_hull: [0, 0, 0], a_compound: [-0.6, 0, 0], a_scaled_hull: [0, 0, 0], a_mesh: [1, 0, 1],
+    a_heightfield: [-1.5, 0, 1.5] };
+  for (const [name, point] of Object.entries(targets)) {
+    const [x, y] = await shapesPage.evaluate(([n, p]) => window.atollViewer.projectBodyPoint(n, p), [name, point]);
+    await shapesPage.mouse.click(x, y);
+    const picked = await shapesPage.evaluate(() => window.atollViewer.selectedBody()?.name ?? null);
+    check(picked === name, `${name} is drawn where it is: a click there selects it`, `picked ${picked}`);
+  }
+  if (screenshotDir) {
+    await shapesPage.evaluate(() => window.atollViewer.pick(-1, -1));
+    await shapesPage.screenshot({ path: join(screenshotDir, 'viewer-shapes.png') });
+  }
   console.log(`viewer load ${hook.loadMs.toFixed(0)} ms; test ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } catch (e) {
   check(false, 'the test ran to the end', e.stack ?? String(e));
