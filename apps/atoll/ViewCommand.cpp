@@ -213,6 +213,11 @@ int view_command(const ViewArgs& args) {
   // The recording is checked in full before anything is served or written.
   Result<Recording> recording = read_recording(args.recording);
   if (!recording) return bad_input(recording.error().message());
+  if (!args.html.empty()) {
+    std::error_code ec;
+    if (fs::equivalent(args.html, args.recording, ec))
+      return bad_input("--html " + args.html + ": is the recording; choose another output path");
+  }
   if (viewer_page_size() == 0) {
     std::fprintf(stderr,
                  "atoll: view: the viewer was not built into this atoll (node or "

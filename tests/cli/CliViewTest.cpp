@@ -125,6 +125,13 @@ TEST_F(CliViewTest, AMissingOrBadRecordingExits2WithOneLineAndWritesNothing) {
   EXPECT_FALSE(fs::exists(path("out.html")));
   EXPECT_FALSE(fs::exists(path("out.html.partial")));
   EXPECT_EQ(run_atoll("view").status, 2);  // the recording is required
+  record("r.rec");
+  const std::string before = read("r.rec");
+  out = run_atoll("view --html " + path("r.rec") + " " + path("r.rec"));
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.output,
+            "atoll: --html " + path("r.rec") + ": is the recording; choose another output path\n");
+  EXPECT_EQ(read("r.rec"), before);
   EXPECT_NE(run_atoll("help view").output.find("--html"), std::string::npos);
 }
 
