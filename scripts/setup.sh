@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ clang-format pkg-config googletest libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev libcli11-dev libbullet-dev clang libclang-rt-14-dev
           pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed
-          python3-pandas nodejs npm chromium)
+          python3-pandas nodejs npm chromium fonts-liberation)
+# Installed without their recommended packages (for chromium: systemd, cups, samba, avahi…, 128
+# packages in all, that a headless browser test does not need).
+lean=(chromium fonts-liberation)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,8 +29,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+  full=()
+  slim=()
+  for p in "${missing[@]}"; do
+    if [[ " ${lean[*]} " == *" $p "* ]]; then slim+=("$p"); else full+=("$p"); fi
+  done
+  if [ ${#full[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${full[@]}" >/dev/null
+  fi
+  if [ ${#slim[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+      "${slim[@]}" >/dev/null
+  fi
 fi
 
 # The viewer (viewer/package-lock.json): three.js, esbuild, playwright-core. `npm ci` only when

@@ -221,8 +221,8 @@ int view_command(const ViewArgs& args) {
   if (viewer_page_size() == 0) {
     std::fprintf(stderr,
                  "atoll: view: the viewer was not built into this atoll (node or "
-                 "viewer/node_modules were missing at build time: run scripts/setup.sh, then "
-                 "rebuild)\n");
+                 "viewer/node_modules were missing at build time, or -DATOLL_BUILD_VIEWER=OFF: "
+                 "run scripts/setup.sh, then rebuild)\n");
     return k_exit_failure;
   }
   std::ifstream in(args.recording, std::ios::binary);
