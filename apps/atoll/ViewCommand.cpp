@@ -210,9 +210,10 @@ int serve(const ViewArgs& args, const std::vector<unsigned char>& recording) {
 }  // namespace
 
 int view_command(const ViewArgs& args) {
-  // The recording is checked in full before anything is served or written.
-  Result<Recording> recording = read_recording(args.recording);
-  if (!recording) return bad_input(recording.error().message());
+  // The recording is checked in full before anything is served or written (and the parsed copy
+  // is let go: a big recording is held once, as the bytes served).
+  if (Result<Recording> recording = read_recording(args.recording); !recording)
+    return bad_input(recording.error().message());
   if (!args.html.empty()) {
     std::error_code ec;
     if (fs::equivalent(args.html, args.recording, ec))
