@@ -534,6 +534,18 @@ function installHook(viewer, loadMs, loadPhases) {
       const poses = viewer.rec.poses(viewer.frame);
       return viewer.project(worldPoint(poses, indexOf(name), p, new THREE.Vector3()));
     },
+    /** The colour [r, g, b] (0–255) drawn at page point (x, y), after rendering the view. */
+    pixelAt(x, y) {
+      viewer.renderer.render(viewer.scene, viewer.camera);
+      const canvas = viewer.renderer.domElement;
+      const rect = canvas.getBoundingClientRect();
+      const px = Math.floor(((x - rect.left) / rect.width) * canvas.width);
+      const py = Math.floor(((y - rect.top) / rect.height) * canvas.height);
+      const gl = viewer.renderer.getContext();
+      const out = new Uint8Array(4);
+      gl.readPixels(px, canvas.height - 1 - py, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
+      return [out[0], out[1], out[2]];
+    },
     /** The part types drawn (one InstancedMesh per shape part), sorted, without repeats. */
     partTypes() { return [...new Set(viewer.meshes.map((m) => m.userData.partType))].sort(); },
     /** The recorded pose [x, y, z, qx, qy, qz, qw] of a body in the current frame. */

@@ -130,6 +130,10 @@ try {
     const selected = await page.evaluate(() => window.atollViewer.selectedBody());
     check(selected?.name === BODY && selected.text.includes(BODY),
       `step ${k}: a click at that pixel selects ${BODY} (the body drawn there)`, JSON.stringify(selected));
+    // The selected body is drawn yellow: the pixel there is the body's.
+    const [r, g, b] = await page.evaluate(([x, y]) => window.atollViewer.pixelAt(x, y), expected);
+    check(r > 140 && g > 140 && b < 0.75 * Math.min(r, g),
+      `step ${k}: the pixel at the projected position shows the selected (yellow) body: rgb(${r}, ${g}, ${b})`);
     if (screenshotDir) {
       // Step 0 as it opens; the last step with the body selected (its panel shown).
       if (k === 0) await page.evaluate(() => window.atollViewer.pick(-1, -1));
