@@ -25,6 +25,10 @@ struct RunArgs {
   std::vector<std::string> trace_bodies;
   std::string summary;
   std::string record;
+  /// --record-contacts: the recording keeps every step's contacts (needs --record).
+  bool record_contacts = false;
+  /// --max-contacts: the most contacts kept per recorded frame.
+  int64_t max_contacts = 10000;
   /// --seed: perturbs the initial state (scene/ScenePerturbation.h); 0 = none.
   int64_t seed = 0;
   bool quiet = false;
@@ -56,6 +60,19 @@ struct SweepArgs {
 /// executable) on PYTHONPATH; exit status 2 and a clear message when Python or the module is
 /// missing.
 int sweep_command(const SweepArgs& args, const char* argv0);
+
+/// `atoll view`'s arguments.
+struct ViewArgs {
+  /// The recording to show.
+  std::string recording;
+  /// --port: TCP port on 127.0.0.1 (0: a free one).
+  int port = 8080;
+  /// --html: write one self-contained page here instead of serving.
+  std::string html;
+};
+/// Serves the viewer and the recording on 127.0.0.1 until interrupted, or writes the
+/// self-contained page (--html). Exit 2 and one line for a missing or bad recording.
+int view_command(const ViewArgs& args);
 
 /// Reads a scene given as a file path or a built-in name; `out_source` is the name errors use.
 Result<SceneDescription> load_scene(const std::string& scene, std::string& out_source);

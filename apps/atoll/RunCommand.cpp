@@ -145,6 +145,11 @@ int run_command(const RunArgs& args) {
   if (args.seed < 0 || args.seed > int64_t(UINT32_MAX))
     return bad_input("--seed: must be in [0, 4294967295], got " + std::to_string(args.seed));
   perturb_scene(*scene, static_cast<uint32_t>(args.seed));
+  if (args.record_contacts && args.record.empty())
+    return bad_input("--record-contacts: needs --record FILE");
+  if (args.max_contacts < 0 || args.max_contacts > int64_t(UINT32_MAX))
+    return bad_input("--max-contacts: must be in [0, 4294967295], got " +
+                     std::to_string(args.max_contacts));
   if (args.steps < -1 || args.steps == 0)
     return bad_input("--steps: must be >= 1, got " + std::to_string(args.steps));
 
@@ -186,9 +191,13 @@ int run_command(const RunArgs& args) {
   std::unique_ptr<RecordingWriter> recording;
   if (!args.record.empty()) {
     const SceneWorld& w = **world;
+    RecordingOptions record_options;
+    record_options.contacts = args.record_contacts;
+    record_options.max_contacts_per_frame = static_cast<uint32_t>(args.max_contacts);
     Result<std::unique_ptr<RecordingWriter>> writer = RecordingWriter::create(
         target_of(args.record), w.system().bodies(), w.body_ids(), w.body_names(), scene->dt,
-        args.steps > 0 ? args.steps : scene->steps, source, recorded_constraints(w));
+        args.steps > 0 ? args.steps : scene->steps, source, recorded_constraints(w),
+        record_options);
     if (!writer) return bad_input(writer.error().message());
     recording = std::move(*writer);
   }

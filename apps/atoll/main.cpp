@@ -1,4 +1,4 @@
-// The atoll command-line program (DESIGN.md §4): run, bench, sweep, info.
+// The atoll command-line program (DESIGN.md §4): run, bench, sweep, view, info.
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -29,6 +29,11 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--record", run.record,
                       "Write a recording (poses of every body after every step, shapes) to this "
                       "file; format: docs/recording-format.md");
+  run_cmd->add_flag("--record-contacts", run.record_contacts,
+                    "With --record: keep every step's contacts (point, normal, penetration per "
+                    "contact manifold) for the viewer's contact display");
+  run_cmd->add_option("--max-contacts", run.max_contacts,
+                      "With --record-contacts: the most contacts kept per step (default 10000)");
   run_cmd->add_option("--seed", run.seed,
                       "Perturb the dynamic bodies' initial positions (up to 1 mm per axis) and "
                       "velocities (up to 1 cm/s) with this seed; 0 (default): as written "
@@ -68,10 +73,22 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("--out", sweep.out, "CSV file to write")->required();
   sweep_cmd->add_flag("--quiet", sweep.quiet, "No progress bar and no report on stdout");
 
+  ViewArgs view;
+  CLI::App* view_cmd = app.add_subcommand(
+      "view",
+      "Show a recording in the web viewer: serve it on http://127.0.0.1:PORT/ until Ctrl-C, or "
+      "write one self-contained HTML file with --html (docs/viewer.md)");
+  view_cmd->add_option("recording", view.recording, "Recording file (atoll run --record)")
+      ->required();
+  view_cmd->add_option("--port", view.port, "Port on 127.0.0.1 (default 8080; 0: any free one)");
+  view_cmd->add_option("--html", view.html,
+                       "Write a self-contained page (viewer and recording inlined) to this file "
+                       "instead of serving");
+
   app.add_subcommand("info", "Print version, build flags and SIMD level");
   CLI::App* help_cmd = app.add_subcommand("help", "Print this help, or a command's (help run)");
   std::string help_topic;
-  help_cmd->add_option("command", help_topic, "run, bench, sweep or info");
+  help_cmd->add_option("command", help_topic, "run, bench, sweep, view or info");
 
   try {
     app.parse(argc, argv);
@@ -87,17 +104,18 @@ int main(int argc, char** argv) {
           "%s", app.get_formatter()->make_help(&app, "atoll", CLI::AppFormatMode::Normal).c_str());
       return k_exit_ok;
     }
-    for (CLI::App* command : {run_cmd, bench_cmd, sweep_cmd, app.get_subcommand("info")})
+    for (CLI::App* command : {run_cmd, bench_cmd, sweep_cmd, view_cmd, app.get_subcommand("info")})
       if (command->get_name() == help_topic) {
         std::printf("%s", command->help().c_str());
         return k_exit_ok;
       }
-    std::fprintf(stderr, "atoll: help: unknown command \"%s\" (run, bench, sweep, info)\n",
+    std::fprintf(stderr, "atoll: help: unknown command \"%s\" (run, bench, sweep, view, info)\n",
                  help_topic.c_str());
     return k_exit_bad_input;
   }
   if (*run_cmd) return run_command(run);
   if (*bench_cmd) return bench_command(bench);
   if (*sweep_cmd) return sweep_command(sweep, argv[0]);
+  if (*view_cmd) return view_command(view);
   return info_command();
 }

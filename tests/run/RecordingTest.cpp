@@ -305,13 +305,15 @@ TEST_F(RecordingTest, DamagedFilesAreRejectedWithAReason) {
     return r.ok() ? std::string() : std::string(r.error().message());
   };
   const std::string bad = path("bad.rec").string();
+  // Version 2: 32 bytes of pose and flags, 18 figures of 4 bytes, the 8-byte contact index.
   EXPECT_EQ(read_damaged(good.substr(0, good.size() - 1)),
-            bad + ": 95 bytes of frames, expected 96 (3 frames of 1 bodies)");
+            bad + ": 335 bytes of frames, expected 336 (3 frames of 1 bodies)");
   EXPECT_EQ(read_damaged("ATOLLREX" + good.substr(8)),
             bad + ": not an Atoll recording (no ATOLLREC magic)");
   std::string future = good;
-  future[8] = 2;
-  EXPECT_EQ(read_damaged(future), bad + ": recording format version 2, this build reads version 1");
+  future[8] = 3;
+  EXPECT_EQ(read_damaged(future),
+            bad + ": recording format version 3, this build reads versions 1 to 2");
   std::string no_steps = good;
   no_steps.replace(no_steps.find("\"steps\""), 7, "\"stepz\"");
   EXPECT_EQ(read_damaged(no_steps), bad + ": header.steps: required key missing");

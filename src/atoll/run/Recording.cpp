@@ -239,6 +239,11 @@ std::string header_text(const RecordingHeader& header) {
                                           {"point2", scene_json::vec3(c.point2)}}));
     root["constraints"] = std::move(constraints);
   }
+  Json stats = Json::array();
+  for (const std::string& name : header.stats) stats.push_back(name);
+  root["stats"] = std::move(stats);
+  root["contacts"] = header.contacts;
+  if (header.contacts) root["max_contacts_per_frame"] = header.max_contacts_per_frame;
   std::string text = scene_json::compact_text(root);
   // Spaces up to a multiple of 4 bytes, so that the frames that follow are aligned for a
   // Float32Array view.
@@ -349,7 +354,7 @@ RecordedPart read_part(const Json& value, const std::string& path) {
   return part;
 }
 
-RecordingHeader read_header(const Json& root) {
+RecordingHeader read_header(const Json& root, uint32_t version) {
   const std::string path = "header";
   scene_json::expect_object(root, path);
   RecordingHeader header;
@@ -406,7 +411,39 @@ RecordingHeader read_header(const Json& root) {
           scene_json::read_vec3(require(object, at, "point2"), member_path(at, "point2"));
     }
   }
+  if (version >= 2) {
+    const Json& stats = require(root, path, "stats");
+    scene_json::expect_array(stats, "header.stats");
+    for (size_t i = 0; i < stats.size(); ++i)
+      header.stats.push_back(scene_json::read_name(stats[i], element_path("header.stats", i)));
+    const Json& contacts = require(root, path, "contacts");
+    if (!contacts.is_boolean())
+      scene_json::fail("header.contacts",
+                       "expected true or false, got " + scene_json::describe(contacts));
+    header.contacts = contacts.get<bool>();
+    if (header.contacts)
+      header.max_contacts_per_frame =
+          uint32_t(scene_json::read_int(require(root, path, "max_contacts_per_frame"),
+                                        "header.max_contacts_per_frame", 0, int64_t(UINT32_MAX)));
+  }
   return header;
+}
+
+// Kinetic energy (J) of a body: ½·m·v² + ½·ωᵀ·I·ω (0 for static bodies and infinite mass).
+double kinetic_energy(const Body& body) {
+  const MotionProperties* motion = body.motion_properties();
+  if (motion == nullptr || body.motion_type() != MotionType::Dynamic) return 0.0;
+  double energy = 0.0;
+  if (motion->inverse_mass() > 0.0f)
+    energy += 0.5 * double(body.linear_velocity().length_sq()) / double(motion->inverse_mass());
+  // ω in principal-axis space: I = diag(1 / inverse_inertia_diagonal) there.
+  const Vec3 w =
+      (body.rotation() * motion->inertia_rotation()).conjugated() * body.angular_velocity();
+  const Vec3& inv_inertia = motion->inverse_inertia_diagonal();
+  for (int axis = 0; axis < 3; ++axis)
+    if (inv_inertia[axis] > 0.0f)
+      energy += 0.5 * double(w[axis]) * double(w[axis]) / double(inv_inertia[axis]);
+  return energy;
 }
 
 }  // namespace
@@ -422,7 +459,7 @@ RecordedShape describe_shape(const Shape& shape) {
 Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
     std::span<const std::string> names, float dt, int steps, std::string_view source,
-    std::span<const RecordedConstraint> constraints) {
+    std::span<const RecordedConstraint> constraints, const RecordingOptions& options) {
   ATOLL_ASSERT(ids.size() == names.size(), "one name per body");
   ATOLL_ASSERT(steps >= 0 && dt > 0.0f);
   RecordingHeader header;
@@ -439,6 +476,11 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     header.bodies.push_back({names[i], body->motion_type(), it->second});
   }
   header.constraints.assign(constraints.begin(), constraints.end());
+  for (const char* name : k_recording_stat_names) header.stats.emplace_back(name);
+  for (int s = 0; s < k_num_stages; ++s)
+    header.stats.push_back(std::string("ms_") + stage_name(static_cast<Stage>(s)));
+  header.contacts = options.contacts;
+  header.max_contacts_per_frame = options.contacts ? options.max_contacts_per_frame : 0;
 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
@@ -450,9 +492,22 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
   writer->file_ = std::fopen(writer->temp_path_.c_str(), "wb");
   if (writer->file_ == nullptr)
     return Error(path.string() + ": cannot write: " + system_error_text());
+  if (options.contacts) {
+    writer->contacts_path_ = path;
+    writer->contacts_path_ += ".contacts.partial";
+    writer->contacts_file_ = std::fopen(writer->contacts_path_.c_str(), "w+b");
+    if (writer->contacts_file_ == nullptr) {
+      const std::string reason = system_error_text();
+      writer->discard();
+      return Error(path.string() + ": cannot write: " + reason);
+    }
+  }
+  writer->options_ = options;
   writer->ids_.assign(ids.begin(), ids.end());
+  writer->num_constraints_ = constraints.size();
   writer->expected_frames_ = steps + 1;
-  writer->frame_.assign(Recording::frame_bytes(ids.size()), 0);
+  writer->frame_.assign(
+      Recording::frame_bytes_v2(ids.size(), constraints.size(), header.stats.size()), 0);
 
   const std::string text = header_text(header);
   unsigned char preamble[k_preamble_bytes];
@@ -467,19 +522,34 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
 RecordingWriter::~RecordingWriter() { discard(); }
 
 void RecordingWriter::discard() {
+  std::error_code ec;
+  if (contacts_file_ != nullptr) {
+    std::fclose(contacts_file_);
+    contacts_file_ = nullptr;
+    std::filesystem::remove(contacts_path_, ec);
+  }
   if (file_ == nullptr) return;
   std::fclose(file_);
   file_ = nullptr;
-  std::error_code ec;
   std::filesystem::remove(temp_path_, ec);
 }
 
-void RecordingWriter::add_frame(const BodyManager& bodies) {
+void RecordingWriter::add_frame(const BodyManager& bodies) { add_frame(bodies, {}); }
+
+void RecordingWriter::add_frame(const BodyManager& bodies, const RecordingFrameInfo& info) {
   ++frames_;
   if (file_ == nullptr) return;
   const size_t n = ids_.size();
   unsigned char* poses = frame_.data();
   unsigned char* flags = frame_.data() + n * k_floats_per_body * 4;
+  unsigned char* constraint_flags = flags + n;
+  // States are known when given for exactly the recorded constraints (a recording may leave the
+  // world's constraints out).
+  const bool known_states = info.constraint_flags.size() == num_constraints_;
+  for (size_t c = 0; c < num_constraints_; ++c)
+    constraint_flags[c] = known_states ? info.constraint_flags[c] : 0;
+  double energy = 0.0;
+  uint32_t active = 0;
   for (size_t i = 0; i < n; ++i) {
     const Body* body = bodies.get(ids_[i]);
     // A destroyed body: flags 0 (not in the simulation), identity pose.
@@ -494,9 +564,37 @@ void RecordingWriter::add_frame(const BodyManager& bodies) {
       if (body->is_added()) f |= k_recording_added;
       if (body->is_quarantined()) f |= k_recording_quarantined;
       f |= uint8_t(uint8_t(body->motion_type()) << k_recording_motion_type_shift);
+      if (body->is_added()) energy += kinetic_energy(*body);
+      if (body->is_added() && body->is_active()) ++active;
     }
     flags[i] = f;
   }
+  const size_t num_stats = k_recording_num_base_stats + k_num_stages;
+  unsigned char* stats =
+      frame_.data() + frame_.size() - k_recording_contact_index_bytes - num_stats * 4;
+  put_f32(stats, float(energy));
+  put_f32(stats + 4, info.max_penetration);
+  put_f32(stats + 8, float(active));
+  put_f32(stats + 12, float(info.num_contacts));
+  for (int s = 0; s < k_num_stages; ++s)
+    put_f32(stats + (k_recording_num_base_stats + size_t(s)) * 4, float(info.stage_ms[size_t(s)]));
+  uint32_t kept = 0;
+  if (contacts_file_ != nullptr) {
+    kept = uint32_t(std::min<size_t>(info.contacts.size(), options_.max_contacts_per_frame));
+    unsigned char record[k_recording_contact_bytes];
+    for (uint32_t c = 0; c < kept; ++c) {
+      const RecordedContact& contact = info.contacts[c];
+      const float values[7] = {contact.point.x(),  contact.point.y(),  contact.point.z(),
+                               contact.normal.x(), contact.normal.y(), contact.normal.z(),
+                               contact.penetration};
+      for (size_t k = 0; k < 7; ++k) put_f32(record + k * 4, values[k]);
+      std::fwrite(record, 1, sizeof(record), contacts_file_);
+    }
+  }
+  unsigned char* index = frame_.data() + frame_.size() - k_recording_contact_index_bytes;
+  put_u32(index, uint32_t(num_contacts_));
+  put_u32(index + 4, kept);
+  num_contacts_ += kept;
   std::fwrite(frame_.data(), 1, frame_.size(), file_);
 }
 
@@ -507,7 +605,27 @@ Status RecordingWriter::finish() {
     return Error(path_.string() + ": recording has " + std::to_string(frames_) +
                  " frames, expected steps + 1 = " + std::to_string(expected_frames_));
   }
-  const bool written = std::ferror(file_) == 0;
+  if (num_contacts_ > UINT32_MAX) {
+    discard();
+    return Error(path_.string() + ": cannot write: " + std::to_string(num_contacts_) +
+                 " contacts, more than a recording indexes (2^32 - 1); lower "
+                 "max_contacts_per_frame");
+  }
+  // The contacts follow the frames.
+  bool copied = true;
+  if (contacts_file_ != nullptr) {
+    copied = std::fflush(contacts_file_) == 0 && std::fseek(contacts_file_, 0, SEEK_SET) == 0;
+    char buffer[1 << 16];
+    size_t got = 0;
+    while (copied && (got = std::fread(buffer, 1, sizeof(buffer), contacts_file_)) > 0)
+      copied = std::fwrite(buffer, 1, got, file_) == got;
+    copied = copied && std::ferror(contacts_file_) == 0;
+    std::fclose(contacts_file_);
+    contacts_file_ = nullptr;
+    std::error_code ignored;
+    std::filesystem::remove(contacts_path_, ignored);
+  }
+  const bool written = copied && std::ferror(file_) == 0;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   std::error_code ec;
@@ -530,12 +648,58 @@ size_t Recording::frame_bytes(size_t num_bodies) {
   return (bytes + 3) / 4 * 4;
 }
 
+size_t Recording::frame_bytes_v2(size_t num_bodies, size_t num_constraints, size_t num_stats) {
+  const size_t flags_end = num_bodies * (k_floats_per_body * 4 + 1) + num_constraints;
+  return (flags_end + 3) / 4 * 4 + 4 * num_stats + k_recording_contact_index_bytes;
+}
+
+size_t Recording::bytes_per_frame() const {
+  return version == 1
+             ? frame_bytes(header.bodies.size())
+             : frame_bytes_v2(header.bodies.size(), header.constraints.size(), header.stats.size());
+}
+
 size_t Recording::num_frames() const { return size_t(header.steps) + 1; }
+
+std::vector<float> Recording::stats(size_t frame) const {
+  ATOLL_ASSERT(frame < num_frames());
+  std::vector<float> out;
+  if (version == 1) return out;
+  const size_t frame_end = (frame + 1) * bytes_per_frame();
+  const unsigned char* first =
+      frame_data.data() + frame_end - k_recording_contact_index_bytes - 4 * header.stats.size();
+  for (size_t i = 0; i < header.stats.size(); ++i) out.push_back(get_f32(first + 4 * i));
+  return out;
+}
+
+uint8_t Recording::constraint_flags(size_t frame, size_t constraint) const {
+  ATOLL_ASSERT(frame < num_frames() && constraint < header.constraints.size());
+  if (version == 1) return 0;
+  const size_t n = header.bodies.size();
+  return frame_data[frame * bytes_per_frame() + n * (k_floats_per_body * 4 + 1) + constraint];
+}
+
+std::vector<RecordedContact> Recording::contacts(size_t frame) const {
+  ATOLL_ASSERT(frame < num_frames());
+  std::vector<RecordedContact> out;
+  if (version == 1) return out;
+  const unsigned char* index =
+      frame_data.data() + (frame + 1) * bytes_per_frame() - k_recording_contact_index_bytes;
+  const size_t first = get_u32(index), count = get_u32(index + 4);
+  for (size_t c = 0; c < count; ++c) {
+    const unsigned char* record = contact_data.data() + (first + c) * k_recording_contact_bytes;
+    RecordedContact& contact = out.emplace_back();
+    contact.point = Vec3(get_f32(record), get_f32(record + 4), get_f32(record + 8));
+    contact.normal = Vec3(get_f32(record + 12), get_f32(record + 16), get_f32(record + 20));
+    contact.penetration = get_f32(record + 24);
+  }
+  return out;
+}
 
 RecordedBodyState Recording::state(size_t frame, size_t body) const {
   const size_t n = header.bodies.size();
   ATOLL_ASSERT(frame < num_frames() && body < n);
-  const unsigned char* base = frame_data.data() + frame * frame_bytes(n);
+  const unsigned char* base = frame_data.data() + frame * bytes_per_frame();
   const unsigned char* pose = base + body * k_floats_per_body * 4;
   RecordedBodyState state;
   state.position = Vec3(get_f32(pose), get_f32(pose + 4), get_f32(pose + 8));
@@ -555,31 +719,63 @@ Result<Recording> read_recording(const std::filesystem::path& path) {
       std::memcmp(bytes.data(), k_recording_magic, sizeof(k_recording_magic)) != 0)
     return Error(name + ": not an Atoll recording (no ATOLLREC magic)");
   const uint32_t version = get_u32(bytes.data() + 8);
-  if (version != k_recording_version)
+  if (version < k_recording_oldest_version || version > k_recording_version)
     return Error(name + ": recording format version " + std::to_string(version) +
-                 ", this build reads version " + std::to_string(k_recording_version));
+                 ", this build reads versions " + std::to_string(k_recording_oldest_version) +
+                 " to " + std::to_string(k_recording_version));
   const size_t header_bytes = get_u32(bytes.data() + 12);
   if (header_bytes > bytes.size() - k_preamble_bytes)
     return Error(name + ": truncated: the header claims " + std::to_string(header_bytes) +
                  " bytes, the file has " + std::to_string(bytes.size() - k_preamble_bytes));
 
   Recording recording;
+  recording.version = version;
   try {
     const Json root = scene_json::parse(std::string_view(
         reinterpret_cast<const char*>(bytes.data()) + k_preamble_bytes, header_bytes));
-    recording.header = read_header(root);
+    recording.header = read_header(root, version);
   } catch (const scene_json::PathError& e) {
     return Error(name + ": " + (e.syntax ? "header " : "") + e.path + ": " + e.message);
   }
+  if (version >= 2 && recording.header.stats.size() < k_recording_num_base_stats)
+    return Error(name + ": header.stats: expected at least " +
+                 std::to_string(k_recording_num_base_stats) + " names, got " +
+                 std::to_string(recording.header.stats.size()));
   const size_t frames_begin = k_preamble_bytes + header_bytes;
-  const size_t expected =
-      recording.num_frames() * Recording::frame_bytes(recording.header.bodies.size());
-  if (bytes.size() - frames_begin != expected)
-    return Error(name + ": " + std::to_string(bytes.size() - frames_begin) +
-                 " bytes of frames, expected " + std::to_string(expected) + " (" +
-                 std::to_string(recording.num_frames()) + " frames of " +
-                 std::to_string(recording.header.bodies.size()) + " bodies)");
-  recording.frame_data.assign(bytes.begin() + std::ptrdiff_t(frames_begin), bytes.end());
+  const size_t frame_size = recording.bytes_per_frame();
+  const size_t expected = recording.num_frames() * frame_size;
+  const size_t available = bytes.size() - frames_begin;
+  const std::string shape = " (" + std::to_string(recording.num_frames()) + " frames of " +
+                            std::to_string(recording.header.bodies.size()) + " bodies)";
+  if (version == 1 ? available != expected : available < expected)
+    return Error(name + ": " + std::to_string(available) + " bytes of frames, expected " +
+                 std::to_string(expected) + shape);
+  recording.frame_data.assign(bytes.begin() + std::ptrdiff_t(frames_begin),
+                              bytes.begin() + std::ptrdiff_t(frames_begin + expected));
+  if (version >= 2) {
+    // The contact index: frame k's contacts follow frame k − 1's, and the section after the
+    // frames holds exactly all of them.
+    uint64_t next = 0;
+    for (size_t k = 0; k < recording.num_frames(); ++k) {
+      const unsigned char* index =
+          recording.frame_data.data() + (k + 1) * frame_size - k_recording_contact_index_bytes;
+      const uint32_t first = get_u32(index), count = get_u32(index + 4);
+      if (first != next || (!recording.header.contacts && count != 0))
+        return Error(name + ": frame " + std::to_string(k) + ": contact index " +
+                     std::to_string(first) + " + " + std::to_string(count) + ", expected " +
+                     std::to_string(next) +
+                     (recording.header.contacts ? " + any" : " + 0 (no contacts recorded)") +
+                     ": the file is damaged");
+      next += count;
+    }
+    const size_t contact_bytes = bytes.size() - frames_begin - expected;
+    if (contact_bytes != next * k_recording_contact_bytes)
+      return Error(name + ": " + std::to_string(contact_bytes) + " bytes of contacts, expected " +
+                   std::to_string(next * k_recording_contact_bytes) + " (" + std::to_string(next) +
+                   " contacts): the file is truncated or damaged");
+    recording.contact_data.assign(bytes.begin() + std::ptrdiff_t(frames_begin + expected),
+                                  bytes.end());
+  }
   return recording;
 }
 

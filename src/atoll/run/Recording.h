@@ -4,9 +4,11 @@
 // script reads with a few lines of code. The format is specified in docs/recording-format.md:
 // a 16-byte preamble, a JSON header, then fixed-size little-endian binary frames.
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,13 +17,21 @@
 
 #include "atoll/body/BodyManager.h"
 #include "atoll/core/Result.h"
+#include "atoll/world/Stage.h"
 
 namespace atl {
 
 /// The 8 bytes a recording starts with.
 inline constexpr char k_recording_magic[8] = {'A', 'T', 'O', 'L', 'L', 'R', 'E', 'C'};
-/// The format version this code writes and reads.
-inline constexpr uint32_t k_recording_version = 1;
+/// The format version this code writes; it reads this one and version 1 (no per-step stats,
+/// contacts or constraint states).
+inline constexpr uint32_t k_recording_version = 2;
+/// The oldest format version this code reads.
+inline constexpr uint32_t k_recording_oldest_version = 1;
+/// Bytes of one recorded contact: point x, y, z (m), normal x, y, z, penetration (m), float32.
+inline constexpr size_t k_recording_contact_bytes = 28;
+/// Bytes a version-2 frame ends with: index of its first contact, number of contacts (uint32).
+inline constexpr size_t k_recording_contact_index_bytes = 8;
 
 /// Bits of a body's flags byte in a frame.
 enum RecordingFlags : uint8_t {
@@ -34,6 +44,28 @@ enum RecordingFlags : uint8_t {
 };
 /// The body's current MotionType sits in bits 3–4 of the flags byte.
 inline constexpr int k_recording_motion_type_shift = 3;
+
+/// Bits of a constraint's state byte in a version-2 frame.
+enum RecordingConstraintFlags : uint8_t {
+  /// The constraint is enabled (solved).
+  k_recording_constraint_enabled = 1 << 0,
+  /// The constraint broke (an impulse exceeded its break threshold) and was not enabled since.
+  k_recording_constraint_broken = 1 << 1,
+  /// Bits 0–1 were recorded; clear: the writer was not told the state (a recording made
+  /// through RecordingWriter::add_frame(bodies) alone), draw the constraint as enabled.
+  k_recording_constraint_known = 1 << 7,
+};
+
+/// The per-step figures a version-2 frame carries, in this order (float32 each); the header's
+/// "stats" lists their names. Stage times follow them, one per Stage, named "ms_" + stage name.
+inline constexpr const char* k_recording_stat_names[] = {
+    "kinetic_energy_J",   // kinetic energy of the recorded bodies (J), linear + rotational
+    "max_penetration_m",  // deepest contact penetration the step's narrow phase found (m)
+    "active_bodies",      // recorded bodies awake after the step
+    "contacts",           // contacts the step had (all of them, also when not recorded)
+};
+/// Number of figures before the stage times.
+inline constexpr size_t k_recording_num_base_stats = std::size(k_recording_stat_names);
 
 /// One drawable primitive of a body's shape, in the body's shape space with every decorator and
 /// compound resolved: a point p of the primitive's own space is at
@@ -106,6 +138,44 @@ struct RecordedConstraint {
   bool operator==(const RecordedConstraint&) const = default;
 };
 
+/// A contact recorded in a frame (one per contact manifold).
+struct RecordedContact {
+  /// First contact point of the manifold, on body 2 (world, m).
+  Vec3 point;
+  /// World normal from body 1 to body 2 (unit).
+  Vec3 normal;
+  /// Penetration (m); negative for a speculative contact (a gap).
+  float penetration = 0.0f;
+
+  bool operator==(const RecordedContact&) const = default;
+};
+
+/// What the run loop knows about a step beyond the bodies' state (RecordingWriter::add_frame).
+struct RecordingFrameInfo {
+  /// Deepest contact penetration the step's narrow phase found (m); 0 before the first step.
+  float max_penetration = 0.0f;
+  /// Number of contacts (manifolds) of the step, also when the contacts are not recorded.
+  uint32_t num_contacts = 0;
+  /// Wall time of each stage in the step (ms); zeros before the first step.
+  std::array<double, k_num_stages> stage_ms{};
+  /// The step's contacts (recorded only when the writer records contacts; at most its
+  /// max_contacts_per_frame of them, the first ones).
+  std::span<const RecordedContact> contacts;
+  /// Per recorded constraint, RecordingConstraintFlags; empty (or not one per recorded
+  /// constraint): not known.
+  std::span<const uint8_t> constraint_flags;
+};
+
+/// Choices of a recording beyond its bodies.
+struct RecordingOptions {
+  /// Record the contacts of every step (point, normal, penetration per manifold). Off by
+  /// default: a big scene has thousands of contacts per step.
+  bool contacts = false;
+  /// With contacts: the most contacts kept per frame (the first ones, in the order of the
+  /// step's contact events); the frame's stats still count all of them.
+  uint32_t max_contacts_per_frame = 10000;
+};
+
 /// What a recording says before its frames.
 struct RecordingHeader {
   /// Where the scene came from ("tower10 (built-in)", a file name).
@@ -120,6 +190,13 @@ struct RecordingHeader {
   std::vector<RecordedBody> bodies;
   /// Constraints between them (an empty list is not written).
   std::vector<RecordedConstraint> constraints;
+  /// Version 2: names of the per-step figures of every frame (k_recording_stat_names, then
+  /// "ms_" + each stage name); empty for version 1.
+  std::vector<std::string> stats;
+  /// Version 2: whether the frames carry contacts.
+  bool contacts = false;
+  /// Version 2, with contacts: the most contacts kept per frame.
+  uint32_t max_contacts_per_frame = 0;
 };
 
 /// One body in one frame.
@@ -146,17 +223,24 @@ class RecordingWriter {
  public:
   /// Starts a recording of the bodies `ids` (named `names`, same length) of `bodies`, which
   /// exist now, for `steps` (≥ 0) steps of `dt` s. Error "FILE: cannot write: reason" when the
-  /// temporary file cannot be created; nothing is written then.
+  /// temporary file cannot be created; nothing is written then. With options.contacts, the
+  /// contacts stream into a second temporary file ("FILE.contacts.partial") that finish()
+  /// appends.
   static Result<std::unique_ptr<RecordingWriter>> create(
       const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
       std::span<const std::string> names, float dt, int steps, std::string_view source,
-      std::span<const RecordedConstraint> constraints = {});
+      std::span<const RecordedConstraint> constraints = {}, const RecordingOptions& options = {});
   RecordingWriter(const RecordingWriter&) = delete;
   RecordingWriter& operator=(const RecordingWriter&) = delete;
   ~RecordingWriter();
 
-  /// Appends a frame with the bodies' state now. I/O errors surface in finish().
+  /// Appends a frame with the bodies' state now (kinetic energy and active bodies computed
+  /// from them; the other figures 0, constraint states unknown). I/O errors surface in finish().
   void add_frame(const BodyManager& bodies);
+  /// Appends a frame with the bodies' state now and what the run loop knows of the step.
+  void add_frame(const BodyManager& bodies, const RecordingFrameInfo& info);
+  /// Whether this recording keeps contacts (RecordingOptions::contacts).
+  bool records_contacts() const { return options_.contacts; }
   /// Checks that steps + 1 frames were added, flushes and moves the file into place. Error
   /// "FILE: …" otherwise (and the temporary file is removed).
   Status finish();
@@ -167,30 +251,52 @@ class RecordingWriter {
 
   std::filesystem::path path_;
   std::filesystem::path temp_path_;
+  std::filesystem::path contacts_path_;
   std::FILE* file_ = nullptr;
+  std::FILE* contacts_file_ = nullptr;
+  RecordingOptions options_;
   std::vector<BodyID> ids_;
+  size_t num_constraints_ = 0;
+  uint64_t num_contacts_ = 0;
   int expected_frames_ = 0;
   int frames_ = 0;
   std::vector<unsigned char> frame_;
 };
 
-/// A recording read back.
+/// A recording read back (version 1 or 2).
 struct Recording {
+  /// Format version of the file.
+  uint32_t version = k_recording_version;
   RecordingHeader header;
   /// The frames' bytes, as in the file.
   std::vector<unsigned char> frame_data;
+  /// Version 2: the contact section's bytes, as in the file (k_recording_contact_bytes each).
+  std::vector<unsigned char> contact_data;
 
-  /// Bytes per frame for `num_bodies` bodies: 28 per body (7 float32), 1 flags byte per body,
-  /// zero padding to a multiple of 4.
+  /// Bytes per version-1 frame for `num_bodies` bodies: 28 per body (7 float32), 1 flags byte
+  /// per body, zero padding to a multiple of 4.
   static size_t frame_bytes(size_t num_bodies);
+  /// Bytes per version-2 frame: poses, body flags, one state byte per constraint, zero padding
+  /// to a multiple of 4, 4 bytes per stat, then the contact index (8 bytes).
+  static size_t frame_bytes_v2(size_t num_bodies, size_t num_constraints, size_t num_stats);
+  /// Bytes per frame of this recording.
+  size_t bytes_per_frame() const;
   /// Number of frames (header.steps + 1).
   size_t num_frames() const;
   /// State of body `body` (< header.bodies.size()) in frame `frame` (< num_frames()).
   RecordedBodyState state(size_t frame, size_t body) const;
+  /// Version 2: the per-step figures of frame `frame`, parallel to header.stats (empty for
+  /// version 1).
+  std::vector<float> stats(size_t frame) const;
+  /// Version 2: RecordingConstraintFlags of constraint `constraint` in frame `frame` (0 for
+  /// version 1: not known).
+  uint8_t constraint_flags(size_t frame, size_t constraint) const;
+  /// The contacts recorded in frame `frame` (none for version 1 or without contacts).
+  std::vector<RecordedContact> contacts(size_t frame) const;
 };
 
-/// Reads and checks a recording (magic, version, header, size). Errors read "FILE: problem",
-/// header problems "FILE: header.JSON.PATH: problem".
+/// Reads and checks a recording (magic, version, header, size, the frames' contact index).
+/// Errors read "FILE: problem", header problems "FILE: header.JSON.PATH: problem".
 Result<Recording> read_recording(const std::filesystem::path& path);
 
 }  // namespace atl

@@ -5,6 +5,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
 
 #include "atoll/body/Validation.h"
 #include "atoll/run/Recording.h"
@@ -12,6 +14,7 @@
 #include "atoll/scene/SceneJson.h"
 #include "atoll/scene/SceneShapes.h"
 #include "atoll/state/StateHash.h"
+#include "atoll/world/ContactListener.h"
 
 namespace atl {
 
@@ -36,6 +39,32 @@ BodyCreationSettings body_settings(const BodyDesc& body, Ref<Shape> shape) {
         CollisionGroup(k_group_filter, *body.collision_group, CollisionGroup::k_invalid_sub_group);
   return s;
 }
+
+// Collects the contacts of a step for a recording: the added and persisted contact events of
+// the update's last collision step (one per manifold). Set on the system for the run only.
+class ContactRecorder final : public ContactListener {
+ public:
+  ContactRecorder(PhysicsSystem& system, int last_collision_step)
+      : system_(system), last_collision_step_(last_collision_step) {
+    system_.set_contact_listener(this);
+  }
+  ~ContactRecorder() override { system_.set_contact_listener(nullptr); }
+  ContactRecorder(const ContactRecorder&) = delete;
+  ContactRecorder& operator=(const ContactRecorder&) = delete;
+  void on_contact_events(std::span<const ContactEvent> events) override {
+    for (const ContactEvent& event : events)
+      if (event.type != ContactEventType::Removed && event.collision_step == last_collision_step_)
+        contacts_.push_back({event.point, event.normal, event.penetration_depth});
+  }
+  // The step's contacts; clear() before the next step.
+  const std::vector<RecordedContact>& contacts() const { return contacts_; }
+  void clear() { contacts_.clear(); }
+
+ private:
+  PhysicsSystem& system_;
+  int last_collision_step_;
+  std::vector<RecordedContact> contacts_;
+};
 
 }  // namespace
 
@@ -294,7 +323,26 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
   summary.islands.reserve(summary.steps);
   summary.largest_island_bodies.reserve(summary.steps);
   summary.threads = options.jobs != nullptr ? static_cast<int>(options.jobs->num_workers()) : 1;
-  if (options.recording != nullptr) options.recording->add_frame(system.bodies());
+  // The recording's contacts come from a contact listener, set for the run only (the scene
+  // world has none of its own).
+  std::optional<ContactRecorder> contact_recorder;
+  if (options.recording != nullptr && options.recording->records_contacts())
+    contact_recorder.emplace(system, scene.collision_steps - 1);
+  // Constraint states for the recording (RecordingConstraintFlags).
+  std::vector<uint8_t> constraint_flags(world.constraints().size());
+  const auto record_frame = [&](const RecordingFrameInfo& base) {
+    RecordingFrameInfo info = base;
+    for (size_t c = 0; c < constraint_flags.size(); ++c)
+      constraint_flags[c] =
+          uint8_t(k_recording_constraint_known |
+                  (world.constraints()[c]->is_enabled() ? k_recording_constraint_enabled : 0) |
+                  (broken_at[c] >= 0 ? k_recording_constraint_broken : 0));
+    info.constraint_flags = constraint_flags;
+    if (contact_recorder) info.contacts = contact_recorder->contacts();
+    options.recording->add_frame(system.bodies(), info);
+    if (contact_recorder) contact_recorder->clear();
+  };
+  if (options.recording != nullptr) record_frame({});
   for (int step = 0; step < summary.steps; ++step) {
     for (auto& [e, left] : repeating) {
       if (Status ok = apply(e); !ok) return ok.error();
@@ -356,7 +404,13 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
         *options.trace << line;
       }
     }
-    if (options.recording != nullptr) options.recording->add_frame(system.bodies());
+    if (options.recording != nullptr) {
+      RecordingFrameInfo info;
+      info.max_penetration = result->max_penetration;
+      info.num_contacts = result->num_manifolds;
+      info.stage_ms = result->stage_ms;
+      record_frame(info);
+    }
     if (options.progress) options.progress(step + 1, summary.steps);
   }
 
