@@ -64,7 +64,8 @@ DistanceConstraintSettings DistanceConstraint::settings() const {
 }
 
 Status DistanceConstraint::set_distance(float min_distance, float max_distance) {
-  if (Status s = check_distance_limits(min_distance, max_distance, "DistanceConstraint"); !s) return s;
+  if (Status s = check_distance_limits(min_distance, max_distance, "DistanceConstraint"); !s)
+    return s;
   min_distance_ = min_distance;
   max_distance_ = max_distance;
   return Ok{};

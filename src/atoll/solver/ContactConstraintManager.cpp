@@ -533,8 +533,7 @@ void ContactConstraintManager::setup_velocity_constraints(
   // Two constraints ahead, the constraint; one ahead, its bodies (whose indices the previous
   // call brought in). A list in split order visits constraints scattered over the array: the
   // pyramid's 8400 take 9 MB, far more than the cache, and each visit missed.
-  if (k + 2 < constraints.size())
-    prefetch_object(&constraints_[constraints[k + 2]]);
+  if (k + 2 < constraints.size()) prefetch_object(&constraints_[constraints[k + 2]]);
   if (k + 1 < constraints.size()) {
     const ContactHeader& next = constraints_[constraints[k + 1]];
     prefetch_object(&bodies[next.body1]);
