@@ -10,10 +10,7 @@
 // is summed or merged across ranges is combined afterwards in item order. So any JobSystem, with
 // any number of workers, gives the same bits.
 
-#include <atomic>
-#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -50,36 +47,6 @@ class InlineJobSystem final : public JobSystem {
       task(begin, end, 0, context);
     }
   }
-};
-
-/// A hint to the core that this thread is spinning in a wait loop (frees a sibling
-/// hyper-thread, saves power). For the short waits inside a running task: a task may wait for
-/// work that another range of the same task has claimed, never for a range to start.
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
-#endif
-}
-
-/// Counters that the ranges of one task share (claims, completion counts): a fixed array of
-/// atomics, zeroed by the caller before the task runs. Kept between steps; grows, never shrinks.
-class AtomicCounters {
- public:
-  /// Makes at least `n` counters, all 0. Not while a task uses them.
-  void reset(size_t n) {
-    if (n > size_) {
-      data_ = std::make_unique<std::atomic<uint32_t>[]>(n);
-      size_ = n;
-    }
-    for (size_t i = 0; i < n; ++i) data_[i].store(0, std::memory_order_relaxed);
-  }
-  std::atomic<uint32_t>& operator[](size_t i) { return data_[i]; }
-
- private:
-  std::unique_ptr<std::atomic<uint32_t>[]> data_;
-  size_t size_ = 0;
 };
 
 /// Runs `body(begin, end, worker)` over [0, count) in ranges of `min_range` items on `jobs`.

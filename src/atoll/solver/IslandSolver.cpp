@@ -1,7 +1,6 @@
 #include "atoll/solver/IslandSolver.h"
 
 #include <algorithm>
-#include <atomic>
 
 namespace atl {
 
@@ -206,98 +205,36 @@ void for_each_unsplit_island(JobSystem& jobs, const IslandSolveScratch& scratch,
   });
 }
 
-// Runs `rounds` rounds of passes over the splits of an island: in each round the splits in
-// order — `pass(round, constraints, contacts)` over the batches of a parallel split, or over the
-// whole non-parallel split — then `after_round(round)` when `has_after_round`; when
-// `stop_early`, a round in which no pass returned true is the last. Returns the rounds run.
-//
-// With several workers the whole run is one job. Every worker that joins steps through the
-// phases (a split of a round, or a round's after-round step) in order: it claims a share of the
-// phase — its own share k first, so that share k of every split and every round mostly runs on
-// the same core and keeps its bodies in that core's cache (handed out one by one, a body's
-// contacts moved between cores from split to split, and 2 threads ran the pyramid slower than
-// 1), then any share left — and waits until every share of the phase is done before the next.
-// A phase ends on a counter, not on a job-system barrier: with one job per split, each of the
-// pyramid's 330 velocity phases per step (33 splits × 10 iterations) paid a wake-up and a join
-// of the workers. A worker waits only for shares that another worker has claimed and is
-// running, never for a worker to arrive, so no job system can deadlock it (one that runs the
-// ranges one after another included: the first range does everything). The items of a
-// parallel split share no moving body, so any division gives the same bits.
-template <class Pass, class AfterRound>
-uint32_t run_split_rounds(const IslandSplits& splits, uint32_t rounds, bool stop_early,
-                          bool has_after_round, JobSystem& jobs, IslandSolveScratch& scratch,
-                          Pass&& pass, AfterRound&& after_round) {
-  const uint32_t num_splits = splits.num_splits();
-  const uint32_t workers = jobs.num_workers();
-  if (workers == 1) {
-    for (uint32_t round = 0; round < rounds; ++round) {
-      bool changed = false;
-      for (uint32_t s = 0; s < num_splits; ++s)
-        changed |= pass(round, splits.constraints(s), splits.contacts(s));
-      if (has_after_round) after_round(round);
-      if (stop_early && !changed) return round + 1;
-    }
-    return rounds;
-  }
-
+// Runs `pass(constraints, contacts)` over the items of split `s` and returns whether any call
+// returned true: a parallel split's batches on every worker (its items share no moving body, so
+// the order does not matter), the non-parallel split on the caller in order.
+template <class Pass>
+bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSolveScratch& scratch,
+               Pass&& pass) {
+  if (splits.is_non_parallel(s) || jobs.num_workers() == 1)
+    return pass(splits.constraints(s), splits.contacts(s));
+  std::fill(scratch.worker_changed.begin(), scratch.worker_changed.end(), 0);
+  // One contiguous share of the split's batches per worker (parallel_for_shares): a split's
+  // items are in contact order, which follows the bodies, so share k of every split and every
+  // iteration touches much the same bodies, which stay in one core's cache. Handed out one by
+  // one, a body's constraints moved between cores from split to split, and 2 threads ran the
+  // pyramid slower than 1 (64.9 vs 71.5 steps/s; with shares 83.8 vs 75.6). The items of a
+  // split share no moving body, so any division gives the same bits.
   // A share below k_min_share_batches batches (128 items, some 10 µs of work) costs more to
-  // hand to another core than it saves.
+  // hand to another core than it saves: a small split runs on the caller alone.
   constexpr uint32_t k_min_share_batches = 8;
-  std::vector<SplitPhase>& phases = scratch.split_phases;
-  phases.clear();
-  for (uint32_t round = 0; round < rounds; ++round) {
-    for (uint32_t s = 0; s < num_splits; ++s) {
-      const uint32_t most = (splits.num_batches(s) + k_min_share_batches - 1) / k_min_share_batches;
-      const uint32_t shares = splits.is_non_parallel(s) ? 1 : std::clamp(most, 1u, workers);
-      phases.push_back(SplitPhase{round, s, shares, false});
-    }
-    if (has_after_round) phases.push_back(SplitPhase{round, 0, 1, true});
-  }
-  const size_t num_phases = phases.size();
-  scratch.share_claimed.reset(num_phases * workers);
-  scratch.phase_done.reset(num_phases);
-  scratch.round_changed.reset(rounds);
-  std::atomic<uint32_t> rounds_run{rounds};
-
-  parallel_for(jobs, workers, 1, [&](uint32_t, uint32_t, uint32_t worker) {
-    for (size_t p = 0; p < num_phases; ++p) {
-      const SplitPhase& phase = phases[p];
-      const auto claim = [&](uint32_t k) {
-        return scratch.share_claimed[p * workers + k].exchange(1, std::memory_order_relaxed) == 0;
-      };
-      const auto run_share = [&](uint32_t k) {
-        bool changed = false;
-        if (phase.after_round) {
-          after_round(phase.round);
-        } else if (phase.shares == 1) {
-          changed =
-              pass(phase.round, splits.constraints(phase.split), splits.contacts(phase.split));
-        } else {
-          const uint64_t batches = splits.num_batches(phase.split);
-          const uint32_t begin = static_cast<uint32_t>(batches * k / phase.shares);
-          const uint32_t end = static_cast<uint32_t>(batches * (k + 1) / phase.shares);
-          for (uint32_t b = begin; b < end; ++b) {
-            const SplitBatch batch = splits.batch(phase.split, b);
-            changed |= pass(phase.round, batch.constraints, batch.contacts);
-          }
-        }
-        if (changed) scratch.round_changed[phase.round].store(1, std::memory_order_relaxed);
-        // Publishes the share's writes to whoever sees the count complete.
-        scratch.phase_done[p].fetch_add(1, std::memory_order_release);
-      };
-      if (worker < phase.shares && claim(worker)) run_share(worker);
-      for (uint32_t k = 0; k < phase.shares; ++k)
-        if (claim(k)) run_share(k);
-      while (scratch.phase_done[p].load(std::memory_order_acquire) < phase.shares) cpu_relax();
-      const bool ends_round = p + 1 == num_phases || phases[p + 1].round != phase.round;
-      if (ends_round && stop_early &&
-          scratch.round_changed[phase.round].load(std::memory_order_relaxed) == 0) {
-        rounds_run.store(phase.round + 1, std::memory_order_relaxed);
-        return;
-      }
-    }
-  });
-  return rounds_run.load(std::memory_order_relaxed);
+  parallel_for_shares(jobs, splits.num_batches(s), k_min_share_batches,
+                      [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                        bool changed = false;
+                        for (uint32_t b = begin; b < end; ++b) {
+                          const SplitBatch batch = splits.batch(s, b);
+                          changed |= pass(batch.constraints, batch.contacts);
+                        }
+                        if (changed) scratch.worker_changed[worker] = 1;
+                      });
+  bool changed = false;
+  for (uint8_t c : scratch.worker_changed) changed |= c != 0;
+  return changed;
 }
 
 }  // namespace
@@ -308,28 +245,34 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      const IslandSplits& splits, const SolverSteps& steps,
                                      const PhysicsSettings& settings, JobSystem& jobs,
                                      IslandSolveScratch& scratch) {
-  run_split_rounds(
-      splits, 1, false, false, jobs, scratch,
-      [&](uint32_t, std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
-        constraints.warm_start(bodies, joint_items);
-        contacts.warm_start(bodies, contact_part);
-        return false;
-      },
-      [](uint32_t) {});
+  const uint32_t num_splits = splits.num_splits();
+  for (uint32_t s = 0; s < num_splits; ++s)
+    run_split(splits, s, jobs, scratch,
+              [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
+                constraints.warm_start(bodies, joint_items);
+                contacts.warm_start(bodies, contact_part);
+                return false;
+              });
   // The stack solve (a direct solve of the whole island's non-penetration) stays whole-island,
-  // on one worker after each iteration's splits.
+  // on the caller.
   ContactConstraintManager::StackSolve& stack_solve = scratch.stacks[0];
   const bool stack = contacts.prepare_stack(bodies, contact_items, settings, stack_solve);
-  const uint32_t count = static_cast<uint32_t>(std::max(0, steps.velocity_steps(settings)));
-  const uint32_t iterations = run_split_rounds(
-      splits, count, true, stack, jobs, scratch,
-      [&](uint32_t round, std::span<const uint32_t> joint_items,
-          std::span<const uint32_t> contact_part) {
-        bool any = constraints.solve_velocity_constraints(bodies, joint_items);
-        any |= contacts.solve_velocity_constraints(bodies, contact_part, static_cast<int>(round));
-        return any;
-      },
-      [&](uint32_t) { contacts.solve_stack(bodies, stack_solve); });
+  const int count = steps.velocity_steps(settings);
+  uint32_t iterations = 0;
+  for (int step = 0; step < count; ++step) {
+    ++iterations;
+    bool applied = false;
+    for (uint32_t s = 0; s < num_splits; ++s)
+      applied |= run_split(
+          splits, s, jobs, scratch,
+          [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
+            bool any = constraints.solve_velocity_constraints(bodies, joint_items);
+            any |= contacts.solve_velocity_constraints(bodies, contact_part, step);
+            return any;
+          });
+    if (stack) contacts.solve_stack(bodies, stack_solve);
+    if (!applied) break;
+  }
   contacts.store_applied_impulses(contact_items);
   return iterations;
 }
@@ -339,16 +282,22 @@ void solve_split_island_position(ContactConstraintManager& contacts, ConstraintM
                                  const SolverSteps& steps, const PhysicsSettings& settings,
                                  JobSystem& jobs, IslandSolveScratch& scratch) {
   const bool solve_contacts = settings.use_position_solver_for_contacts;
-  const uint32_t count = static_cast<uint32_t>(std::max(0, steps.position_steps(settings)));
-  run_split_rounds(
-      splits, count, true, false, jobs, scratch,
-      [&](uint32_t, std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
-        bool any = constraints.solve_position_constraints(bodies, joint_items, settings.baumgarte);
-        if (solve_contacts)
-          any |= contacts.solve_position_constraints(bodies, contact_part, settings);
-        return any;
-      },
-      [](uint32_t) {});
+  const uint32_t num_splits = splits.num_splits();
+  const int count = steps.position_steps(settings);
+  for (int step = 0; step < count; ++step) {
+    bool moved = false;
+    for (uint32_t s = 0; s < num_splits; ++s)
+      moved |= run_split(
+          splits, s, jobs, scratch,
+          [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
+            bool any =
+                constraints.solve_position_constraints(bodies, joint_items, settings.baumgarte);
+            if (solve_contacts)
+              any |= contacts.solve_position_constraints(bodies, contact_part, settings);
+            return any;
+          });
+    if (!moved) break;
+  }
 }
 
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
@@ -360,6 +309,7 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
   scratch.steps.resize(count);
   scratch.iterations.resize(count);
   scratch.stacks.resize(jobs.num_workers());
+  scratch.worker_changed.resize(jobs.num_workers());
   for (uint32_t i = 0; i < count; ++i) {
     const IslandSplits splits = splitter.island(i);
     if (splits.empty()) continue;

@@ -87,15 +87,6 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
                    IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
                    std::vector<uint32_t>& body2);
 
-/// One phase of a split island's passes (IslandSolver.cpp, run_split_rounds): split `split` of
-/// round `round`, or that round's after-round step, in `shares` shares.
-struct SplitPhase {
-  uint32_t round = 0;
-  uint32_t split = 0;
-  uint32_t shares = 1;
-  bool after_round = false;
-};
-
 /// The island stages' per-step results and per-worker scratch, kept in the step context so
 /// that a warmed-up step allocates nothing.
 struct IslandSolveScratch {
@@ -107,13 +98,8 @@ struct IslandSolveScratch {
   std::vector<ContactConstraintManager::StackSolve> stacks;
   /// Whether each island may sleep (update_sleep).
   std::vector<uint8_t> may_sleep;
-  /// The phases of the split island being solved, and their shared state: per phase and
-  /// share whether a worker has claimed it, per phase the shares done, per round whether a
-  /// pass applied an impulse or moved a body.
-  std::vector<SplitPhase> split_phases;
-  AtomicCounters share_claimed;
-  AtomicCounters phase_done;
-  AtomicCounters round_changed;
+  /// Whether each worker applied an impulse or moved a body in the split pass being run.
+  std::vector<uint8_t> worker_changed;
   /// The islands that are not split, in contiguous shares of about equal work (contacts +
   /// constraints), one per worker: share k is islands [share_begin[k], share_begin[k + 1]).
   /// Made by solve_velocity, reused by solve_position, so that an island is solved on the
@@ -143,10 +129,9 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
 
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split
 /// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
-/// parallel split's batches shared among the workers, the non-parallel split on one — with the
-/// same stack solve (on one worker) and early exit as an unsplit island; then the impulses are
-/// stored. Each pass is one job whose workers step through the splits together (phases that
-/// end on a counter, not a job-system barrier). Returns the iterations run.
+/// parallel split's batches on every worker, the non-parallel split on the caller — with the
+/// same stack solve (on the caller) and early exit as an unsplit island; then the impulses are
+/// stored. Returns the iterations run.
 uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      ConstraintManager& constraints, std::span<SolverBody> bodies,
                                      std::span<const uint32_t> contact_items,
