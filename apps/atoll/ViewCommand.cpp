@@ -144,6 +144,9 @@ void respond(int fd, int status, std::string_view reason, std::string_view type,
   respond_parts(fd, status, reason, type, {body}, with_body);
 }
 
+// Bytes of frames the page loads per request (docs/viewer.md, "Loading").
+constexpr size_t k_chunk_bytes = size_t(4) << 20;
+
 // What the server hands out, prepared once: the recording (checked) and the pieces the page
 // loads separately (docs/viewer.md, "Endpoints").
 struct ServedRecording {
@@ -153,8 +156,10 @@ struct ServedRecording {
   Recording recording;
   size_t frame_bytes = 0;
   size_t frames = 0;
-  /// GET /header: {"version", "frame_count", "frame_bytes", "stat_count", "contact_count",
-  /// "header": the recording's header JSON}.
+  /// Frames per chunk the page loads (about k_chunk_bytes of them, at least 1).
+  size_t chunk_frames = 1;
+  /// GET /header: {"version", "frame_count", "frame_bytes", "chunk_frames", "stat_count",
+  /// "contact_count", "header": the recording's header JSON}.
   std::string header_json;
   /// GET /stats: every frame's figures, frame after frame, float32 little-endian (as in the
   /// file).
@@ -395,6 +400,7 @@ void prepare(ServedRecording& served, Recording recording,
   const Recording& rec = served.recording;
   served.frame_bytes = rec.bytes_per_frame();
   served.frames = rec.num_frames();
+  served.chunk_frames = std::clamp<size_t>(k_chunk_bytes / served.frame_bytes, 1, served.frames);
   const size_t num_stats = rec.version >= 2 ? rec.header.stats.size() : 0;
   uint64_t contact_count = 0;
   if (num_stats > 0) {
@@ -411,6 +417,7 @@ void prepare(ServedRecording& served, Recording recording,
   served.header_json = "{\"version\": " + std::to_string(rec.version) +
                        ", \"frame_count\": " + std::to_string(served.frames) +
                        ", \"frame_bytes\": " + std::to_string(served.frame_bytes) +
+                       ", \"chunk_frames\": " + std::to_string(served.chunk_frames) +
                        ", \"stat_count\": " + std::to_string(num_stats) +
                        ", \"contact_count\": " + std::to_string(contact_count) +
                        ", \"header\": " + header_text + "}";
@@ -451,8 +458,15 @@ int view_command(const ViewArgs& args) {
   }
   // Served: the parsed recording is kept (frames and contacts held once) and served in parts.
   ServedRecording served;
-  served.page = page_with("");
   prepare(served, std::move(recording).value(), prefix);
+  // The page asks for the header, the figures and the first chunk first: the browser fetches
+  // them while it reads the page's script.
+  const auto preload = [](const std::string& href) {
+    return "<link rel=\"preload\" href=\"" + href + "\" as=\"fetch\" crossorigin=\"anonymous\">";
+  };
+  served.page =
+      page_with(preload("header") + preload("stats") +
+                preload("frames?first=0&amp;count=" + std::to_string(served.chunk_frames)));
   return serve(args, served);
 }
 

@@ -254,8 +254,13 @@ TEST_F(CliViewTest, ServesThePageAndTheRecordingOnLoopbackUntilInterrupted) {
   EXPECT_EQ(page.rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
   EXPECT_NE(page.find("Content-Type: text/html; charset=utf-8\r\n"), std::string::npos);
   EXPECT_NE(body_of(page).find("<canvas"), std::string::npos);
-  // Served, the page fetches /recording: nothing is inlined.
+  // Served, the page fetches the header, the figures and the first chunk (preloaded while the
+  // script is read): nothing is inlined.
   EXPECT_EQ(body_of(page).find("id=\"atoll-recording\""), std::string::npos);
+  EXPECT_NE(body_of(page).find("<link rel=\"preload\" href=\"header\" as=\"fetch\""),
+            std::string::npos);
+  EXPECT_NE(body_of(page).find("<link rel=\"preload\" href=\"frames?first=0&amp;count=6\""),
+            std::string::npos);
   EXPECT_EQ(http(port, "POST / HTTP/1.1\r\nHost: x\r\n\r\n").rfind("HTTP/1.1 405", 0), 0u);
   EXPECT_EQ(http(port, "GET /etc/passwd HTTP/1.1\r\n\r\n").rfind("HTTP/1.1 404", 0), 0u);
   EXPECT_EQ(http(port, "nonsense\r\n\r\n").rfind("HTTP/1.1 400", 0), 0u);
@@ -295,8 +300,9 @@ TEST_F(CliViewTest, ServesTheHeaderFiguresFramesAndContactsSeparately) {
   EXPECT_EQ(
       body_of(header),
       "{\"version\": 2, \"frame_count\": 13, \"frame_bytes\": " + std::to_string(frame_bytes) +
-          ", \"stat_count\": " + std::to_string(rec.header.stats.size()) + ", \"contact_count\": " +
-          std::to_string(rec.contact_data.size() / 28) + ", \"header\": " + header_json + "}");
+          ", \"chunk_frames\": 13, \"stat_count\": " + std::to_string(rec.header.stats.size()) +
+          ", \"contact_count\": " + std::to_string(rec.contact_data.size() / 28) +
+          ", \"header\": " + header_json + "}");
 
   // /stats: every frame's figures, float32, frame after frame.
   const std::string stats = body_of(get(port, "/stats"));

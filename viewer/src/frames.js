@@ -51,8 +51,8 @@ export function wholeRecording(r) {
 /** A recording served by `atoll view` at `base` (a URL ending in '/'), loaded in chunks. */
 export class RemoteRecording {
   /**
-   * Loads the header and the per-step figures. Options: chunkBytes (bytes of frames per
-   * request, default 4 MB), cacheBytes (the most bytes of frames kept, default 160 MB; at least
+   * Loads the header, the per-step figures and the first chunk. Options: chunkBytes (bytes of
+   * frames per request; default: the server's chunk_frames, about 4 MB), cacheBytes (the most bytes of frames kept, default 160 MB; at least
    * 4 chunks), fetch (the fetch function).
    */
   static async open(base, options = {}) {
@@ -60,6 +60,7 @@ export class RemoteRecording {
     const headerResponse = await get(new URL('header', base));
     if (!headerResponse.ok) throw new Error(`GET /header: HTTP ${headerResponse.status}`);
     const info = await headerResponse.json();
+    const headerInMs = performance.now();
     if (info.version !== 1 && info.version !== 2)
       throw new Error(`recording format version ${info.version}, this viewer reads versions 1 to 2`);
     const rec = new RemoteRecording(base, info, options);
@@ -73,6 +74,7 @@ export class RemoteRecording {
       throw new Error(`GET /stats: ${statsBuffer.byteLength} bytes, expected ${4 * rec.statNames.length * rec.frameCount}`);
     rec.statBlock = new Float32Array(statsBuffer);
     rec.maxContacts = mostContacts(rec.header, (name) => rec.statSeries(name));
+    rec.headerInMs = headerInMs;
     return rec;
   }
 
@@ -94,9 +96,11 @@ export class RemoteRecording {
     this.loadedFrames = this.frameCount;
     this.statBlock = new Float32Array(0);
     this.maxContacts = 0;
-    const chunkBytes = options.chunkBytes > 0 ? options.chunkBytes : 4 << 20;
+    // Chunks: the server's size (about 4 MB; the page preloads the first), or options.chunkBytes.
     const cacheBytes = options.cacheBytes > 0 ? options.cacheBytes : 160 << 20;
-    this.chunkFrames = Math.max(1, Math.min(this.frameCount, Math.floor(chunkBytes / this.frameBytes)));
+    const chunkFrames = options.chunkBytes > 0 ? Math.floor(options.chunkBytes / this.frameBytes)
+      : info.chunk_frames ?? Math.floor((4 << 20) / this.frameBytes);
+    this.chunkFrames = Math.max(1, Math.min(this.frameCount, chunkFrames));
     this.chunkCount = Math.ceil(this.frameCount / this.chunkFrames);
     this.maxChunks = Math.max(4, Math.floor(cacheBytes / (this.chunkFrames * this.frameBytes)));
     this.chunks = new Map(); // chunk index → { frames: ArrayBuffer, contacts: ArrayBuffer | null, firstContact, used }

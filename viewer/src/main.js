@@ -523,7 +523,21 @@ function installHook(viewer, loadMs, loadPhases) {
       viewer.pause();
       await viewer.seek(k);
       viewer.renderer.render(viewer.scene, viewer.camera);
+      viewer.dirty = false; // rendered: the animation loop need not draw it again
       return viewer.frame;
+    },
+    /** seek(k) timed: resolves to { step, inMs (until the frame is in and applied), renderMs
+     * (drawing it, until the GPU is done) }. */
+    async timedSeek(k) {
+      viewer.pause();
+      const t0 = performance.now();
+      const step = await viewer.seek(k);
+      const t1 = performance.now();
+      viewer.renderer.render(viewer.scene, viewer.camera);
+      const gl = viewer.renderer.getContext();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+      viewer.dirty = false;
+      return { step, inMs: t1 - t0, renderMs: performance.now() - t1 };
     },
     /** Chunks of frames held now, and frames per chunk (1 chunk: the whole recording). */
     cache() { return { chunks: viewer.rec.chunksHeld(), chunkFrames: viewer.rec.chunkFrames ?? viewer.rec.frameCount,
@@ -606,6 +620,7 @@ async function start() {
   let viewer = null;
   try {
     const recording = await openRecording();
+    if (recording.headerInMs !== undefined) phases.headerInMs = recording.headerInMs;
     phases.firstDataMs = performance.now(); // the header, the figures and the first frame are in
     viewer = new Viewer(recording);
     phases.plotsDrawnMs = performance.now(); // the constructor drew the plots, every step's figures

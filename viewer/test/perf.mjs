@@ -47,18 +47,20 @@ try {
   const scrubs = await page.evaluate(async () => {
     const v = window.atollViewer, last = v.frameCount - 1, out = [];
     for (const k of [last, Math.floor(last / 2), Math.floor(last / 4), Math.floor((3 * last) / 4)]) {
-      const t = performance.now();
-      const shown = await v.seek(k);
-      out.push({ step: k, shown, ms: Math.round(performance.now() - t) });
+      const t = await v.timedSeek(k);
+      out.push({ step: t.step, inMs: Math.round(t.inMs), renderMs: Math.round(t.renderMs) });
     }
     return out;
   });
   // Seeking within what is loaded (apply + render).
   const seekLoaded = await page.evaluate(async () => {
     const v = window.atollViewer, base = Math.floor(v.frameCount / 4);
-    const t = performance.now();
-    for (let k = 0; k < 20; ++k) await v.seek(base + (k % 4));
-    return (performance.now() - t) / 20;
+    let inMs = 0, renderMs = 0;
+    for (let k = 0; k < 10; ++k) {
+      const t = await v.timedSeek(base + 1 + (k % 4));
+      inMs += t.inMs; renderMs += t.renderMs;
+    }
+    return { inMs: +(inMs / 10).toFixed(1), renderMs: +(renderMs / 10).toFixed(0) };
   });
   const playback = await page.evaluate(() => window.atollViewer.measurePlayback(3000));
   const cache = await page.evaluate(() => window.atollViewer.cache());
@@ -66,7 +68,7 @@ try {
   console.log(JSON.stringify({ bodies: hook.bodies, frames: hook.frames, openMs,
     firstFrameShownMs: phase('firstFrameShownMs'), plotsDrawnMs: phase('plotsDrawnMs'),
     phases: Object.fromEntries(Object.entries(hook.phases).map(([k, v]) => [k, Math.round(v)])),
-    scrubs, seekLoadedAndRenderMs: +seekLoaded.toFixed(1),
+    scrubs, seekLoaded,
     playbackRendersPerSecond: +playback.fps.toFixed(1), framesAdvanced: playback.frames, stalls: playback.stalls,
     updateMsPerFrame: +playback.updateMsPerFrame.toFixed(2), cache, gl: gpu ? 'default' : 'swiftshader' }));
 } finally {
