@@ -108,6 +108,7 @@ export class RemoteRecording {
     this.pendingContacts = new Map();
     this.tick = 0;
     this.pinned = 0;
+    this.ahead = null; // the prefetch window: [k, frames, options]
     this.series = new Map();
     this.bytesFetched = 0;
   }
@@ -163,6 +164,8 @@ export class RemoteRecording {
         if (this.version >= 2) chunk.firstContact = new DataView(frames).getUint32(this.layout.indexOffset, true);
         this.chunks.set(c, chunk);
         this.evict();
+        // Keep the prefetch window filling (prefetch() starts only a few requests at a time).
+        if (this.ahead) Promise.resolve().then(() => this.ahead && this.prefetch(...this.ahead));
         return chunk;
       }).finally(() => this.pending.delete(c));
       this.pending.set(c, promise);
@@ -195,8 +198,12 @@ export class RemoteRecording {
     if (chunk) chunk.used = ++this.tick;
   }
 
-  /** Starts loading the chunks of frames k … k + frames − 1 that are not in (a few at a time). */
+  /**
+   * Starts loading the chunks of frames k … k + frames − 1 that are not in, three requests at a
+   * time; each chunk that arrives starts the next, until stopPrefetch() or another window.
+   */
   prefetch(k, frames, { contacts = false } = {}) {
+    this.ahead = [k, frames, { contacts }];
     const last = this.chunkOf(Math.min(this.frameCount - 1, k + frames - 1));
     for (let c = this.chunkOf(k); c <= last; ++c) {
       if (this.pending.size + this.pendingContacts.size >= 3) break;
@@ -206,6 +213,9 @@ export class RemoteRecording {
       p.catch(() => {}); // a failed prefetch is retried by the load that needs it
     }
   }
+
+  /** Stops filling the prefetch window (requests under way still complete). */
+  stopPrefetch() { this.ahead = null; }
 
   /** Keeps frame k's chunk (the frame shown) whatever else arrives. */
   pin(k) { this.pinned = this.chunkOf(k); }

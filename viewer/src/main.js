@@ -307,6 +307,7 @@ class Viewer {
 
   pause() {
     this.playing = false;
+    this.rec.stopPrefetch?.();
     $('play').textContent = 'Play';
   }
 
@@ -474,16 +475,22 @@ class Viewer {
       // Keep about two seconds of steps ahead coming in.
       this.rec.prefetch(this.frame, Math.ceil((2 * this.speed) / this.header.dt), { contacts });
       if (advance > 0) {
-        const next = Math.min(this.frame + advance, this.rec.frameCount - 1);
-        if (this.rec.has(next) && (!contacts || this.rec.hasContacts(next))) {
-          this.accumulated -= advance * this.header.dt;
-          this.show(next);
-          if (next === this.rec.frameCount - 1) this.pause();
-        } else {
-          // Its chunk is not in yet: wait for it (the clock does not run ahead meanwhile).
+        const last = this.rec.frameCount - 1, wanted = Math.min(this.frame + advance, last);
+        const ready = (j) => this.rec.has(j) && (!contacts || this.rec.hasContacts(j));
+        // The furthest step up to the one due that is in (chunks arrive in order ahead).
+        let next = wanted;
+        while (next > this.frame && !ready(next)) next -= 1;
+        if (next < wanted) {
+          // The step due is not in yet: wait for it (the clock does not run ahead meanwhile).
           this.accumulated = 0;
           this.stalls += 1;
-          this.rec.load(next, { contacts }).catch((e) => this.failed(e));
+          this.rec.load(wanted, { contacts }).catch((e) => this.failed(e));
+        } else {
+          this.accumulated -= advance * this.header.dt;
+        }
+        if (next > this.frame) {
+          this.show(next);
+          if (next === last) this.pause();
         }
       }
     }

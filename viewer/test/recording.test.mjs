@@ -161,10 +161,20 @@ test('served: header and figures first, then frames and contacts in chunks, a bo
     assert.ok(fresh.has(30) && !fresh.hasContacts(30));
     assert.equal(fresh.contacts(30).length, 0);
     assert.ok(whole.contacts(30).length > 0);
-    // Prefetching fetches the chunks ahead (at most 3 requests at once).
+    // Prefetching fetches the chunks ahead, three requests at a time, each arrival starting
+    // the next, until stopped.
     fresh.prefetch(6, 12);
+    assert.equal(fresh.pending.size, 3);
+    for (let i = 0; i < 10 && !(fresh.has(15) && fresh.has(17)); ++i) {
+      await Promise.all([...fresh.pending.values()]);
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    assert.ok(fresh.has(6) && fresh.has(11) && fresh.has(14) && fresh.has(15) && fresh.has(17));
+    assert.ok(!fresh.has(18));
+    fresh.prefetch(21, 3);
+    fresh.stopPrefetch();
     await Promise.all([...fresh.pending.values()]);
-    assert.ok(fresh.has(6) && fresh.has(11) && fresh.has(14));
+    assert.ok(fresh.has(21) && fresh.has(23) && !fresh.has(24));
     // A frame outside the recording is refused by the server, with a clear error.
     await assert.rejects(fresh.fetchBytes('frames', 41, 1), /GET \/frames\?first=41&count=1: HTTP 416/);
   } finally {
