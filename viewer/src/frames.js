@@ -103,6 +103,8 @@ export class RemoteRecording {
     this.chunkFrames = Math.max(1, Math.min(this.frameCount, chunkFrames));
     this.chunkCount = Math.ceil(this.frameCount / this.chunkFrames);
     this.maxChunks = Math.max(4, Math.floor(cacheBytes / (this.chunkFrames * this.frameBytes)));
+    this.cacheBytes = Math.max(cacheBytes, 4 * this.chunkFrames * this.frameBytes);
+    this.heldBytes = 0; // frames and contacts held
     this.chunks = new Map(); // chunk index → { frames: ArrayBuffer, contacts: ArrayBuffer | null, firstContact, used }
     this.pending = new Map(); // chunk index → promise of its frames
     this.pendingContacts = new Map();
@@ -163,7 +165,8 @@ export class RemoteRecording {
         const chunk = { frames, contacts: null, firstContact: 0, used: ++this.tick };
         if (this.version >= 2) chunk.firstContact = new DataView(frames).getUint32(this.layout.indexOffset, true);
         this.chunks.set(c, chunk);
-        this.evict();
+        this.heldBytes += frames.byteLength;
+        this.evict(c);
         // Keep the prefetch window filling (prefetch() starts only a few requests at a time).
         if (this.ahead) Promise.resolve().then(() => this.ahead && this.prefetch(...this.ahead));
         return chunk;
@@ -182,7 +185,11 @@ export class RemoteRecording {
         const count = Math.min(this.chunkFrames, this.frameCount - first);
         const promise = this.fetchBytes('contacts', first, count).then((contacts) => {
           // (The chunk may have been let go and fetched again meanwhile.)
-          (this.chunks.get(c) ?? chunk).contacts = contacts;
+          const held = this.chunks.get(c);
+          if (held === undefined) return; // let go meanwhile: fetched again when needed
+          held.contacts = contacts;
+          this.heldBytes += contacts.byteLength;
+          this.evict(c);
         }).finally(() => this.pendingContacts.delete(c));
         this.pendingContacts.set(c, promise);
       }
@@ -193,9 +200,16 @@ export class RemoteRecording {
   /** Resolves once frame k is in (and its contacts, with { contacts: true }). */
   async load(k, { contacts = false } = {}) {
     const c = this.chunkOf(k);
-    await (contacts ? this.loadChunkContacts(c) : this.loadChunk(c));
-    const chunk = this.chunks.get(c);
-    if (chunk) chunk.used = ++this.tick;
+    // (A chunk whose contacts arrive after it was let go is fetched again.)
+    for (let attempt = 0; attempt < 3; ++attempt) {
+      await (contacts ? this.loadChunkContacts(c) : this.loadChunk(c));
+      const chunk = this.chunks.get(c);
+      if (chunk && (!contacts || this.hasContacts(k))) {
+        chunk.used = ++this.tick;
+        return;
+      }
+    }
+    throw new Error(`frame ${k}: let go again before it could be shown (the cache is too small)`);
   }
 
   /**
@@ -220,13 +234,16 @@ export class RemoteRecording {
   /** Keeps frame k's chunk (the frame shown) whatever else arrives. */
   pin(k) { this.pinned = this.chunkOf(k); }
 
-  // Lets the least recently used chunks go (never the pinned one) while more than maxChunks
-  // are held.
-  evict() {
-    while (this.chunks.size > this.maxChunks) {
+  // Lets the least recently used chunks go (never the pinned one nor `keep`, the one just in)
+  // while more than maxChunks are held, or more than cacheBytes with their contacts.
+  evict(keep) {
+    while (this.chunks.size > this.maxChunks || (this.heldBytes > this.cacheBytes && this.chunks.size > 1)) {
       let oldest = null;
       for (const [c, chunk] of this.chunks)
-        if (c !== this.pinned && (oldest === null || chunk.used < this.chunks.get(oldest).used)) oldest = c;
+        if (c !== this.pinned && c !== keep && (oldest === null || chunk.used < this.chunks.get(oldest).used)) oldest = c;
+      if (oldest === null) break;
+      const chunk = this.chunks.get(oldest);
+      this.heldBytes -= chunk.frames.byteLength + (chunk.contacts?.byteLength ?? 0);
       this.chunks.delete(oldest);
     }
   }

@@ -154,6 +154,11 @@ test('served: header and figures first, then frames and contacts in chunks, a bo
       assert.deepEqual(Array.from(remote.stats(k)), Array.from(whole.stats(k)));
       assert.deepEqual(Array.from(remote.contacts(k)), Array.from(whole.contacts(k)), `contacts of frame ${k}`);
       assert.ok(remote.chunksHeld() <= 4, `${remote.chunksHeld()} chunks held`);
+      // The bytes held, contacts included, are counted right and stay within the budget.
+      let held = 0;
+      for (const chunk of remote.chunks.values()) held += chunk.frames.byteLength + (chunk.contacts?.byteLength ?? 0);
+      assert.equal(remote.heldBytes, held);
+      assert.ok(held <= remote.cacheBytes, `${held} bytes held, budget ${remote.cacheBytes}`);
     }
     // Frames loaded without their contacts show none until asked for.
     const fresh = await RemoteRecording.open(server.base, { chunkBytes: 3 * frameBytes });
