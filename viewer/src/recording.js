@@ -16,6 +16,22 @@ export function motionOfFlags(flags) {
 }
 
 /**
+ * Where things are in a frame of a recording of `version` with `header` (the header JSON):
+ * { n bodies, c constraint state bytes, constraints (header's list), statNames, statsOffset,
+ * indexOffset (the contact index), frameBytes } (docs/recording-format.md, "Layout").
+ */
+export function frameLayout(version, header) {
+  const n = header.bodies.length;
+  const constraints = header.constraints ?? [];
+  const c = version >= 2 ? constraints.length : 0;
+  const statNames = version >= 2 ? header.stats ?? [] : [];
+  const statsOffset = Math.ceil((29 * n + c) / 4) * 4;
+  const indexOffset = statsOffset + 4 * statNames.length;
+  const frameBytes = version >= 2 ? indexOffset + 8 : Math.ceil((29 * n) / 4) * 4;
+  return { n, c, constraints, statNames, statsOffset, indexOffset, frameBytes };
+}
+
+/**
  * Parses a recording. Throws an Error with a clear message for anything that is not a complete
  * recording of version 1 or 2.
  * Returns { version, header, bodyCount, frameCount, loadedFrames, complete, frameBytes,
@@ -48,15 +64,8 @@ export function readRecording(buffer, available = buffer.byteLength) {
   }
   for (const key of ['steps', 'shapes', 'bodies'])
     if (header[key] === undefined) throw new Error(`header.${key}: required key missing`);
-  const n = header.bodies.length;
-  const constraints = header.constraints ?? [];
-  const c = version >= 2 ? constraints.length : 0;
-  const statNames = version >= 2 ? header.stats ?? [] : [];
+  const { n, c, constraints, statNames, statsOffset, indexOffset, frameBytes } = frameLayout(version, header);
   const frameCount = header.steps + 1;
-  const flagsEnd = 29 * n + c;
-  const statsOffset = Math.ceil(flagsEnd / 4) * 4;
-  const indexOffset = statsOffset + 4 * statNames.length;
-  const frameBytes = version >= 2 ? indexOffset + 8 : Math.ceil((29 * n) / 4) * 4;
   const framesBegin = 16 + headerBytes;
   const framesEnd = framesBegin + frameCount * frameBytes;
   const shapeText = `(${frameCount} frames of ${n} bodies)`;

@@ -1,7 +1,10 @@
 // Browser test of the web viewer (docs/viewer.md), run by ctest (label viewer): records the demo
 // with `atoll run demo --record --record-contacts`, serves it with `atoll view --port 0`, and
 // drives headless Chromium (Debian's /usr/bin/chromium through playwright-core; no browser is
-// downloaded). Checks: no console errors, a canvas that is not blank, a named body drawn where
+// downloaded). The served page loads in small chunks here (?chunkBytes=…), so that showing a
+// step goes through loading it on demand. Checks: the page fetches the header, the figures and
+// frames by range (never the whole recording), no console errors, a canvas that is not blank,
+// a named body drawn where
 // its recorded position projects at step 0 and at the last step (the projection computed here
 // from the recording, read independently of the viewer, and the page's camera), plots with
 // steps + 1 points, a click that selects the body, the contacts toggle, and the --html file
@@ -43,7 +46,7 @@ function readRecordingForTest(path) {
     const o = 16 + headerBytes + k * frameBytes + 28 * i;
     return [0, 1, 2].map((a) => data.readFloatLE(o + 4 * a));
   };
-  return { version, header, frameCount: header.steps + 1, pose };
+  return { version, header, frameCount: header.steps + 1, frameBytes, pose };
 }
 
 // Page coordinates of world point p through column-major view and projection matrices.
@@ -88,7 +91,11 @@ try {
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(address);
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  // Chunks of 8 frames, at most 4 of them held: a scrub to the last step loads it on demand.
+  const frameBytes = rec.frameBytes;
+  await page.goto(`${address}?chunkBytes=${8 * frameBytes}&cacheBytes=${4 * 8 * frameBytes}`);
   await page.waitForFunction(() => window.atollViewer && (window.atollViewer.ready || window.atollViewer.error), null, { timeout: 20000 });
   const ready = await page.evaluate(() => window.atollViewer.ready);
   check(ready, 'the page loads the recording', await page.evaluate(() => window.atollViewer.error ?? ''));
@@ -144,6 +151,14 @@ try {
   const moved = Math.hypot(positions[1][0] - positions[0][0], positions[1][1] - positions[0][1]);
   check(moved > 20, `${BODY} moves on screen between step 0 and step ${last} (${moved.toFixed(0)} px)`);
 
+  // Loading by range: the header and figures, frames in chunks; the cache stays bounded.
+  const cache = await page.evaluate(() => window.atollViewer.cache());
+  check(cache.chunkFrames === 8 && cache.chunks <= cache.maxChunks && cache.maxChunks === 4,
+    `frames load in chunks of 8, at most 4 held (${cache.chunks} held, ${cache.bytesFetched} bytes fetched)`);
+  check(requested.includes('/header') && requested.includes('/stats') && requested.includes('/frames') &&
+    !requested.includes('/recording'), 'the page fetches /header, /stats and /frames, not /recording',
+    [...new Set(requested)].join(' '));
+
   // Plots: steps + 1 points in every series.
   const counts = await page.evaluate(() => window.atollViewer.plotPointCounts());
   const all = Object.values(counts).flatMap((s) => Object.values(s));
@@ -158,7 +173,8 @@ try {
 
   // Playback runs.
   const playback = await page.evaluate(() => window.atollViewer.measurePlayback(500));
-  check(playback.frames > 0, `playback advances (${playback.frames} steps in 0.5 s, ${playback.fps.toFixed(0)} renders/s in software GL)`);
+  check(playback.frames > 0, `playback advances through chunks loaded ahead (${playback.frames} steps in 0.5 s, ` +
+    `${playback.stalls} frames waited for a chunk, ${playback.fps.toFixed(0)} renders/s in software GL)`);
   check(errors.length === 0, 'no console errors on the served page', errors.join(' | '));
 
   // The self-contained file opens from file://.

@@ -1,6 +1,7 @@
 // Measures the viewer on a recording (docs/viewer.md, "Performance"): the time from navigation
-// to the first frame drawn, and playback (renders per second, milliseconds per frame update)
-// in headless Chromium. Not part of ctest: run it by hand on a big recording.
+// to the first frame drawn and the plots drawn, the time to show steps not loaded yet after a
+// scrub, and playback (renders per second, milliseconds per frame update, waits for chunks) in
+// headless Chromium. Not part of ctest: run it by hand on a big recording.
 // Usage: node perf.mjs ATOLL_BINARY RECORDING [--gpu]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,15 +42,35 @@ try {
   const hook = await page.evaluate(() => ({ ready: window.atollViewer.ready, error: window.atollViewer.error,
     loadMs: window.atollViewer.loadMs, phases: window.atollViewer.loadPhases, bodies: window.atollViewer.bodyCount, frames: window.atollViewer.frameCount }));
   if (!hook.ready) throw new Error(hook.error);
-  const playback = await page.evaluate(() => window.atollViewer.measurePlayback(3000));
-  const seek = await page.evaluate(() => {
-    const t = performance.now();
-    for (let k = 0; k < 100; ++k) window.atollViewer.seek((k * 37) % window.atollViewer.frameCount);
-    return (performance.now() - t) / 100;
+  // Scrubs to steps not loaded yet: the time until each is shown (its chunk fetched, the frame
+  // applied and rendered).
+  const scrubs = await page.evaluate(async () => {
+    const v = window.atollViewer, last = v.frameCount - 1, out = [];
+    for (const k of [last, Math.floor(last / 2), Math.floor(last / 4), Math.floor((3 * last) / 4)]) {
+      const t = await v.timedSeek(k);
+      out.push({ step: t.step, inMs: Math.round(t.inMs), renderMs: Math.round(t.renderMs) });
+    }
+    return out;
   });
-  console.log(JSON.stringify({ bodies: hook.bodies, frames: hook.frames, openMs, pageLoadMs: Math.round(hook.loadMs), phases: Object.fromEntries(Object.entries(hook.phases).map(([k, v]) => [k, Math.round(v)])),
-    playbackRendersPerSecond: +playback.fps.toFixed(1), framesAdvanced: playback.frames,
-    updateMsPerFrame: +playback.updateMsPerFrame.toFixed(2), seekAndRenderMs: +seek.toFixed(1), gl: gpu ? 'default' : 'swiftshader' }));
+  // Seeking within what is loaded (apply + render).
+  const seekLoaded = await page.evaluate(async () => {
+    const v = window.atollViewer, base = Math.floor(v.frameCount / 4);
+    let inMs = 0, renderMs = 0;
+    for (let k = 0; k < 10; ++k) {
+      const t = await v.timedSeek(base + 1 + (k % 4));
+      inMs += t.inMs; renderMs += t.renderMs;
+    }
+    return { inMs: +(inMs / 10).toFixed(1), renderMs: +(renderMs / 10).toFixed(0) };
+  });
+  const playback = await page.evaluate(() => window.atollViewer.measurePlayback(3000));
+  const cache = await page.evaluate(() => window.atollViewer.cache());
+  const phase = (name) => Math.round(hook.phases[name]);
+  console.log(JSON.stringify({ bodies: hook.bodies, frames: hook.frames, openMs,
+    firstFrameShownMs: phase('firstFrameShownMs'), plotsDrawnMs: phase('plotsDrawnMs'),
+    phases: Object.fromEntries(Object.entries(hook.phases).map(([k, v]) => [k, Math.round(v)])),
+    scrubs, seekLoaded,
+    playbackRendersPerSecond: +playback.fps.toFixed(1), framesAdvanced: playback.frames, stalls: playback.stalls,
+    updateMsPerFrame: +playback.updateMsPerFrame.toFixed(2), cache, gl: gpu ? 'default' : 'swiftshader' }));
 } finally {
   await context.close();
   server.kill('SIGINT');

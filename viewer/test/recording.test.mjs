@@ -1,15 +1,18 @@
 // The viewer's recording reader (viewer/src/recording.js) on real files: version 2 written by
 // `atoll run --record --record-contacts`, a version-1 file made by hand, files cut short or
 // damaged (refused with a reason), and a file still arriving (partial frames, no contacts).
+// Also the served reader (viewer/src/frames.js) against `atoll view`: the header and figures
+// first, frames and contacts in chunks equal to the file's, a bounded cache.
 // Run by ctest (viewer_reader) with node's test runner: node --test recording.test.mjs, with
 // ATOLL_CLI naming the atoll program.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRecording, motionOfFlags, FLAG_ADDED } from '../src/recording.js';
+import { RemoteRecording, wholeRecording } from '../src/frames.js';
 
 const atoll = process.env.ATOLL_CLI;
 
@@ -100,4 +103,87 @@ test('version 1 still reads', () => {
   assert.equal(r.statNames.length, 0);
   assert.equal(r.contacts(1).length, 0);
   assert.throws(() => readRecording(buffer.slice(0, buffer.byteLength - 1)), /bytes of frames, expected 64 \(2 frames of 1 bodies\)/);
+});
+
+// Serves `file` with `atoll view --port 0`; resolves to { base, stop } (null when this atoll
+// has no viewer built in).
+function serve(file) {
+  const server = spawn(atoll, ['view', file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const stop = () => new Promise((done) => { server.once('exit', done); server.kill('SIGINT'); });
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) resolve({ base: m[0], stop });
+    });
+    server.stderr.on('data', (d) => (out += d));
+    server.on('exit', (code) => (/was not built/.test(out) ? resolve(null) : reject(new Error(`atoll view exited ${code}: ${out}`))));
+  });
+}
+
+test('served: header and figures first, then frames and contacts in chunks, a bounded cache', { skip: !atoll }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'atoll-reader-test-'));
+  const file = join(dir, 'r.rec');
+  execFileSync(atoll, ['run', 'tower10', '--quiet', '--steps', '40', '--record', file, '--record-contacts']);
+  const bytes = readFileSync(file);
+  const whole = wholeRecording(readRecording(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)));
+  const server = await serve(file);
+  try {
+    if (server === null) return; // no viewer in this atoll: nothing is served
+    // Chunks of 3 frames, at most 4 of them held.
+    const frameBytes = whole.frameBytes;
+    const remote = await RemoteRecording.open(server.base, { chunkBytes: 3 * frameBytes, cacheBytes: 4 * 3 * frameBytes });
+    assert.equal(remote.frameCount, 41);
+    assert.equal(remote.chunkFrames, 3);
+    assert.equal(remote.maxChunks, 4);
+    assert.deepEqual(remote.header, whole.header);
+    assert.deepEqual(remote.statNames, whole.statNames);
+    assert.equal(remote.maxContacts, whole.maxContacts);
+    assert.ok(remote.maxContacts > 0);
+    // Every figure of every step is in before any frame but the first chunk.
+    assert.equal(remote.chunksHeld(), 1);
+    assert.ok(remote.has(2) && !remote.has(3));
+    for (const name of whole.statNames) assert.deepEqual(Array.from(remote.statSeries(name)), Array.from(whole.statSeries(name)));
+    // Any frame, in any order, equals the file's; the cache stays bounded.
+    for (const k of [40, 0, 17, 39, 18, 5, 33, 2, 21, 40]) {
+      await remote.load(k, { contacts: true });
+      assert.ok(remote.has(k) && remote.hasContacts(k));
+      assert.deepEqual(Array.from(remote.poses(k)), Array.from(whole.poses(k)), `poses of frame ${k}`);
+      assert.deepEqual(Array.from(remote.flags(k)), Array.from(whole.flags(k)));
+      assert.deepEqual(Array.from(remote.stats(k)), Array.from(whole.stats(k)));
+      assert.deepEqual(Array.from(remote.contacts(k)), Array.from(whole.contacts(k)), `contacts of frame ${k}`);
+      assert.ok(remote.chunksHeld() <= 4, `${remote.chunksHeld()} chunks held`);
+      // The bytes held, contacts included, are counted right and stay within the budget.
+      let held = 0;
+      for (const chunk of remote.chunks.values()) held += chunk.frames.byteLength + (chunk.contacts?.byteLength ?? 0);
+      assert.equal(remote.heldBytes, held);
+      assert.ok(held <= remote.cacheBytes, `${held} bytes held, budget ${remote.cacheBytes}`);
+    }
+    // Frames loaded without their contacts show none until asked for.
+    const fresh = await RemoteRecording.open(server.base, { chunkBytes: 3 * frameBytes });
+    await fresh.load(30);
+    assert.ok(fresh.has(30) && !fresh.hasContacts(30));
+    assert.equal(fresh.contacts(30).length, 0);
+    assert.ok(whole.contacts(30).length > 0);
+    // Prefetching fetches the chunks ahead, three requests at a time, each arrival starting
+    // the next, until stopped.
+    fresh.prefetch(6, 12);
+    assert.equal(fresh.pending.size, 3);
+    for (let i = 0; i < 10 && !(fresh.has(15) && fresh.has(17)); ++i) {
+      await Promise.all([...fresh.pending.values()]);
+      await new Promise((done) => setTimeout(done, 10));
+    }
+    assert.ok(fresh.has(6) && fresh.has(11) && fresh.has(14) && fresh.has(15) && fresh.has(17));
+    assert.ok(!fresh.has(18));
+    fresh.prefetch(21, 3);
+    fresh.stopPrefetch();
+    await Promise.all([...fresh.pending.values()]);
+    assert.ok(fresh.has(21) && fresh.has(23) && !fresh.has(24));
+    // A frame outside the recording is refused by the server, with a clear error.
+    await assert.rejects(fresh.fetchBytes('frames', 41, 1), /GET \/frames\?first=41&count=1: HTTP 416/);
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
