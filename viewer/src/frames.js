@@ -218,8 +218,8 @@ export class RemoteRecording {
    */
   prefetch(k, frames, { contacts = false } = {}) {
     this.ahead = [k, frames, { contacts }];
-    const last = this.chunkOf(Math.min(this.frameCount - 1, k + frames - 1));
-    for (let c = this.chunkOf(k); c <= last; ++c) {
+    const [first, last] = this.window();
+    for (let c = first; c <= last; ++c) {
       if (this.pending.size + this.pendingContacts.size >= 3) break;
       const have = this.chunks.get(c);
       if (have && (!contacts || have.contacts !== null || !this.header.contacts)) continue;
@@ -228,19 +228,41 @@ export class RemoteRecording {
     }
   }
 
+  // The chunks [first, last] of the prefetch window, cut so that they fit in the cache beside
+  // the pinned chunk: a window larger than the cache let its own later chunks push out the ones
+  // due next, which were then fetched again, or were gone when their step came.
+  window() {
+    if (!this.ahead) return [1, 0];
+    const [k, frames] = this.ahead;
+    const first = this.chunkOf(k);
+    const last = this.chunkOf(Math.min(this.frameCount - 1, k + frames - 1));
+    return [first, Math.min(last, first + this.maxChunks - 2)];
+  }
+
   /** Stops filling the prefetch window (requests under way still complete). */
   stopPrefetch() { this.ahead = null; }
 
   /** Keeps frame k's chunk (the frame shown) whatever else arrives. */
   pin(k) { this.pinned = this.chunkOf(k); }
 
-  // Lets the least recently used chunks go (never the pinned one nor `keep`, the one just in)
-  // while more than maxChunks are held, or more than cacheBytes with their contacts.
+  // Lets the least recently used chunks go (never the pinned one nor `keep`, the one just in;
+  // those of the prefetch window only when nothing else is left) while more than maxChunks are
+  // held, or more than cacheBytes with their contacts.
   evict(keep) {
+    const [first, last] = this.window();
     while (this.chunks.size > this.maxChunks || (this.heldBytes > this.cacheBytes && this.chunks.size > 1)) {
       let oldest = null;
-      for (const [c, chunk] of this.chunks)
-        if (c !== this.pinned && c !== keep && (oldest === null || chunk.used < this.chunks.get(oldest).used)) oldest = c;
+      let oldestInWindow = null;
+      for (const [c, chunk] of this.chunks) {
+        if (c === this.pinned || c === keep) continue;
+        const inWindow = c >= first && c <= last;
+        const current = inWindow ? oldestInWindow : oldest;
+        if (current === null || chunk.used < this.chunks.get(current).used) {
+          if (inWindow) oldestInWindow = c;
+          else oldest = c;
+        }
+      }
+      if (oldest === null) oldest = oldestInWindow;
       if (oldest === null) break;
       const chunk = this.chunks.get(oldest);
       this.heldBytes -= chunk.frames.byteLength + (chunk.contacts?.byteLength ?? 0);
