@@ -400,7 +400,8 @@ class World:
     # queries ---------------------------------------------------------------------------
     def ray_cast(self, origin, direction):
         """The closest body hit by the ray origin + t·direction, t in [0, 1] (the direction's
-        length is the ray's, m): a dict ``body``, ``name``, ``fraction``, ``point`` — or None."""
+        length is the ray's, m): a dict ``body``, ``name``, ``fraction``, ``point`` (m) and
+        ``normal`` (the shape's outward unit normal there, world space) — or None."""
         return self._w.cast_ray(_plain(origin), _plain(direction))
 
     def ray_cast_all(self, origin, direction):

@@ -610,7 +610,12 @@ class PyWorld {
     d["body"] = hit.body.value();
     d["name"] = body_name(hit.body.value());
     d["fraction"] = hit.fraction;
-    d["point"] = from_vec3(to_vec3(origin) + to_vec3(direction) * hit.fraction);
+    const Vec3 point = to_vec3(origin) + to_vec3(direction) * hit.fraction;
+    d["point"] = from_vec3(point);
+    // The shape's outward normal at the hit (of the leaf hit), in world space.
+    const Body* b = unwrap(bodies().body(hit.body));
+    const Vec3 local = b->rotation().conjugated() * (point - b->position());
+    d["normal"] = from_vec3(b->rotation() * b->shape()->surface_normal(hit.sub_shape_id, local));
     return d;
   }
 

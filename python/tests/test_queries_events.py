@@ -12,6 +12,12 @@ def test_ray_cast(floor_world):
     assert hit["body"] == b and hit["name"] == "crate"
     assert hit["fraction"] == pytest.approx(7.5 / 20, abs=1e-4)
     assert hit["point"] == pytest.approx([0, 2.5, 0], abs=1e-3)
+    assert hit["normal"] == pytest.approx([0, 1, 0], abs=1e-4)
+    # A sphere hit from the side, off-centre: the normal points from its centre to the hit.
+    ball = w.create_body(atoll.sphere(1.0), name="ball", position=[10, 3, 0], motion="static")
+    side = w.ray_cast([5, 3.6, 0], [10, 0, 0])
+    assert side["body"] == ball
+    assert side["normal"] == pytest.approx([-0.8, 0.6, 0], abs=1e-4)
     names = [h["name"] for h in w.ray_cast_all([0, 10, 0], [0, -20, 0])]
     assert names == ["crate", "floor"]
     assert w.ray_cast([5, 10, 0], [0, 5, 0]) is None
