@@ -367,7 +367,9 @@ class World:
         ``add_constraint("hinge", a, b, point=[0, 1, 0], hinge_axis=[0, 0, 1], limits_min=-1,
         limits_max=1)``.
         ``body1``/``body2`` are body IDs, or None for the fixed world. Points are in world space
-        unless the type's ``space`` says otherwise. gear and rack_and_pinion need a scene.
+        unless the type's ``space`` says otherwise. ``gear`` and ``rack_and_pinion`` name the
+        constraints they couple (``constraint1``, ``constraint2``: the names of constraints made
+        before, by this method or by the scene).
         """
         keys = dict(keys)
         keys["type"] = type

@@ -678,17 +678,38 @@ std::shared_ptr<PyConstraint> PyWorld::add_constraint(const std::string& definit
   definition["name"] = name;
   definition["body1"] = body1 ? "a" : "world";
   definition["body2"] = body2 ? "b" : "world";
+  // The constraints a gear or rack_and_pinion names (constraint1, constraint2) stand in the
+  // fragment as placeholders, so that the reader accepts the names; the real ones are found
+  // when the constraint is made (below), with their types checked.
+  json list = json::array();
+  for (const char* reference : {"constraint1", "constraint2"}) {
+    const auto it = definition.find(reference);
+    if (it == definition.end() || !it->is_string()) continue;
+    const std::string other = it->get<std::string>();
+    bool listed = false;
+    for (const json& c : list) listed |= c["name"] == other;
+    if (!listed && other != name)
+      list.push_back({{"name", other}, {"type", "point"}, {"body1", "a"}, {"body2", "b"},
+                      {"point", {0, 1, 0}}});
+  }
+  list.push_back(definition);
   SceneDescription scene = read_fragment(
       json{{"bodies",
             json::array({{{"name", "a"}, {"shape", placeholder}},
                          {{"name", "b"}, {"shape", placeholder}, {"position", {0, 2, 0}}}})},
-           {"constraints", json::array({definition})}},
+           {"constraints", std::move(list)}},
       "add_constraint");
-  const ConstraintDesc& desc = scene.constraints.front();
+  const ConstraintDesc& desc = scene.constraints.back();
   const fields::ConstraintType* type = fields::find_constraint_type(desc.type);
   if (type == nullptr) throw Error("add_constraint: type: not supported");
-  const fields::ConstraintBuild build{bodies(), id1, id2,
-                                      [](std::string_view) { return Ref<Constraint>(); }};
+  // gear and rack_and_pinion name the hinges / slider they couple: one made by add_constraint
+  // (and not removed), else one of the scene's.
+  const fields::ConstraintBuild build{
+      bodies(), id1, id2, [this](std::string_view other) -> Ref<Constraint> {
+        const auto made = constraints_.find(other);
+        if (made != constraints_.end()) return made->second->constraint;
+        return world_->constraint(other);
+      }};
   Ref<Constraint> made = unwrap(type->create(*desc.settings, build));
   check(system().add_constraint(made));
   auto out = std::make_shared<PyConstraint>();

@@ -79,3 +79,28 @@ def test_scene_constraints_from_a_dict():
     q = summary["bodies"]["door"]["rotation"]
     angle = 2 * np.arctan2(np.linalg.norm(q[:3]), q[3])
     assert angle <= 0.5 + 0.02
+
+
+def test_gear_couples_two_hinges_made_before():
+    w = atoll.World(settings={"gravity": [0, 0, 0]})
+    wheel1 = w.create_body(atoll.sphere(0.5), name="wheel1", position=[0, 2, 0],
+                           angular_velocity=[0, 0, 3])
+    wheel2 = w.create_body(atoll.sphere(0.5), name="wheel2", position=[2, 2, 0])
+    w.add_hinge_constraint(None, wheel1, [0, 2, 0], [0, 0, 1], name="axle1")
+    w.add_hinge_constraint(None, wheel2, [2, 2, 0], [0, 0, 1], name="axle2")
+    gear = w.add_constraint("gear", wheel1, wheel2, name="gear", hinge_axis=[0, 0, 1],
+                            ratio=2.0, constraint1="axle1", constraint2="axle2")
+    assert gear.type == "gear"
+    for _ in range(60):
+        w.step()
+    w1 = w.get_state(wheel1)["angular_velocity"][2]
+    w2 = w.get_state(wheel2)["angular_velocity"][2]
+    assert abs(w1) > 0.5 and abs(w2) > 0.25  # both turn
+    assert w1 + 2.0 * w2 == pytest.approx(0.0, abs=1e-3 * abs(w1))  # ω1 + ratio·ω2 = 0
+    # A name that is not a constraint, or one of the wrong type, is refused and adds nothing.
+    with pytest.raises(atoll.Error, match="unknown constraint"):
+        w.add_constraint("gear", wheel1, wheel2, hinge_axis=[0, 0, 1], ratio=2.0,
+                         constraint1="axle1", constraint2="nope")
+    with pytest.raises(atoll.Error, match="expected a hinge"):
+        w.add_constraint("gear", wheel1, wheel2, hinge_axis=[0, 0, 1], ratio=2.0,
+                         constraint1="axle1", constraint2="gear")
