@@ -689,7 +689,10 @@ std::shared_ptr<PyConstraint> PyWorld::add_constraint(const std::string& definit
     bool listed = false;
     for (const json& c : list) listed |= c["name"] == other;
     if (!listed && other != name)
-      list.push_back({{"name", other}, {"type", "point"}, {"body1", "a"}, {"body2", "b"},
+      list.push_back({{"name", other},
+                      {"type", "point"},
+                      {"body1", "a"},
+                      {"body2", "b"},
                       {"point", {0, 1, 0}}});
   }
   list.push_back(definition);
@@ -704,12 +707,13 @@ std::shared_ptr<PyConstraint> PyWorld::add_constraint(const std::string& definit
   if (type == nullptr) throw Error("add_constraint: type: not supported");
   // gear and rack_and_pinion name the hinges / slider they couple: one made by add_constraint
   // (and not removed), else one of the scene's.
-  const fields::ConstraintBuild build{
-      bodies(), id1, id2, [this](std::string_view other) -> Ref<Constraint> {
-        const auto made = constraints_.find(other);
-        if (made != constraints_.end()) return made->second->constraint;
-        return world_->constraint(other);
-      }};
+  const fields::ConstraintBuild build{bodies(), id1, id2,
+                                      [this](std::string_view other) -> Ref<Constraint> {
+                                        const auto made = constraints_.find(other);
+                                        if (made != constraints_.end())
+                                          return made->second->constraint;
+                                        return world_->constraint(other);
+                                      }};
   Ref<Constraint> made = unwrap(type->create(*desc.settings, build));
   check(system().add_constraint(made));
   auto out = std::make_shared<PyConstraint>();
