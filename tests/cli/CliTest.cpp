@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "TestDirectory.h"
 #include "atoll/run/Recording.h"
 #include "cli/CliRun.h"
 
@@ -24,21 +25,13 @@ using atl::cli_test::run_atoll;
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("atoll_cli_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) {
     const fs::path path = dir_ / name;
     std::ofstream(path) << text;
     return path.string();
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
+  atl::test::TestDirectory dir_{"atoll_cli"};
 };
 
 TEST_F(CliTest, DemoRunIsReproducible) {
@@ -432,9 +425,9 @@ TEST_F(CliTest, OutputPathsThatAliasTheSceneOrEachOtherAreRefused) {
   EXPECT_EQ(text.str(), R"({"bodies": []})");
   // The same file spelt two ways.
   out = run_atoll("run tower10 --quiet --steps 2 --summary " + path("o.txt") + " --trace " +
-                  dir_.string() + "/./o.txt");
+                  dir_.path().string() + "/./o.txt");
   EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "atoll: --summary and --trace name one file, " + dir_.string() +
+  EXPECT_EQ(out.output, "atoll: --summary and --trace name one file, " + dir_.path().string() +
                             "/./o.txt; give each its own\n");
   EXPECT_FALSE(fs::exists(path("o.txt")));
 }
@@ -506,9 +499,9 @@ TEST_F(CliTest, TheReportSaysNeverAndWhereTheDeepestContactWas) {
 }
 
 TEST_F(CliTest, CommandLineMistakesAreNamed) {
-  Outcome out = run_atoll("run " + dir_.string());
+  Outcome out = run_atoll("run " + dir_.path().string());
   EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "atoll: " + dir_.string() + ": is a directory, not a scene file\n");
+  EXPECT_EQ(out.output, "atoll: " + dir_.path().string() + ": is a directory, not a scene file\n");
   out = run_atoll("run \"\"");
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output, "atoll: SCENE: empty name (leave it out to run the demo)\n");

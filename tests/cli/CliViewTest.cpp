@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "TestDirectory.h"
 #include "atoll/run/Recording.h"
 #include "cli/CliRun.h"
 
@@ -34,14 +35,6 @@ using atl::cli_test::run_atoll;
 
 class CliViewTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("atoll_cli_view_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::string read(const std::string& name) const {
     std::ifstream in(path(name), std::ios::binary);
@@ -51,7 +44,7 @@ class CliViewTest : public ::testing::Test {
     const Outcome out = run_atoll("run tower10 --quiet --steps 5 --record " + path(name));
     ASSERT_EQ(out.status, 0) << out.output;
   }
-  fs::path dir_;
+  atl::test::TestDirectory dir_{"atoll_cli_view"};
 };
 
 std::string decode_base64(const std::string& text) {
@@ -72,17 +65,26 @@ std::string decode_base64(const std::string& text) {
   return out;
 }
 
-// One HTTP request to 127.0.0.1:port; the whole response (the server closes the connection).
-std::string http(int port, const std::string& request) {
+// A connection to 127.0.0.1:port, or -1; a receive buffer of `receive_buffer` bytes when not 0.
+int connect_loopback(int port, int receive_buffer = 0) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (receive_buffer != 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof(receive_buffer));
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   address.sin_port = htons(uint16_t(port));
   if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
     ::close(fd);
-    return "connect failed";
+    return -1;
   }
+  return fd;
+}
+
+// One HTTP request to 127.0.0.1:port; the whole response (the server closes the connection).
+std::string http(int port, const std::string& request) {
+  const int fd = connect_loopback(port);
+  if (fd < 0) return "connect failed";
   ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
   std::string response;
   char buffer[65536];
@@ -139,20 +141,7 @@ struct Server {
 
 // A connection to 127.0.0.1:port with a small receive buffer (so that the server's sends
 // block), or -1.
-int connect_small(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  const int small = 4096;
-  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(uint16_t(port));
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
+int connect_small(int port) { return connect_loopback(port, 4096); }
 
 TEST_F(CliViewTest, RecordContactsNeedsARecordingAndFillsIt) {
   Outcome out = run_atoll("run tower10 --quiet --steps 2 --record-contacts");

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "TestDirectory.h"
 #include "atoll/run/Recording.h"
 #include "atoll/run/SceneWorld.h"
 #include "atoll/scene/SceneReader.h"
@@ -31,23 +32,15 @@ namespace fs = std::filesystem;
 
 class RecordingTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("atoll_recording_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   fs::path path(const std::string& name) const { return dir_ / name; }
   // Every file in the test's directory: what a writer left behind.
   std::vector<std::string> files() const {
     std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_))
+    for (const auto& entry : fs::directory_iterator(dir_.path()))
       names.push_back(entry.path().filename().string());
     return names;
   }
-  fs::path dir_;
+  atl::test::TestDirectory dir_{"atoll_recording"};
 };
 
 std::array<uint32_t, 7> pose_bits(const Vec3& p, const Quat& q) {
@@ -282,10 +275,10 @@ TEST_F(RecordingTest, AnUnwritablePathIsAnErrorAndWritesNothing) {
   ASSERT_FALSE(writer.ok());
   EXPECT_EQ(std::string(writer.error().message()),
             missing.string() + ": cannot write: No such file or directory");
-  writer = world.writer(dir_, 1);
+  writer = world.writer(dir_.path(), 1);
   ASSERT_FALSE(writer.ok());
   EXPECT_EQ(std::string(writer.error().message()),
-            dir_.string() + ": cannot write: is a directory");
+            dir_.path().string() + ": cannot write: is a directory");
   EXPECT_TRUE(files().empty());
 }
 

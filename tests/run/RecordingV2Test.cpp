@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "TestDirectory.h"
 #include "atoll/run/Recording.h"
 #include "atoll/run/SceneWorld.h"
 #include "atoll/scene/BuiltinScenes.h"
@@ -26,20 +27,12 @@ namespace fs = std::filesystem;
 
 class RecordingV2Test : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("atoll_recording_v2_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   fs::path file(const std::string& name) const { return dir_ / name; }
   std::string bytes_of(const fs::path& path) const {
     std::ifstream in(path, std::ios::binary);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
-  fs::path dir_;
+  atl::test::TestDirectory dir_{"atoll_recording_v2"};
 };
 
 // Runs `scene_text` for `steps` steps into a recording at `path`.
@@ -172,7 +165,7 @@ TEST_F(RecordingV2Test, ContactsAreKeptWhenAskedAndCappedPerFrame) {
     EXPECT_EQ(capped.stats(size_t(k))[counted], recording.stats(size_t(k))[counted]);
   }
   // No temporary file is left behind.
-  for (const auto& entry : fs::directory_iterator(dir_))
+  for (const auto& entry : fs::directory_iterator(dir_.path()))
     EXPECT_EQ(entry.path().extension(), ".rec") << entry.path();
 }
 
