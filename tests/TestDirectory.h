@@ -14,8 +14,7 @@ namespace atl::test {
 class TestDirectory {
  public:
   explicit TestDirectory(const std::string& prefix)
-      : path_(std::filesystem::temp_directory_path() /
-              (prefix + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+      : path_(std::filesystem::temp_directory_path() / (prefix + "_" + test_name())) {
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
@@ -31,6 +30,15 @@ class TestDirectory {
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
  private:
+  // The running test's name, one path component: a parameterised test's "Name/3" becomes
+  // "Name_3" (as a nested path it left "Name" behind).
+  static std::string test_name() {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : name)
+      if (c == '/') c = '_';
+    return name;
+  }
+
   std::filesystem::path path_;
 };
 
