@@ -44,6 +44,7 @@ std::span<const Field<S>> FieldTable<S>::fields() {
       field<Real, &S::point_velocity_sleep_threshold>("point_velocity_sleep_threshold"),
       field<Bool, &S::allow_sleeping>("allow_sleeping"),
       field<Bool, &S::use_large_island_splitter>("use_large_island_splitter"),
+      field<Bool, &S::use_wide_contact_solver>("use_wide_contact_solver"),
       field<Bool, &S::deterministic_simulation>("deterministic_simulation"),
       field<Real, &S::min_velocity_for_restitution>("min_velocity_for_restitution"),
       field<Bool, &S::use_friction>("use_friction"),

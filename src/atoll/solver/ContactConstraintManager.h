@@ -26,6 +26,7 @@
 #include "atoll/collision/ContactManifold.h"
 #include "atoll/constraint/parts/AngularFrictionPart.h"
 #include "atoll/constraint/parts/AxisConstraintPart.h"
+#include "atoll/constraint/parts/ContactLanes.h"
 #include "atoll/constraint/parts/ContactPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/constraint/parts/FaceStackPart.h"
@@ -158,6 +159,31 @@ class ContactConstraintManager {
   /// any impulse was applied (the caller stops iterating when none was).
   bool solve_velocity_constraints(std::span<SolverBody> bodies,
                                   std::span<const uint32_t> constraints, int iteration);
+  /// The wide solve (constraint/parts/ContactLanes.h) of contacts that share no movable body —
+  /// a parallel split's: eight contacts at once, each as solve_velocity_constraints would solve
+  /// it. Blocks of eight lanes are reserved after the islands are split and before setup;
+  /// setup_velocity_constraints then sets a reserved contact up straight into its lane (its
+  /// constraint keeps only the header and the normal, which the position solve reads), and
+  /// warm_start_lanes, solve_lanes and store_lanes take the place of warm_start,
+  /// solve_velocity_constraints and store_applied_impulses for it.
+  /// A range of blocks (indices into this step's blocks).
+  struct LaneRange {
+    uint32_t begin = 0;
+    uint32_t end = 0;
+  };
+  /// Reserves blocks for the contacts of `contacts` that lanes solve — manifold friction,
+  /// neither rolling resistance nor torsional friction (with `settings`' friction switches),
+  /// not stopped by CCD last step — eight per block in order, and appends the others to
+  /// `out_scalar`. Serial; after all manifolds are added, before setup_velocity_constraints.
+  /// begin_step forgets every block.
+  LaneRange reserve_lanes(std::span<const uint32_t> contacts, const PhysicsSettings& settings,
+                          std::vector<uint32_t>& out_scalar);
+  /// Stage 7 for the blocks of `range`.
+  void warm_start_lanes(std::span<SolverBody> bodies, LaneRange range);
+  /// Stage 8, iteration `iteration` (0-based) of the blocks of `range`.
+  bool solve_lanes(std::span<SolverBody> bodies, LaneRange range, int iteration);
+  /// store_applied_impulses for the contacts of the blocks of `range`.
+  void store_lanes(LaneRange range);
   /// The direct solve of one island's stack (solver/ContactStackChain.cpp): its contacts from
   /// one end to the other, for each whether it shares a body with the next through its body 2,
   /// the stack's solver part, and scratch. Islands solved at the same time each use their own
@@ -176,6 +202,12 @@ class ContactConstraintManager {
   /// returns true.
   bool prepare_stack(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
                      const PhysicsSettings& settings, StackSolve& stack) const;
+  /// Whether the island with the contacts `constraints` may be a stack that prepare_stack
+  /// takes, judged before setup (prepare_stack also needs every contact to be a face block,
+  /// which setup decides): false means prepare_stack will return false.
+  bool may_be_stack(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
+                    const PhysicsSettings& settings, StackSolve& stack) const;
+
   /// Stage 8, each iteration of that island, before solve_velocity_constraints: solves the
   /// non-penetration of every contact of the stack prepared in `stack` at once (friction as it
   /// stands). Does nothing when the solution would pull at some point. Returns true when
@@ -216,7 +248,7 @@ class ContactConstraintManager {
   /// Total friction impulse magnitude (N·s) of constraint i this step.
   float total_friction_lambda(uint32_t i) const;
   /// Friction coefficient of constraint i.
-  float friction(uint32_t i) const { return constraints_[i].friction; }
+  float friction(uint32_t i) const { return added_[i].friction; }
   /// Between steps: whether the body pair with stable keys key1 < key2 had at least one
   /// manifold (sensor and speculative ones included) in the last step.
   bool had_contact(uint32_t key1, uint32_t key2) const;
@@ -295,10 +327,13 @@ class ContactConstraintManager {
     bool after_ccd = false;          // a body was stopped by CCD last step (set_ccd_stopped)
     bool manifold_friction = false;  // friction1/2 and twist below, else point_friction_
     InverseMassScales mass_scales;
+    // Contact normal (world), set by setup; the position solve reads it here, with the fields
+    // above, so that it needs neither the large constraint nor one at all (a contact the wide
+    // solve takes has none).
+    Vec3 normal;
   };
   struct Constraint : ContactHeader {
     bool twist_row = false;  // `twist` is set up (manifold friction, or torsional friction > 0)
-    Vec3 normal;
     Vec3 tangent1;
     Vec3 tangent2;
     // Each point's non-penetration row (λ ≥ 0), and the part of its impulse that stops a new
@@ -359,6 +394,24 @@ class ContactConstraintManager {
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints
   std::vector<RollingRows> rolling_;               // filled by setup_velocity_constraints
   std::vector<uint32_t> ccd_stopped_;              // sorted body keys (set_ccd_stopped)
+  // The wide solve's blocks this step, the contact in each lane (k_no_rows: empty), and each
+  // contact's lane (block × k_width + lane; k_no_rows: solved by the scalar solve). Empty when
+  // no block was reserved this step.
+  std::vector<ContactLanes> lanes_;
+  std::vector<std::array<uint32_t, ContactLanes::k_width>> lane_items_;
+  std::vector<uint32_t> lane_slot_;
+  uint32_t lane_slot(uint32_t index) const {
+    return index < lane_slot_.size() ? lane_slot_[index] : k_no_rows;
+  }
+  // Prefetches what setting up the contacts `items` reads besides their headers.
+  void prefetch_setup_inputs(std::span<const SolverBody> bodies,
+                             const std::array<uint32_t, ContactLanes::k_width>& items) const;
+  // The accumulated impulses of contact `index` when the wide solve holds them (false else).
+  bool lane_lambdas(uint32_t index, float* normal, float& friction1, float& friction2,
+                    float& twist) const;
+  // prepare_stack and may_be_stack: with `check_faces`, every contact must be a face block.
+  bool find_stack(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
+                  const PhysicsSettings& settings, StackSolve& stack, bool check_faces) const;
   float warm_start_ratio_ = 1.0f;
   float previous_dt_ = 0.0f;
   float max_penetration_ = 0.0f;

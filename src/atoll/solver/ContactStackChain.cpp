@@ -30,6 +30,22 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
                                              std::span<const uint32_t> constraints,
                                              const PhysicsSettings& settings,
                                              StackSolve& stack) const {
+  return find_stack(bodies, constraints, settings, stack, true);
+}
+
+bool ContactConstraintManager::may_be_stack(std::span<const SolverBody> bodies,
+                                            std::span<const uint32_t> constraints,
+                                            const PhysicsSettings& settings,
+                                            StackSolve& stack) const {
+  return find_stack(bodies, constraints, settings, stack, false);
+}
+
+bool ContactConstraintManager::find_stack(std::span<const SolverBody> bodies,
+                                          std::span<const uint32_t> constraints,
+                                          const PhysicsSettings& settings, StackSolve& stack,
+                                          bool check_faces) const {
+  // The contacts' bodies and mass scales come from the headers, which hold them before setup
+  // too; the face blocks exist only after it.
   stack.chain.clear();
   if (settings.stack_solve_min_bodies <= 0 && !(settings.stack_solve_min_mass_ratio > 0.0f))
     return false;
@@ -41,8 +57,9 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
   touches.clear();
   float largest_ratio = 0.0f;
   for (uint32_t index : constraints) {
-    const Constraint& c = constraints_[index];
-    if (!c.face.is_active() || c.mass_scales.inv_mass1 != unscaled.inv_mass1 ||
+    const ContactHeader& c = added_[index];
+    if ((check_faces && !constraints_[index].face.is_active()) ||
+        c.mass_scales.inv_mass1 != unscaled.inv_mass1 ||
         c.mass_scales.inv_mass2 != unscaled.inv_mass2 ||
         c.mass_scales.inv_inertia1 != unscaled.inv_inertia1 ||
         c.mass_scales.inv_inertia2 != unscaled.inv_inertia2)
@@ -81,7 +98,7 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
   // Start at an end of the chain: a contact with a neighbour on at most one side.
   int64_t start = -1;
   for (uint32_t index : constraints) {
-    const Constraint& c = constraints_[index];
+    const ContactHeader& c = added_[index];
     if (neighbour(index, c.body1) < 0 || neighbour(index, c.body2) < 0) {
       start = index;
       break;
@@ -94,7 +111,7 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
   int64_t previous = -1;
   int64_t current = start;
   while (current >= 0 && stack.chain.size() <= constraints.size()) {
-    const Constraint& c = constraints_[static_cast<uint32_t>(current)];
+    const ContactHeader& c = added_[static_cast<uint32_t>(current)];
     const int64_t via1 = neighbour(static_cast<uint32_t>(current), c.body1);
     const int64_t via2 = neighbour(static_cast<uint32_t>(current), c.body2);
     // Two manifolds between the same bodies would make both neighbours the same contact.
@@ -109,6 +126,7 @@ bool ContactConstraintManager::prepare_stack(std::span<const SolverBody> bodies,
     stack.chain.clear();
     return false;
   }
+  if (!check_faces) return true;
 
   stack.part.clear();
   for (size_t k = 0; k < stack.chain.size(); ++k) {

@@ -237,43 +237,142 @@ bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSo
   return changed;
 }
 
+// As run_split, with `pass(b)` called for each batch b of split `s`: on the caller in order
+// (the non-parallel split, or one worker), else one contiguous share of batches per worker.
+// In order, the batches are the split's constraints and then its contacts, as run_split's one
+// call.
+template <class Pass>
+bool run_split_batches(const IslandSplits& splits, uint32_t s, JobSystem& jobs,
+                       IslandSolveScratch& scratch, Pass&& pass) {
+  const uint32_t num_batches = splits.num_batches(s);
+  if (splits.is_non_parallel(s) || jobs.num_workers() == 1) {
+    bool changed = false;
+    for (uint32_t b = 0; b < num_batches; ++b) changed |= pass(b);
+    return changed;
+  }
+  std::fill(scratch.worker_changed.begin(), scratch.worker_changed.end(), 0);
+  constexpr uint32_t k_min_share_batches = 8;  // as run_split
+  parallel_for_shares(jobs, num_batches, k_min_share_batches,
+                      [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                        bool changed = false;
+                        for (uint32_t b = begin; b < end; ++b) changed |= pass(b);
+                        if (changed) scratch.worker_changed[worker] = 1;
+                      });
+  bool changed = false;
+  for (uint8_t c : scratch.worker_changed) changed |= c != 0;
+  return changed;
+}
+
 }  // namespace
+
+void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
+                        const IslandBuilder& islands, const LargeIslandSplitter& splitter,
+                        const PhysicsSettings& settings, IslandSolveScratch& scratch) {
+  scratch.wide_island.assign(islands.num_islands(), IslandSolveScratch::k_not_wide);
+  scratch.wide_split_first_batch.clear();
+  scratch.wide_batches.clear();
+  scratch.wide_scalar.clear();
+  if (!settings.use_wide_contact_solver || splitter.num_split_islands() == 0) return;
+  if (scratch.stacks.empty()) scratch.stacks.resize(1);
+  for (uint32_t i = 0; i < islands.num_islands(); ++i) {
+    const IslandSplits splits = splitter.island(i);
+    if (splits.empty()) continue;
+    // The stack solve works on the contacts' own rows: an island it may take stays scalar. A
+    // stack is a chain, each moving body joining at most two contacts, so it has at most one
+    // contact more than moving bodies (the pyramid, 8400 contacts on 1240 bodies, is not).
+    const std::span<const uint32_t> items = islands.island_items(i);
+    if (items.size() <= islands.island_bodies(i).size() + 1 &&
+        contacts.may_be_stack(bodies, items, settings, scratch.stacks[0]))
+      continue;
+    scratch.wide_island[i] = static_cast<uint32_t>(scratch.wide_split_first_batch.size());
+    for (uint32_t s = 0; s < splits.num_splits(); ++s) {
+      scratch.wide_split_first_batch.push_back(static_cast<uint32_t>(scratch.wide_batches.size()));
+      if (splits.is_non_parallel(s)) continue;
+      for (uint32_t b = 0; b < splits.num_batches(s); ++b) {
+        IslandSolveScratch::WideBatch batch;
+        batch.scalar_begin = static_cast<uint32_t>(scratch.wide_scalar.size());
+        batch.lanes =
+            contacts.reserve_lanes(splits.batch(s, b).contacts, settings, scratch.wide_scalar);
+        batch.scalar_end = static_cast<uint32_t>(scratch.wide_scalar.size());
+        scratch.wide_batches.push_back(batch);
+      }
+    }
+  }
+}
 
 uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      ConstraintManager& constraints, std::span<SolverBody> bodies,
-                                     std::span<const uint32_t> contact_items,
+                                     uint32_t island, std::span<const uint32_t> contact_items,
                                      const IslandSplits& splits, const SolverSteps& steps,
                                      const PhysicsSettings& settings, JobSystem& jobs,
                                      IslandSolveScratch& scratch) {
   const uint32_t num_splits = splits.num_splits();
+  // The contacts of a planned island's parallel splits are solved eight at a time in lanes
+  // (plan_wide_contacts); each batch's contacts have blocks of their own, so a batch stays one
+  // job's work in every pass. A planned island is never a stack.
+  const uint32_t wide = island < scratch.wide_island.size() ? scratch.wide_island[island]
+                                                            : IslandSolveScratch::k_not_wide;
+  const auto wide_batch = [&](uint32_t s, uint32_t b) -> const IslandSolveScratch::WideBatch* {
+    if (wide == IslandSolveScratch::k_not_wide || splits.is_non_parallel(s)) return nullptr;
+    return &scratch.wide_batches[scratch.wide_split_first_batch[wide + s] + b];
+  };
+  const auto scalar_contacts = [&](const IslandSolveScratch::WideBatch& batch) {
+    return std::span<const uint32_t>(scratch.wide_scalar)
+        .subspan(batch.scalar_begin, batch.scalar_end - batch.scalar_begin);
+  };
+
   for (uint32_t s = 0; s < num_splits; ++s)
-    run_split(splits, s, jobs, scratch,
-              [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
-                constraints.warm_start(bodies, joint_items);
-                contacts.warm_start(bodies, contact_part);
-                return false;
-              });
+    run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
+      const SplitBatch batch = splits.batch(s, b);
+      constraints.warm_start(bodies, batch.constraints);
+      if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
+        contacts.warm_start(bodies, scalar_contacts(*w));
+        contacts.warm_start_lanes(bodies, w->lanes);
+      } else {
+        contacts.warm_start(bodies, batch.contacts);
+      }
+      return false;
+    });
   // The stack solve (a direct solve of the whole island's non-penetration) stays whole-island,
   // on the caller.
   ContactConstraintManager::StackSolve& stack_solve = scratch.stacks[0];
-  const bool stack = contacts.prepare_stack(bodies, contact_items, settings, stack_solve);
+  const bool stack = wide == IslandSolveScratch::k_not_wide &&
+                     contacts.prepare_stack(bodies, contact_items, settings, stack_solve);
   const int count = steps.velocity_steps(settings);
   uint32_t iterations = 0;
   for (int step = 0; step < count; ++step) {
     ++iterations;
     bool applied = false;
     for (uint32_t s = 0; s < num_splits; ++s)
-      applied |= run_split(
-          splits, s, jobs, scratch,
-          [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
-            bool any = constraints.solve_velocity_constraints(bodies, joint_items);
-            any |= contacts.solve_velocity_constraints(bodies, contact_part, step);
-            return any;
-          });
+      applied |= run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
+        const SplitBatch batch = splits.batch(s, b);
+        bool any = constraints.solve_velocity_constraints(bodies, batch.constraints);
+        if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
+          any |= contacts.solve_velocity_constraints(bodies, scalar_contacts(*w), step);
+          any |= contacts.solve_lanes(bodies, w->lanes, step);
+        } else {
+          any |= contacts.solve_velocity_constraints(bodies, batch.contacts, step);
+        }
+        return any;
+      });
     if (stack) contacts.solve_stack(bodies, stack_solve);
     if (!applied) break;
   }
-  contacts.store_applied_impulses(contact_items);
+  if (wide == IslandSolveScratch::k_not_wide) {
+    contacts.store_applied_impulses(contact_items);
+    return iterations;
+  }
+  for (uint32_t s = 0; s < num_splits; ++s) {
+    if (splits.is_non_parallel(s)) {
+      contacts.store_applied_impulses(splits.contacts(s));
+      continue;
+    }
+    for (uint32_t b = 0; b < splits.num_batches(s); ++b) {
+      const IslandSolveScratch::WideBatch& batch = *wide_batch(s, b);
+      contacts.store_applied_impulses(scalar_contacts(batch));
+      contacts.store_lanes(batch.lanes);
+    }
+  }
   return iterations;
 }
 
@@ -316,8 +415,8 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
     const std::span<const uint32_t> items = island_constraints.island_items(i);
     scratch.steps[i] = island_solver_steps(constraints, items);
     scratch.iterations[i] =
-        solve_split_island_velocity(contacts, constraints, bodies, islands.island_items(i), splits,
-                                    scratch.steps[i], settings, jobs, scratch);
+        solve_split_island_velocity(contacts, constraints, bodies, i, islands.island_items(i),
+                                    splits, scratch.steps[i], settings, jobs, scratch);
   }
   plan_island_shares(islands, island_constraints, splitter, jobs.num_workers(),
                      scratch.share_begin);
@@ -328,6 +427,8 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
         solve_island_velocity(contacts, constraints, bodies, islands.island_items(i), items,
                               scratch.steps[i], settings, scratch.stacks[worker]);
   });
+  // The plan was for this solve only.
+  scratch.wide_island.clear();
   uint32_t total = 0;
   for (uint32_t i = 0; i < count; ++i) total += scratch.iterations[i];
   return total;

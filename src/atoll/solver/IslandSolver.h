@@ -105,6 +105,21 @@ struct IslandSolveScratch {
   /// Made by solve_velocity, reused by solve_position, so that an island is solved on the
   /// same core in both (core/JobSystem.h, parallel_for_shares).
   std::vector<uint32_t> share_begin;
+  /// The wide solve's plan (plan_wide_contacts) for this step's solve_velocity: per island,
+  /// the index in wide_split_first_batch of its first split, or k_not_wide (scalar solve); per
+  /// split of a planned island, its first batch in wide_batches (a parallel split's batches
+  /// are consecutive); per batch, the contacts solved one by one (a range of wide_scalar) and
+  /// the blocks of those solved eight at a time.
+  static constexpr uint32_t k_not_wide = 0xffffffffu;
+  struct WideBatch {
+    uint32_t scalar_begin = 0;
+    uint32_t scalar_end = 0;
+    ContactConstraintManager::LaneRange lanes;
+  };
+  std::vector<uint32_t> wide_island;
+  std::vector<uint32_t> wide_split_first_batch;
+  std::vector<WideBatch> wide_batches;
+  std::vector<uint32_t> wide_scalar;
 };
 
 /// Stage solve_velocity. First the split islands (LargeIslandSplitter), one at a time, every
@@ -127,6 +142,14 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
                     const LargeIslandSplitter& splitter, const PhysicsSettings& settings,
                     JobSystem& jobs, IslandSolveScratch& scratch);
 
+/// Stage setup_velocity, before the contacts are set up: with use_wide_contact_solver, plans the
+/// wide solve (ContactConstraintManager::reserve_lanes) of every split island that cannot be a
+/// stack: lanes for the contacts of its parallel splits' batches that lanes take. The plan holds
+/// for the next solve_velocity only.
+void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
+                        const IslandBuilder& islands, const LargeIslandSplitter& splitter,
+                        const PhysicsSettings& settings, IslandSolveScratch& scratch);
+
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split
 /// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
 /// parallel split's batches on every worker, the non-parallel split on the caller — with the
@@ -134,7 +157,7 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
 /// stored. Returns the iterations run.
 uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      ConstraintManager& constraints, std::span<SolverBody> bodies,
-                                     std::span<const uint32_t> contact_items,
+                                     uint32_t island, std::span<const uint32_t> contact_items,
                                      const IslandSplits& splits, const SolverSteps& steps,
                                      const PhysicsSettings& settings, JobSystem& jobs,
                                      IslandSolveScratch& scratch);

@@ -66,6 +66,14 @@ struct PhysicsSettings {
   /// order, so a large chaotic pile follows a different (equally deterministic) trajectory than
   /// with false, and on one thread the split costs a little time that only threads win back.
   bool use_large_island_splitter = true;
+  /// Solve the contacts of a split island's parallel splits eight at a time in SIMD lanes
+  /// (constraint/parts/ContactLanes.h; a split's contacts share no moving body). Each lane does
+  /// what the scalar solve does, but rounds differently (the compiler fuses other multiply-adds),
+  /// so a split island follows another, equally deterministic, trajectory than with false. Only
+  /// contacts with manifold friction and neither rolling resistance nor torsional friction take
+  /// lanes; islands that are not split, the non-parallel split and stack-solved islands stay
+  /// scalar. Default true: faster. False: the scalar solve everywhere.
+  bool use_wide_contact_solver = true;
   /// Results bit-identical for any thread count and job system. Every stage is deterministic by
   /// construction (items in fixed ranges, merged in item order; core/JobSystem.h), at no cost a
   /// non-deterministic mode could save, so validate() refuses false.

@@ -18,6 +18,8 @@
 
 namespace atl {
 
+class ContactLanes;
+
 class AngleConstraintPart {
  public:
   /// Prepares the row about unit world `axis`; the solve drives a·(ω2 − ω1) to
@@ -127,6 +129,9 @@ class AngleConstraintPart {
   /// Accumulated angular impulse (N·m·s) of this step so far.
   float total_lambda() const { return row_.total_lambda(); }
   void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
+
+  // The wide contact solver packs these parts into SIMD lanes (ContactLanes.h).
+  friend class ContactLanes;
 
  private:
   float calculate_jacobian(const SolverBody& body1, const SolverBody& body2, const Vec3& axis,

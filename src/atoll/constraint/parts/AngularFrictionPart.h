@@ -13,6 +13,8 @@
 
 namespace atl {
 
+class ContactLanes;
+
 class AngularFrictionPart : private AngleConstraintPart {
  public:
   /// Prepares the row about unit `axis` (world space). `target_velocity` is the angular
@@ -38,6 +40,10 @@ class AngularFrictionPart : private AngleConstraintPart {
 
   /// Friction has no position error: nothing to correct.
   bool solve_position_constraint(SolverBody&, SolverBody&, float) const { return false; }
+
+ private:
+  // The wide contact solver packs the row into SIMD lanes (ContactLanes.h).
+  friend class ContactLanes;
 };
 
 /// One Gauss-Seidel step of two angular friction rows about perpendicular axes (a contact's

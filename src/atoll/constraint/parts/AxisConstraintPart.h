@@ -19,6 +19,8 @@
 
 namespace atl {
 
+class ContactLanes;
+
 /// Per-contact scales of the bodies' inverse mass and inertia (ContactSettings), 1 = unchanged.
 struct InverseMassScales {
   float inv_mass1 = 1.0f;
@@ -174,6 +176,9 @@ class AxisConstraintPart {
   /// Accumulated impulse (N·s) of this step so far.
   float total_lambda() const { return row_.total_lambda(); }
   void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
+
+  // The wide contact solver packs these parts into SIMD lanes (ContactLanes.h).
+  friend class ContactLanes;
 
  private:
   // The Jacobian's velocity changes and K = J M⁻¹ Jᵀ for J = [-axis, -r1×axis, axis, r2×axis]

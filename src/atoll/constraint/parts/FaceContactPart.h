@@ -26,6 +26,8 @@
 
 namespace atl {
 
+class ContactLanes;
+
 class FaceContactPart {
  public:
   static constexpr uint32_t k_max_points = 4;
@@ -74,6 +76,9 @@ class FaceContactPart {
   /// Applies the change from `lambdas` to `new_lambdas` to the bodies and stores it in `lambdas`.
   Outcome apply_lambdas(SolverBody& body1, SolverBody& body2, float* lambdas,
                         const float* new_lambdas) const;
+
+  // The wide contact solver packs these parts into SIMD lanes (ContactLanes.h).
+  friend class ContactLanes;
 
  private:
   // Changes of the point impulses below this fraction of the largest one are round-off (float has

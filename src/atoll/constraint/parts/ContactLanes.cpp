@@ -1,0 +1,450 @@
+#include "atoll/constraint/parts/ContactLanes.h"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+namespace atl {
+
+namespace {
+
+constexpr float k_float_max_value = 3.402823466e+38f;
+
+// Clamps each lane of x to [lo, hi]; a NaN in x stays NaN (the second operand of the SSE min
+// and max is returned when either is NaN), as std::clamp leaves it in the scalar solve.
+Lanes clamp_lanes(Lanes x, Lanes lo, Lanes hi) { return min(hi, max(lo, x)); }
+
+}  // namespace
+
+void ContactLanes::clear_lane(uint32_t lane) {
+  body1_[lane] = body2_[lane] = 0;
+  write1_[lane] = write2_[lane] = 0;
+  used_[lane] = 0;
+  num_points_.v[lane] = 0.0f;
+  friction_.v[lane] = 0.0f;
+  face_active_.v[lane] = 0.0f;
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    points_[p].effective_mass.v[lane] = 0.0f;
+    points_[p].lambda.v[lane] = 0.0f;
+  }
+  for (Row& row : friction_rows_) row.lambda.v[lane] = 0.0f;
+  twist_lambda_.v[lane] = 0.0f;
+}
+
+bool ContactLanes::set_lane(uint32_t lane, const Source& source) {
+  clear_lane(lane);
+  if (fill_lane(lane, source, false)) {
+    body1_[lane] = source.body1;
+    body2_[lane] = source.body2;
+    write1_[lane] = source.write1 ? 1 : 0;
+    write2_[lane] = source.write2 ? 1 : 0;
+    used_[lane] = 1;
+    num_points_.v[lane] = static_cast<float>(source.num_points);
+    return true;
+  }
+  // Every number of a lane must stay finite: the solve multiplies the rows of empty lanes and
+  // points by zero impulses, and 0 × NaN would carry the NaN into the lane's bodies.
+  fill_lane(lane, source, true);
+  clear_lane(lane);
+  return false;
+}
+
+bool ContactLanes::fill_lane(uint32_t lane, const Source& s, bool zeros) {
+  // Every number written is checked: a contact of a body whose pose is already non-finite has
+  // non-finite rows (the scalar solve drops their impulses, AxisConstraintPart::apply). The
+  // test looks at the exponent bits: an independent 1-cycle operation per number, where summing
+  // them made a chain of dependent additions that cost more than the lanes saved.
+  uint32_t finite = 1;
+  const auto put = [lane, zeros, &finite](LaneFloats& to, float x) {
+    to.v[lane] = zeros ? 0.0f : x;
+    uint32_t bits;
+    std::memcpy(&bits, &x, sizeof(bits));
+    finite &= (bits & 0x7f800000u) != 0x7f800000u ? 1u : 0u;
+  };
+  const auto put3 = [&put](LaneFloat3s& to, const auto& a) {
+    put(to.x, a[0]);
+    put(to.y, a[1]);
+    put(to.z, a[2]);
+  };
+  const auto put_row = [&](Row& row, const AxisConstraintPart& part) {
+    put3(row.r1_cross_axis, part.r1_cross_axis_);
+    put3(row.r2_cross_axis, part.r2_cross_axis_);
+    put3(row.angular1, part.angular1_);
+    put3(row.angular2, part.angular2_);
+    put(row.effective_mass, part.effective_mass());
+    put(row.target, part.target_velocity());
+    put(row.lambda, part.total_lambda());
+  };
+
+  put(friction_, s.friction);
+  put3(normal_, s.normal);
+  const uint32_t num_points = zeros ? k_max_points : s.num_points;
+  const AxisConstraintPart empty_row;
+  for (uint32_t p = 0; p < num_points; ++p) {
+    const bool in = p < s.num_points;
+    put_row(points_[p], in ? s.normal_rows[p] : empty_row);
+    put(lever_[p], in && s.friction > 0.0f ? s.twist_lever[p] : 0.0f);
+  }
+  const AxisConstraintPart& first = s.num_points > 0 ? s.normal_rows[0] : empty_row;
+  put3(linear1_, first.linear1_);
+  put3(linear2_, first.linear2_);
+
+  const Vec3 tangents[2] = {s.tangent1, s.tangent2};
+  const AxisConstraintPart* rows[2] = {s.friction1, s.friction2};
+  for (int k = 0; k < 2; ++k) {
+    put3(tangent_[k], tangents[k]);
+    put3(friction_linear1_[k], rows[k]->linear1_);
+    put3(friction_linear2_[k], rows[k]->linear2_);
+    put_row(friction_rows_[k], *rows[k]);
+  }
+
+  const AngleConstraintPart& twist = *s.twist;
+  put3(twist_axis_, twist.axis_);
+  put3(twist_angular1_, twist.angular1_);
+  put3(twist_angular2_, twist.angular2_);
+  put(twist_mass_, twist.effective_mass());
+  put(twist_target_, twist.row_.spring().target());
+  put(twist_lambda_, twist.total_lambda());
+
+  const FaceContactPart& face = *s.face;
+  face_active_.v[lane] = !zeros && face.is_active() ? 1.0f : 0.0f;
+  if (face.is_active() || zeros) {
+    for (int k = 0; k < 3; ++k) {
+      put3(face_angular1_[k], face.angular1_[k]);
+      put3(face_inv_i_angular1_[k], face.inv_i_angular1_[k]);
+      put3(face_inv_i_angular2_[k], face.inv_i_angular2_[k]);
+      put(face_target_[k], face.target_[k]);
+      for (int l = 0; l < 3; ++l) {
+        put(face_a_[k][l], face.a_[k][l]);
+        put(face_inv_a_[k][l], face.inv_a_[k][l]);
+      }
+    }
+    put3(face_angular2_, face.angular2_);
+    put3(face_linear1_, face.linear1_);
+    put3(face_linear2_, face.linear2_);
+    for (uint32_t p = 0; p < k_max_points; ++p) {
+      const bool in = p < s.num_points;
+      for (int k = 0; k < 3; ++k) put(face_distribute_[p][k], in ? face.distribute_[p][k] : 0.0f);
+      for (int k = 0; k < 2; ++k) put(face_offset_[p][k], in ? face.offset_[p][k] : 0.0f);
+      put(face_null_[p], in ? face.null_[p] : 0.0f);
+    }
+  }
+  return finite != 0;
+}
+
+bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& friction1,
+                               float& friction2, float& twist) const {
+  if (used_[lane] == 0) return false;
+  const uint32_t n = static_cast<uint32_t>(num_points_.v[lane]);
+  for (uint32_t p = 0; p < n; ++p) normal_lambdas[p] = points_[p].lambda.v[lane];
+  friction1 = friction_rows_[0].lambda.v[lane];
+  friction2 = friction_rows_[1].lambda.v[lane];
+  twist = twist_lambda_.v[lane];
+  return true;
+}
+
+void ContactLanes::gather(std::span<const SolverBody> bodies, Velocities& out) const {
+  alignas(32) float f[12][k_width];
+  for (uint32_t i = 0; i < k_width; ++i) {
+    if (used_[i] == 0) {
+      for (auto& component : f) component[i] = 0.0f;
+      continue;
+    }
+    const SolverBody& b1 = bodies[body1_[i]];
+    const SolverBody& b2 = bodies[body2_[i]];
+    for (int c = 0; c < 3; ++c) {
+      f[c][i] = b1.linear_velocity[c];
+      f[3 + c][i] = b1.angular_velocity[c];
+      f[6 + c][i] = b2.linear_velocity[c];
+      f[9 + c][i] = b2.angular_velocity[c];
+    }
+  }
+  out.v1 = {Lanes::load(f[0]), Lanes::load(f[1]), Lanes::load(f[2])};
+  out.w1 = {Lanes::load(f[3]), Lanes::load(f[4]), Lanes::load(f[5])};
+  out.v2 = {Lanes::load(f[6]), Lanes::load(f[7]), Lanes::load(f[8])};
+  out.w2 = {Lanes::load(f[9]), Lanes::load(f[10]), Lanes::load(f[11])};
+}
+
+void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) const {
+  alignas(32) float f[12][k_width];
+  const Lanes3* vectors[4] = {&in.v1, &in.w1, &in.v2, &in.w2};
+  for (int k = 0; k < 4; ++k) {
+    vectors[k]->x.store(f[3 * k]);
+    vectors[k]->y.store(f[3 * k + 1]);
+    vectors[k]->z.store(f[3 * k + 2]);
+  }
+  for (uint32_t i = 0; i < k_width; ++i) {
+    if (write1_[i] != 0) {
+      SolverBody& b1 = bodies[body1_[i]];
+      b1.linear_velocity = Vec3(f[0][i], f[1][i], f[2][i]);
+      b1.angular_velocity = Vec3(f[3][i], f[4][i], f[5][i]);
+    }
+    if (write2_[i] != 0) {
+      SolverBody& b2 = bodies[body2_[i]];
+      b2.linear_velocity = Vec3(f[6][i], f[7][i], f[8][i]);
+      b2.angular_velocity = Vec3(f[9][i], f[10][i], f[11][i]);
+    }
+  }
+}
+
+LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
+  const Lanes zero = Lanes::zero();
+  const Lanes n = num_points_.get();
+  LaneMask point_in[k_max_points];
+  for (uint32_t p = 0; p < k_max_points; ++p)
+    point_in[p] = Lanes::broadcast(static_cast<float>(p)) < n;
+
+  // The face block (FaceContactPart::solve_velocity_constraint).
+  LaneMask significant = LaneMask::none();
+  LaneMask fallback = mask;
+  const LaneMask face = mask & (face_active_.get() != zero);
+  if (face.any()) {
+    const Lanes3 normal = normal_.get();
+    const Lanes3 dv = vel.v2 - vel.v1;
+    const Lanes3 dw = vel.w2 - vel.w1;
+    Lanes g[3];
+    g[0] =
+        dot(normal, dv) + dot(face_angular2_.get(), vel.w2) - dot(face_angular1_[0].get(), vel.w1);
+    g[1] = dot(face_angular1_[1].get(), dw);
+    g[2] = dot(face_angular1_[2].get(), dw);
+    Lanes error[3];
+    for (int k = 0; k < 3; ++k) error[k] = face_target_[k].get() - g[k];
+    Lanes impulse[3];
+    for (int k = 0; k < 3; ++k)
+      impulse[k] = face_inv_a_[k][0].get() * error[0] + face_inv_a_[k][1].get() * error[1] +
+                   face_inv_a_[k][2].get() * error[2];
+    // A non-finite impulse (a body already non-finite): the block applies nothing and the
+    // points are not solved either.
+    const LaneMask finite = is_finite(impulse[0]) & is_finite(impulse[1]) & is_finite(impulse[2]);
+
+    Lanes lambdas[k_max_points];
+    Lanes new_lambdas[k_max_points];
+    Lanes smallest = Lanes::broadcast(k_float_max_value);
+    for (uint32_t p = 0; p < k_max_points; ++p) {
+      lambdas[p] = points_[p].lambda.get();
+      new_lambdas[p] = lambdas[p] + face_distribute_[p][0].get() * impulse[0] +
+                       face_distribute_[p][1].get() * impulse[1] +
+                       face_distribute_[p][2].get() * impulse[2];
+      smallest = select(point_in[p], min(smallest, new_lambdas[p]), smallest);
+    }
+    const LaneMask push_only = smallest >= zero;
+    // Four points: move along the null vector to the nearest split that pushes everywhere.
+    const LaneMask four = n == Lanes::broadcast(4.0f);
+    LaneMask shifted = LaneMask::none();
+    const LaneMask try_shift = and_not(four & face, push_only);
+    if (try_shift.any()) {
+      Lanes low = Lanes::broadcast(-k_float_max_value);
+      Lanes high = Lanes::broadcast(k_float_max_value);
+      LaneMask blocked = LaneMask::none();
+      for (uint32_t p = 0; p < k_max_points; ++p) {
+        const Lanes null = face_null_[p].get();
+        const Lanes bound = zero - new_lambdas[p] / null;
+        const LaneMask positive = null > zero;
+        const LaneMask negative = null < zero;
+        low = select(positive, max(low, bound), low);
+        high = select(negative, min(high, bound), high);
+        blocked = blocked | and_not(and_not(new_lambdas[p] < zero, positive), negative);
+      }
+      shifted = and_not(try_shift & (low <= high), blocked);
+      // std::clamp(0, low, high).
+      const Lanes shift = select(zero < low, low, select(high < zero, high, zero));
+      for (uint32_t p = 0; p < k_max_points; ++p)
+        new_lambdas[p] = select(shifted, max(zero, new_lambdas[p] + shift * face_null_[p].get()),
+                                new_lambdas[p]);
+    }
+    const LaneMask solved = face & finite & (push_only | shifted);
+    fallback = and_not(mask, face) | and_not(face & finite, solved);
+
+    if (solved.any()) {
+      // FaceContactPart::apply_lambdas.
+      Lanes applied[3] = {zero, zero, zero};
+      Lanes largest_change = zero;
+      Lanes largest_lambda = zero;
+      for (uint32_t p = 0; p < k_max_points; ++p) {
+        const LaneMask take = solved & point_in[p];
+        const Lanes delta = select(take, new_lambdas[p] - lambdas[p], zero);
+        applied[0] += delta;
+        applied[1] += delta * face_offset_[p][0].get();
+        applied[2] += delta * face_offset_[p][1].get();
+        points_[p].lambda.set(select(take, new_lambdas[p], lambdas[p]));
+        largest_change = max(largest_change, abs(delta));
+        largest_lambda = select(take, max(largest_lambda, new_lambdas[p]), largest_lambda);
+      }
+      vel.v1 -= face_linear1_.get() * applied[0];
+      vel.v2 += face_linear2_.get() * applied[0];
+      vel.w1 -= face_inv_i_angular1_[0].get() * applied[0] +
+                face_inv_i_angular1_[1].get() * applied[1] +
+                face_inv_i_angular1_[2].get() * applied[2];
+      vel.w2 += face_inv_i_angular2_[0].get() * applied[0] +
+                face_inv_i_angular2_[1].get() * applied[1] +
+                face_inv_i_angular2_[2].get() * applied[2];
+
+      Lanes change[3];
+      for (int k = 0; k < 3; ++k)
+        change[k] = face_a_[k][0].get() * applied[0] + face_a_[k][1].get() * applied[1] +
+                    face_a_[k][2].get() * applied[2];
+      const LaneMask moving =
+          solved & (largest_change > Lanes::broadcast(1.0e-5f) * largest_lambda);
+      const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
+      for (uint32_t p = 0; p < k_max_points; ++p) {
+        const Lanes point_change =
+            change[0] + face_offset_[p][0].get() * change[1] + face_offset_[p][1].get() * change[2];
+        significant = significant | (moving & point_in[p] & (abs(point_change) > threshold));
+      }
+    }
+  }
+
+  // Point by point (AxisConstraintPart::solve_velocity_constraint with λ ≥ 0).
+  if (fallback.any()) {
+    const Lanes3 normal = normal_.get();
+    const Lanes3 linear1 = linear1_.get();
+    const Lanes3 linear2 = linear2_.get();
+    const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
+    const Lanes max_lambda = Lanes::broadcast(k_float_max_value);
+    for (uint32_t p = 0; p < k_max_points; ++p) {
+      const LaneMask take = fallback & point_in[p];
+      if (!take.any()) continue;
+      Row& row = points_[p];
+      const Lanes jv = dot(normal, vel.v2 - vel.v1) + dot(row.r2_cross_axis.get(), vel.w2) -
+                       dot(row.r1_cross_axis.get(), vel.w1);
+      const Lanes mass = row.effective_mass.get();
+      const Lanes lambda = row.lambda.get();
+      const Lanes total = clamp_lanes(lambda + mass * (row.target.get() - jv), zero, max_lambda);
+      const Lanes delta = select(take, total - lambda, zero);
+      row.lambda.set(select(take, total, lambda));
+      const Lanes apply = select(is_finite(delta), delta, zero);
+      vel.v1 -= linear1 * apply;
+      vel.w1 -= row.angular1.get() * apply;
+      vel.v2 += linear2 * apply;
+      vel.w2 += row.angular2.get() * apply;
+      significant = significant | (take & (abs(delta) > threshold * mass));
+    }
+  }
+  return significant;
+}
+
+LaneMask ContactLanes::solve_friction(Velocities& vel) {
+  const Lanes zero = Lanes::zero();
+  const Lanes friction = friction_.get();
+  const LaneMask mask = friction > zero;
+  if (!mask.any()) return LaneMask::none();
+  const Lanes n = num_points_.get();
+  const Lanes3 normal = normal_.get();
+  const Lanes3 dv = vel.v2 - vel.v1;
+
+  // Budgets: each point's λ as the larger of the accumulated one and the one its normal row is
+  // about to reach.
+  Lanes sum = zero;
+  Lanes moment = zero;
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const LaneMask in = Lanes::broadcast(static_cast<float>(p)) < n;
+    const Row& row = points_[p];
+    const Lanes jv = dot(normal, dv) + dot(row.r2_cross_axis.get(), vel.w2) -
+                     dot(row.r1_cross_axis.get(), vel.w1);
+    const Lanes lambda = row.lambda.get();
+    const Lanes budget = max(lambda, lambda + row.effective_mass.get() * (row.target.get() - jv));
+    sum = select(in, sum + budget, sum);
+    moment = select(in, moment + lever_[p].get() * budget, moment);
+  }
+
+  // The two linear rows, clamped together to the disc of radius μ·Σλ (solve_friction_cone).
+  const Lanes max_lambda = friction * sum;
+  Lanes old_lambda[2];
+  Lanes new_lambda[2];
+  for (int k = 0; k < 2; ++k) {
+    const Row& row = friction_rows_[k];
+    const Lanes jv = dot(tangent_[k].get(), dv) + dot(row.r2_cross_axis.get(), vel.w2) -
+                     dot(row.r1_cross_axis.get(), vel.w1);
+    old_lambda[k] = row.lambda.get();
+    new_lambda[k] = old_lambda[k] + row.effective_mass.get() * (row.target.get() - jv);
+  }
+  const Lanes len_sq = new_lambda[0] * new_lambda[0] + new_lambda[1] * new_lambda[1];
+  const LaneMask outside = len_sq > max_lambda * max_lambda;
+  const Lanes scale = max_lambda / sqrt(len_sq);
+  const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
+  LaneMask significant = LaneMask::none();
+  for (int k = 0; k < 2; ++k) {
+    Row& row = friction_rows_[k];
+    new_lambda[k] = select(outside, new_lambda[k] * scale, new_lambda[k]);
+    const Lanes delta = select(mask, new_lambda[k] - old_lambda[k], zero);
+    row.lambda.set(select(mask, new_lambda[k], old_lambda[k]));
+    const Lanes apply = select(is_finite(delta), delta, zero);
+    vel.v1 -= friction_linear1_[k].get() * apply;
+    vel.w1 -= row.angular1.get() * apply;
+    vel.v2 += friction_linear2_[k].get() * apply;
+    vel.w2 += row.angular2.get() * apply;
+    significant = significant | (mask & (abs(delta) > threshold * row.effective_mass.get()));
+  }
+
+  // Twist about the normal, bounded by μ·Σ(lever·λ) (torsional friction is not taken here).
+  const Lanes max_twist = max(friction * moment, zero);
+  const Lanes mass = twist_mass_.get();
+  const Lanes lambda = twist_lambda_.get();
+  const Lanes jv = dot(twist_axis_.get(), vel.w2 - vel.w1);
+  const Lanes total =
+      clamp_lanes(lambda + mass * (twist_target_.get() - jv), zero - max_twist, max_twist);
+  const Lanes delta = select(mask, total - lambda, zero);
+  twist_lambda_.set(select(mask, total, lambda));
+  const Lanes apply = select(is_finite(delta), delta, zero);
+  vel.w1 -= twist_angular1_.get() * apply;
+  vel.w2 += twist_angular2_.get() * apply;
+  significant = significant | (mask & (abs(delta) > threshold * mass));
+  return significant;
+}
+
+void ContactLanes::warm_start(std::span<SolverBody> bodies, float ratio) {
+  Velocities vel;
+  gather(bodies, vel);
+  const Lanes zero = Lanes::zero();
+  const Lanes scale = Lanes::broadcast(ratio);
+  // AxisConstraintPart::warm_start: λ ×= ratio, applied unless non-finite. Empty lanes and
+  // points hold λ = 0 and apply nothing.
+  const auto warm = [&](LaneFloats& lambda_storage) {
+    const Lanes lambda = lambda_storage.get() * scale;
+    lambda_storage.set(lambda);
+    return select(is_finite(lambda), lambda, zero);
+  };
+  for (int k = 0; k < 2; ++k) {
+    Row& row = friction_rows_[k];
+    const Lanes apply = warm(row.lambda);
+    vel.v1 -= friction_linear1_[k].get() * apply;
+    vel.w1 -= row.angular1.get() * apply;
+    vel.v2 += friction_linear2_[k].get() * apply;
+    vel.w2 += row.angular2.get() * apply;
+  }
+  const Lanes twist = warm(twist_lambda_);
+  vel.w1 -= twist_angular1_.get() * twist;
+  vel.w2 += twist_angular2_.get() * twist;
+  const Lanes3 linear1 = linear1_.get();
+  const Lanes3 linear2 = linear2_.get();
+  for (Row& row : points_) {
+    const Lanes apply = warm(row.lambda);
+    vel.v1 -= linear1 * apply;
+    vel.w1 -= row.angular1.get() * apply;
+    vel.v2 += linear2 * apply;
+    vel.w2 += row.angular2.get() * apply;
+  }
+  scatter(bodies, vel);
+}
+
+bool ContactLanes::solve_velocity_constraints(std::span<SolverBody> bodies, bool first_iteration) {
+  Velocities vel;
+  gather(bodies, vel);
+  const Lanes zero = Lanes::zero();
+  const LaneMask used = zero < num_points_.get();
+  LaneMask significant = LaneMask::none();
+  if (first_iteration) {
+    // A contact without normal impulse yet solves its normals first, so that friction has a
+    // budget in the first iteration (LAWS.md B1).
+    LaneMask no_lambda = used & (zero < friction_.get());
+    for (uint32_t p = 0; p < k_max_points; ++p)
+      no_lambda = no_lambda & (points_[p].lambda.get() == zero);
+    if (no_lambda.any()) significant = significant | solve_normals(vel, no_lambda);
+  }
+  significant = significant | solve_friction(vel);
+  significant = significant | solve_normals(vel, used);
+  scatter(bodies, vel);
+  return significant.any();
+}
+
+}  // namespace atl

@@ -1,0 +1,146 @@
+#pragma once
+// Eight manifold contacts solved at once, one per SIMD lane (math/Lanes.h): the wide form of
+// the contact solver's velocity iteration for contacts with manifold friction (seed 000 §4.1).
+// Box2D v3 solves the contacts of one graph colour four or eight at a time in SIMD lanes; Atoll
+// does the same with the splits of the large-island splitter (solver/LargeIslandSplitter.h),
+// whose contacts share no moving body, so that eight of them can be solved side by side and the
+// result is the one of solving them one after the other in any order.
+//
+// Each lane does exactly what the scalar solve does for its contact, in the same order
+// (solver/ContactConstraintManager.cpp, solve_velocity_constraints): in the first iteration a
+// contact without normal impulse yet solves its normals first; then the two friction rows at
+// the manifold's mean point, clamped together to μ·Σλ (each point's λ counted as the larger of
+// the accumulated one and the one its normal row is about to reach), and the twist row about
+// the normal, bounded by μ·Σ(lever·λ); then the non-penetration — as the face block of
+// FaceContactPart when the contact has one and its step pushes at every point, else point by
+// point. A lane takes its data from the contact's parts after they are set up and warm
+// started, and gives the accumulated impulses back after the last iteration.
+//
+// Branches become masks: every lane computes both the face block and the point rows, and each
+// keeps the result its contact's scalar solve would have used. A lane without a contact has no
+// points, no friction and no face, and applies nothing.
+
+#include <cstdint>
+#include <span>
+
+#include "atoll/constraint/SolverBody.h"
+#include "atoll/constraint/parts/AngularFrictionPart.h"
+#include "atoll/constraint/parts/AxisConstraintPart.h"
+#include "atoll/constraint/parts/FaceContactPart.h"
+#include "atoll/math/Lanes.h"
+
+namespace atl {
+
+class ContactLanes {
+ public:
+  static constexpr uint32_t k_width = Lanes::k_width;
+  static constexpr uint32_t k_max_points = FaceContactPart::k_max_points;
+
+  /// One contact's set-up parts, as the scalar solver holds them.
+  struct Source {
+    /// Solver body indices, and whether the solve may write each body (an immovable body is
+    /// read, never written: SolverBody.h).
+    uint32_t body1 = 0;
+    uint32_t body2 = 0;
+    bool write1 = false;
+    bool write2 = false;
+    uint32_t num_points = 0;
+    /// Contact normal and tangents (world, unit).
+    Vec3 normal;
+    Vec3 tangent1;
+    Vec3 tangent2;
+    /// Friction coefficient (0: no friction rows are solved).
+    float friction = 0.0f;
+    /// num_points non-penetration rows (hard, λ ≥ 0).
+    const AxisConstraintPart* normal_rows = nullptr;
+    /// Each point's distance from the mean point in the contact plane (m).
+    const float* twist_lever = nullptr;
+    /// Manifold friction rows along tangent1 and tangent2, and the twist row about the normal.
+    const AxisConstraintPart* friction1 = nullptr;
+    const AxisConstraintPart* friction2 = nullptr;
+    const AngularFrictionPart* twist = nullptr;
+    /// The face block (used when active).
+    const FaceContactPart* face = nullptr;
+  };
+
+  /// Fills lane `lane` from `source`. Returns false, and leaves the lane empty, when a number of
+  /// the contact's rows is not finite (a body's pose went non-finite: the scalar solve applies
+  /// nothing for it either, and the world quarantines the body after the step).
+  bool set_lane(uint32_t lane, const Source& source);
+  /// Empties lane `lane`: it solves nothing.
+  void clear_lane(uint32_t lane);
+
+  /// Warm start (stage 7): scales every row's accumulated impulse by `ratio` (dt / previous dt;
+  /// 0 = no warm start) and applies it, rows in the scalar warm start's order (friction,
+  /// twist, then the points).
+  void warm_start(std::span<SolverBody> bodies, float ratio);
+
+  /// One velocity iteration of every lane (`first_iteration`: iteration 0, when contacts without
+  /// normal impulse solve their normals first). Returns true when any lane applied an impulse
+  /// that counts for the early exit (AxisConstraintPart::is_significant, FaceContactPart).
+  bool solve_velocity_constraints(std::span<SolverBody> bodies, bool first_iteration);
+
+  /// The accumulated impulses of lane `lane`: its points' normal impulses (N·s), the friction
+  /// rows' (N·s) and the twist row's (N·m·s). Returns false (and sets nothing) for an empty lane.
+  bool get_lambdas(uint32_t lane, float* normal_lambdas, float& friction1, float& friction2,
+                   float& twist) const;
+
+ private:
+  struct Velocities {
+    Lanes3 v1, w1, v2, w2;
+  };
+  // Writes the lane's numbers from `source` (all zero when `zeros`); false when one of the
+  // source's is not finite.
+  bool fill_lane(uint32_t lane, const Source& source, bool zeros);
+  void gather(std::span<const SolverBody> bodies, Velocities& out) const;
+  void scatter(std::span<SolverBody> bodies, const Velocities& in) const;
+  // Non-penetration of the lanes in `mask`: face block, else point rows. Returns the lanes
+  // that applied a significant impulse.
+  LaneMask solve_normals(Velocities& vel, LaneMask mask);
+  // Friction rows and twist of the lanes with friction.
+  LaneMask solve_friction(Velocities& vel);
+
+  // One row of the scalar solver (AxisConstraintPart) per lane.
+  struct Row {
+    LaneFloat3s r1_cross_axis, r2_cross_axis;  // r × axis
+    LaneFloat3s angular1, angular2;            // I⁻¹ (r × axis)
+    LaneFloats effective_mass, target, lambda;
+  };
+
+  uint32_t body1_[k_width] = {};
+  uint32_t body2_[k_width] = {};
+  uint8_t write1_[k_width] = {};
+  uint8_t write2_[k_width] = {};
+  uint8_t used_[k_width] = {};
+
+  LaneFloats num_points_;  // as a float, 0 for an empty lane
+  LaneFloats friction_;
+  LaneFloat3s normal_;
+  LaneFloat3s linear1_, linear2_;  // M⁻¹·normal of each body (scaled), shared by the points
+  Row points_[k_max_points];
+  LaneFloats lever_[k_max_points];
+
+  LaneFloat3s tangent_[2];
+  LaneFloat3s friction_linear1_[2], friction_linear2_[2];  // M⁻¹·tangent
+  Row friction_rows_[2];
+
+  // Twist: angular row about the normal.
+  LaneFloat3s twist_axis_;
+  LaneFloat3s twist_angular1_, twist_angular2_;  // I⁻¹·axis
+  LaneFloats twist_mass_, twist_target_, twist_lambda_;
+
+  // Face block (FaceContactPart's members, per lane).
+  LaneFloats face_active_;  // 1 when active
+  LaneFloat3s face_angular1_[3];
+  LaneFloat3s face_angular2_;
+  LaneFloat3s face_linear1_, face_linear2_;
+  LaneFloat3s face_inv_i_angular1_[3], face_inv_i_angular2_[3];
+  LaneFloats face_a_[3][3];
+  LaneFloats face_inv_a_[3][3];
+  LaneFloats face_target_[3];
+  LaneFloats face_distribute_[k_max_points][3];
+  LaneFloats face_offset_[k_max_points][2];
+  LaneFloats face_null_[k_max_points];
+};
+
+}  // namespace atl
