@@ -391,7 +391,11 @@ void ContactConstraintManager::setup_velocity_constraints(
   point_friction_.assign(num_point_friction, PointFrictionRows{});
   rolling_.assign(num_rolling, RollingRows{});
   const uint32_t count = static_cast<uint32_t>(added_.size());
-  if (constraints_.size() < count) constraints_.resize(count);
+  row_of_.resize(count);
+  uint32_t num_rows = 0;
+  for (uint32_t i = 0; i < count; ++i)
+    row_of_[i] = lane_slot(i) == k_no_rows ? num_rows++ : k_no_rows;
+  if (constraints_.size() < num_rows) constraints_.resize(num_rows);
 
   const Cache& cache = cache_[current_];
   const float inv_dt = 1.0f / dt;
@@ -406,7 +410,7 @@ void ContactConstraintManager::setup_velocity_constraints(
     // A contact the wide solve takes is set up here and then copied into its lane: the large
     // constraint array is not written for it (the position solve reads the header).
     const uint32_t slot = lane_slot(index);
-    Constraint& c = slot == k_no_rows ? constraints_[index] : local;
+    Constraint& c = slot == k_no_rows ? row(index) : local;
     static_cast<ContactHeader&>(c) = added_[index];
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
@@ -595,9 +599,9 @@ void ContactConstraintManager::setup_velocity_constraints(
   // Two constraints ahead, the constraint; one ahead, its bodies (whose indices the previous
   // call brought in). A list in split order visits constraints scattered over the array: the
   // pyramid's 8400 take 9 MB, far more than the cache, and each visit missed.
-  if (k + 2 < constraints.size()) prefetch_object(&constraints_[constraints[k + 2]]);
+  if (k + 2 < constraints.size()) prefetch_object(&row(constraints[k + 2]));
   if (k + 1 < constraints.size()) {
-    const ContactHeader& next = constraints_[constraints[k + 1]];
+    const ContactHeader& next = row(constraints[k + 1]);
     prefetch_object(&bodies[next.body1]);
     prefetch_object(&bodies[next.body2]);
   }
@@ -608,7 +612,7 @@ void ContactConstraintManager::warm_start(std::span<SolverBody> bodies,
   SolverBody copy1, copy2;
   for (size_t k = 0; k < constraints.size(); ++k) {
     prefetch_ahead(bodies, constraints, k);
-    Constraint& c = constraints_[constraints[k]];
+    Constraint& c = row(constraints[k]);
     SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
     SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
     if (c.manifold_friction) {
@@ -639,7 +643,7 @@ bool ContactConstraintManager::solve_velocity_constraints(std::span<SolverBody> 
   SolverBody copy1, copy2;
   for (size_t k = 0; k < constraints.size(); ++k) {
     prefetch_ahead(bodies, constraints, k);
-    Constraint& c = constraints_[constraints[k]];
+    Constraint& c = row(constraints[k]);
     SolverBody& b1 = writable_entry(bodies, c.body1, copy1);
     SolverBody& b2 = writable_entry(bodies, c.body2, copy2);
 
@@ -821,7 +825,7 @@ void ContactConstraintManager::store_lanes(LaneRange range) {
 void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> constraints) {
   Cache& cache = cache_[current_];
   for (uint32_t index : constraints) {
-    const Constraint& c = constraints_[index];
+    const Constraint& c = row(index);
     for (uint32_t p = 0; p < c.num_points; ++p) {
       CachedPoint& point = cache.points[c.cache_point + p];
       // The impact part is spent: carried over, the next step would push the bodies apart with
@@ -954,25 +958,29 @@ void ContactConstraintManager::set_ccd_stopped(std::span<const uint32_t> body_ke
 }
 
 float ContactConstraintManager::total_normal_lambda(uint32_t i) const {
-  float lambdas[k_max_manifold_points];
-  float friction1, friction2, twist;
-  if (lane_lambdas(i, lambdas, friction1, friction2, twist)) {
+  if (lane_slot(i) != k_no_rows) {
+    float lambdas[k_max_manifold_points];
+    float friction1, friction2, twist;
     float sum = 0.0f;
-    for (uint32_t p = 0; p < added_[i].num_points; ++p) sum += lambdas[p];
+    if (lane_lambdas(i, lambdas, friction1, friction2, twist))
+      for (uint32_t p = 0; p < added_[i].num_points; ++p) sum += lambdas[p];
     return sum;
   }
   float sum = 0.0f;
-  for (uint32_t p = 0; p < constraints_[i].num_points; ++p)
-    sum += constraints_[i].normal_rows[p].total_lambda();
+  for (uint32_t p = 0; p < row(i).num_points; ++p) sum += row(i).normal_rows[p].total_lambda();
   return sum;
 }
 
 float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
-  float lambdas[k_max_manifold_points];
-  float friction1, friction2, twist;
-  if (lane_lambdas(i, lambdas, friction1, friction2, twist))
+  if (lane_slot(i) != k_no_rows) {
+    float lambdas[k_max_manifold_points];
+    float friction1 = 0.0f;
+    float friction2 = 0.0f;
+    float twist;
+    lane_lambdas(i, lambdas, friction1, friction2, twist);
     return std::sqrt(square(friction1) + square(friction2));
-  const Constraint& c = constraints_[i];
+  }
+  const Constraint& c = row(i);
   if (c.manifold_friction)
     return std::sqrt(square(c.friction1.total_lambda()) + square(c.friction2.total_lambda()));
   if (c.point_friction == k_no_rows) return 0.0f;

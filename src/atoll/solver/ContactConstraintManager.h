@@ -387,10 +387,15 @@ class ContactConstraintManager {
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
   // result depends on it).
   mutable size_t lookup_cursor_ = 0;
-  // This step's contact constraints as added (narrow phase), and as set up: the first
-  // added_.size() of constraints_ (slots past them are kept for the next steps, stale).
+  // This step's contact constraints as added (narrow phase), and as set up: the contacts the
+  // scalar solve takes have a constraint, constraints_[row_of_[index]] (the first ones of
+  // constraints_; slots past them are kept for the next steps, stale); those the wide solve
+  // takes have none (row_of_ k_no_rows), their rows live in their lanes.
   std::vector<ContactHeader> added_;
   std::vector<Constraint> constraints_;
+  std::vector<uint32_t> row_of_;
+  Constraint& row(uint32_t index) { return constraints_[row_of_[index]]; }
+  const Constraint& row(uint32_t index) const { return constraints_[row_of_[index]]; }
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints
   std::vector<RollingRows> rolling_;               // filled by setup_velocity_constraints
   std::vector<uint32_t> ccd_stopped_;              // sorted body keys (set_ccd_stopped)

@@ -58,7 +58,7 @@ bool ContactConstraintManager::find_stack(std::span<const SolverBody> bodies,
   float largest_ratio = 0.0f;
   for (uint32_t index : constraints) {
     const ContactHeader& c = added_[index];
-    if ((check_faces && !constraints_[index].face.is_active()) ||
+    if ((check_faces && !row(index).face.is_active()) ||
         c.mass_scales.inv_mass1 != unscaled.inv_mass1 ||
         c.mass_scales.inv_mass2 != unscaled.inv_mass2 ||
         c.mass_scales.inv_inertia1 != unscaled.inv_inertia1 ||
@@ -130,10 +130,10 @@ bool ContactConstraintManager::find_stack(std::span<const SolverBody> bodies,
 
   stack.part.clear();
   for (size_t k = 0; k < stack.chain.size(); ++k) {
-    const Constraint& c = constraints_[stack.chain[k]];
+    const Constraint& c = row(stack.chain[k]);
     bool previous_via_body2 = false;
     if (k > 0) {
-      const Constraint& below = constraints_[stack.chain[k - 1]];
+      const Constraint& below = row(stack.chain[k - 1]);
       previous_via_body2 = c.body2 == (next_via_body2[k - 1] != 0 ? below.body2 : below.body1);
     }
     if (!stack.part.push_back(c.face, previous_via_body2, next_via_body2[k] != 0)) {
@@ -150,7 +150,7 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies, StackSo
   stack.errors.resize(n);
   stack.impulses.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    const Constraint& c = constraints_[stack.chain[k]];
+    const Constraint& c = row(stack.chain[k]);
     c.face.velocity_error(bodies[c.body1], bodies[c.body2], stack.errors[k].data());
   }
   stack.part.solve(stack.errors, stack.impulses);
@@ -160,7 +160,7 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies, StackSo
   std::vector<std::array<float, 2 * FaceContactPart::k_max_points>>& lambdas = stack.lambdas;
   lambdas.resize(n);
   for (size_t k = 0; k < n; ++k) {
-    const Constraint& c = constraints_[stack.chain[k]];
+    const Constraint& c = row(stack.chain[k]);
     const std::array<float, 3>& impulse = stack.impulses[k];
     if (!is_finite(impulse[0]) || !is_finite(impulse[1]) || !is_finite(impulse[2])) return false;
     float* old_lambdas = lambdas[k].data();
@@ -172,7 +172,7 @@ bool ContactConstraintManager::solve_stack(std::span<SolverBody> bodies, StackSo
   bool applied = false;
   SolverBody copy1, copy2;
   for (size_t k = 0; k < n; ++k) {
-    Constraint& c = constraints_[stack.chain[k]];
+    Constraint& c = row(stack.chain[k]);
     float* old_lambdas = lambdas[k].data();
     applied |= c.face.apply_lambdas(writable_entry(bodies, c.body1, copy1),
                                     writable_entry(bodies, c.body2, copy2), old_lambdas,
