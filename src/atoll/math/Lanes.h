@@ -166,6 +166,14 @@ struct Lanes {
   Lanes& operator*=(Lanes b) { return *this = *this * b; }
   /// Lanes that hold a finite number (not NaN, not ±∞).
   friend LaneMask is_finite(Lanes a) { return abs(a) <= broadcast(3.402823466e+38f); }
+  /// Lanes that hold NaN or ±∞.
+  friend LaneMask is_not_finite(Lanes a) {
+#if ATOLL_USE_AVX2
+    return {_mm256_cmp_ps(abs(a).v, _mm256_set1_ps(3.402823466e+38f), _CMP_NLE_UQ)};
+#else
+    return compare(a, a, [](float x, float) { return !(std::fabs(x) <= 3.402823466e+38f); });
+#endif
+  }
 };
 
 /// Eight 3-vectors, one per lane, as three Lanes.

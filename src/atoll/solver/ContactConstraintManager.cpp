@@ -588,6 +588,7 @@ void ContactConstraintManager::setup_velocity_constraints(
                             prefetch_setup_inputs(bodies, lane_items_[block + 1]);
                           for (uint32_t index : lane_items_[block])
                             if (index != k_no_rows) setup(index, local);
+                          lanes_[block].drop_non_finite();
                         }
                       });
 }

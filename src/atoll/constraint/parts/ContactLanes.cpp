@@ -31,36 +31,9 @@ void ContactLanes::clear_lane(uint32_t lane) {
   twist_lambda_.v[lane] = 0.0f;
 }
 
-bool ContactLanes::set_lane(uint32_t lane, const Source& source) {
+void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   clear_lane(lane);
-  if (fill_lane(lane, source, false)) {
-    body1_[lane] = source.body1;
-    body2_[lane] = source.body2;
-    write1_[lane] = source.write1 ? 1 : 0;
-    write2_[lane] = source.write2 ? 1 : 0;
-    used_[lane] = 1;
-    num_points_.v[lane] = static_cast<float>(source.num_points);
-    return true;
-  }
-  // Every number of a lane must stay finite: the solve multiplies the rows of empty lanes and
-  // points by zero impulses, and 0 × NaN would carry the NaN into the lane's bodies.
-  fill_lane(lane, source, true);
-  clear_lane(lane);
-  return false;
-}
-
-bool ContactLanes::fill_lane(uint32_t lane, const Source& s, bool zeros) {
-  // Every number written is checked: a contact of a body whose pose is already non-finite has
-  // non-finite rows (the scalar solve drops their impulses, AxisConstraintPart::apply). The
-  // test looks at the exponent bits: an independent 1-cycle operation per number, where summing
-  // them made a chain of dependent additions that cost more than the lanes saved.
-  uint32_t finite = 1;
-  const auto put = [lane, zeros, &finite](LaneFloats& to, float x) {
-    to.v[lane] = zeros ? 0.0f : x;
-    uint32_t bits;
-    std::memcpy(&bits, &x, sizeof(bits));
-    finite &= (bits & 0x7f800000u) != 0x7f800000u ? 1u : 0u;
-  };
+  const auto put = [lane](LaneFloats& to, float x) { to.v[lane] = x; };
   const auto put3 = [&put](LaneFloat3s& to, const auto& a) {
     put(to.x, a[0]);
     put(to.y, a[1]);
@@ -78,7 +51,7 @@ bool ContactLanes::fill_lane(uint32_t lane, const Source& s, bool zeros) {
 
   put(friction_, s.friction);
   put3(normal_, s.normal);
-  const uint32_t num_points = zeros ? k_max_points : s.num_points;
+  const uint32_t num_points = s.num_points;
   const AxisConstraintPart empty_row;
   for (uint32_t p = 0; p < num_points; ++p) {
     const bool in = p < s.num_points;
@@ -107,8 +80,8 @@ bool ContactLanes::fill_lane(uint32_t lane, const Source& s, bool zeros) {
   put(twist_lambda_, twist.total_lambda());
 
   const FaceContactPart& face = *s.face;
-  face_active_.v[lane] = !zeros && face.is_active() ? 1.0f : 0.0f;
-  if (face.is_active() || zeros) {
+  face_active_.v[lane] = face.is_active() ? 1.0f : 0.0f;
+  if (face.is_active()) {
     for (int k = 0; k < 3; ++k) {
       put3(face_angular1_[k], face.angular1_[k]);
       put3(face_inv_i_angular1_[k], face.inv_i_angular1_[k]);
@@ -129,7 +102,81 @@ bool ContactLanes::fill_lane(uint32_t lane, const Source& s, bool zeros) {
       put(face_null_[p], in ? face.null_[p] : 0.0f);
     }
   }
-  return finite != 0;
+  body1_[lane] = s.body1;
+  body2_[lane] = s.body2;
+  write1_[lane] = s.write1 ? 1 : 0;
+  write2_[lane] = s.write2 ? 1 : 0;
+  used_[lane] = 1;
+  num_points_.v[lane] = static_cast<float>(s.num_points);
+}
+
+template <class F>
+void ContactLanes::for_each_number(F&& f) {
+  const auto f3 = [&f](LaneFloat3s& v) {
+    f(v.x);
+    f(v.y);
+    f(v.z);
+  };
+  const auto row = [&](Row& r) {
+    f3(r.r1_cross_axis);
+    f3(r.r2_cross_axis);
+    f3(r.angular1);
+    f3(r.angular2);
+    f(r.effective_mass);
+    f(r.target);
+    f(r.lambda);
+  };
+  f(friction_);
+  f3(normal_);
+  f3(linear1_);
+  f3(linear2_);
+  for (Row& r : points_) row(r);
+  for (LaneFloats& lever : lever_) f(lever);
+  for (int k = 0; k < 2; ++k) {
+    f3(tangent_[k]);
+    f3(friction_linear1_[k]);
+    f3(friction_linear2_[k]);
+    row(friction_rows_[k]);
+  }
+  f3(twist_axis_);
+  f3(twist_angular1_);
+  f3(twist_angular2_);
+  f(twist_mass_);
+  f(twist_target_);
+  f(twist_lambda_);
+  f(face_active_);
+  for (int k = 0; k < 3; ++k) {
+    f3(face_angular1_[k]);
+    f3(face_inv_i_angular1_[k]);
+    f3(face_inv_i_angular2_[k]);
+    f(face_target_[k]);
+    for (int l = 0; l < 3; ++l) {
+      f(face_a_[k][l]);
+      f(face_inv_a_[k][l]);
+    }
+  }
+  f3(face_angular2_);
+  f3(face_linear1_);
+  f3(face_linear2_);
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    for (LaneFloats& d : face_distribute_[p]) f(d);
+    for (LaneFloats& o : face_offset_[p]) f(o);
+    f(face_null_[p]);
+  }
+}
+
+uint32_t ContactLanes::drop_non_finite() {
+  // One vector test per number of the block, where a test per number as it was written cost
+  // more than the lanes saved.
+  LaneMask bad = LaneMask::none();
+  for_each_number([&bad](LaneFloats& x) { bad = bad | is_not_finite(x.get()); });
+  const uint32_t bits = bad.bits();
+  if (bits == 0) return 0;
+  const Lanes zero = Lanes::zero();
+  for_each_number([&](LaneFloats& x) { x.set(select(bad, zero, x.get())); });
+  for (uint32_t lane = 0; lane < k_width; ++lane)
+    if ((bits >> lane) & 1u) clear_lane(lane);
+  return bits;
 }
 
 bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& friction1,

@@ -63,10 +63,14 @@ class ContactLanes {
     const FaceContactPart* face = nullptr;
   };
 
-  /// Fills lane `lane` from `source`. Returns false, and leaves the lane empty, when a number of
-  /// the contact's rows is not finite (a body's pose went non-finite: the scalar solve applies
-  /// nothing for it either, and the world quarantines the body after the step).
-  bool set_lane(uint32_t lane, const Source& source);
+  /// Fills lane `lane` from `source`. Call drop_non_finite once the block is filled.
+  void set_lane(uint32_t lane, const Source& source);
+  /// Empties the lanes that hold a number that is not finite (a body's pose went non-finite:
+  /// the scalar solve applies nothing for such a contact either, and the world quarantines the
+  /// body after the step) and zeroes their numbers: the solve multiplies the rows of empty lanes
+  /// and points by zero impulses, and 0 × NaN would carry a NaN into a body. Returns the
+  /// dropped lanes as bits.
+  uint32_t drop_non_finite();
   /// Empties lane `lane`: it solves nothing.
   void clear_lane(uint32_t lane);
 
@@ -89,9 +93,9 @@ class ContactLanes {
   struct Velocities {
     Lanes3 v1, w1, v2, w2;
   };
-  // Writes the lane's numbers from `source` (all zero when `zeros`); false when one of the
-  // source's is not finite.
-  bool fill_lane(uint32_t lane, const Source& source, bool zeros);
+  // Calls f(LaneFloats&) for every number of the block but num_points_.
+  template <class F>
+  void for_each_number(F&& f);
   void gather(std::span<const SolverBody> bodies, Velocities& out) const;
   void scatter(std::span<SolverBody> bodies, const Velocities& in) const;
   // Non-penetration of the lanes in `mask`: face block, else point rows. Returns the lanes
