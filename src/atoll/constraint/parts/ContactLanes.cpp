@@ -72,7 +72,6 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   }
 
   const AngleConstraintPart& twist = *s.twist;
-  put3(twist_axis_, twist.axis_);
   put3(twist_angular1_, twist.angular1_);
   put3(twist_angular2_, twist.angular2_);
   put(twist_mass_, twist.effective_mass());
@@ -93,8 +92,6 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
       }
     }
     put3(face_angular2_, face.angular2_);
-    put3(face_linear1_, face.linear1_);
-    put3(face_linear2_, face.linear2_);
     for (uint32_t p = 0; p < k_max_points; ++p) {
       const bool in = p < s.num_points;
       for (int k = 0; k < 3; ++k) put(face_distribute_[p][k], in ? face.distribute_[p][k] : 0.0f);
@@ -138,7 +135,6 @@ void ContactLanes::for_each_number(F&& f) {
     f3(friction_linear2_[k]);
     row(friction_rows_[k]);
   }
-  f3(twist_axis_);
   f3(twist_angular1_);
   f3(twist_angular2_);
   f(twist_mass_);
@@ -156,8 +152,6 @@ void ContactLanes::for_each_number(F&& f) {
     }
   }
   f3(face_angular2_);
-  f3(face_linear1_);
-  f3(face_linear2_);
   for (uint32_t p = 0; p < k_max_points; ++p) {
     for (LaneFloats& d : face_distribute_[p]) f(d);
     for (LaneFloats& o : face_offset_[p]) f(o);
@@ -317,8 +311,8 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
         largest_change = max(largest_change, abs(delta));
         largest_lambda = select(take, max(largest_lambda, new_lambdas[p]), largest_lambda);
       }
-      vel.v1 -= face_linear1_.get() * applied[0];
-      vel.v2 += face_linear2_.get() * applied[0];
+      vel.v1 -= linear1_.get() * applied[0];
+      vel.v2 += linear2_.get() * applied[0];
       vel.w1 -= face_inv_i_angular1_[0].get() * applied[0] +
                 face_inv_i_angular1_[1].get() * applied[1] +
                 face_inv_i_angular1_[2].get() * applied[2];
@@ -427,7 +421,7 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
   const Lanes max_twist = max(friction * moment, zero);
   const Lanes mass = twist_mass_.get();
   const Lanes lambda = twist_lambda_.get();
-  const Lanes jv = dot(twist_axis_.get(), vel.w2 - vel.w1);
+  const Lanes jv = dot(normal, vel.w2 - vel.w1);
   const Lanes total =
       clamp_lanes(lambda + mass * (twist_target_.get() - jv), zero - max_twist, max_twist);
   const Lanes delta = select(mask, total - lambda, zero);

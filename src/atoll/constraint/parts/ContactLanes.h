@@ -13,12 +13,15 @@
 // the accumulated one and the one its normal row is about to reach), and the twist row about
 // the normal, bounded by μ·Σ(lever·λ); then the non-penetration — as the face block of
 // FaceContactPart when the contact has one and its step pushes at every point, else point by
-// point. A lane takes its data from the contact's parts after they are set up and warm
-// started, and gives the accumulated impulses back after the last iteration.
+// point. Warm start too is done in lanes, as the scalar parts do it. A lane takes its data from
+// the contact's parts once they are set up, and gives the accumulated impulses back for the
+// impulse cache after the last iteration.
 //
 // Branches become masks: every lane computes both the face block and the point rows, and each
-// keeps the result its contact's scalar solve would have used. A lane without a contact has no
-// points, no friction and no face, and applies nothing.
+// keeps the result its contact's scalar solve would have used; a lane's result is the scalar
+// one to float round-off (the compiler fuses other multiply-adds). A lane without a contact has
+// no points, no friction and no face, and applies nothing. Every number in a block stays
+// finite (drop_non_finite): rows of empty lanes and points are multiplied by zero impulses.
 
 #include <cstdint>
 #include <span>
@@ -128,16 +131,15 @@ class ContactLanes {
   LaneFloat3s friction_linear1_[2], friction_linear2_[2];  // M⁻¹·tangent
   Row friction_rows_[2];
 
-  // Twist: angular row about the normal.
-  LaneFloat3s twist_axis_;
-  LaneFloat3s twist_angular1_, twist_angular2_;  // I⁻¹·axis
+  // Twist: angular row about the normal (its axis).
+  LaneFloat3s twist_angular1_, twist_angular2_;  // I⁻¹·normal
   LaneFloats twist_mass_, twist_target_, twist_lambda_;
 
-  // Face block (FaceContactPart's members, per lane).
+  // Face block (FaceContactPart's members, per lane; its M⁻¹·normal are linear1_, linear2_,
+  // computed the same way).
   LaneFloats face_active_;  // 1 when active
   LaneFloat3s face_angular1_[3];
   LaneFloat3s face_angular2_;
-  LaneFloat3s face_linear1_, face_linear2_;
   LaneFloat3s face_inv_i_angular1_[3], face_inv_i_angular2_[3];
   LaneFloats face_a_[3][3];
   LaneFloats face_inv_a_[3][3];
