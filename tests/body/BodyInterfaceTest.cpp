@@ -10,6 +10,7 @@
 #include "body/BodyTestUtil.h"
 
 namespace atl {
+namespace body_interface_test {
 namespace {
 
 using test::expect_vec_near;
@@ -541,4 +542,5 @@ TEST_F(BodyInterfaceTest, CreateErrorsComeFromTheSettings) {
 }
 
 }  // namespace
+}  // namespace body_interface_test
 }  // namespace atl

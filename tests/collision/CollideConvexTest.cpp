@@ -13,6 +13,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl::test {
+namespace collide_convex_test {
 namespace {
 
 constexpr float k_depth = 0.01f;
@@ -424,4 +425,5 @@ TEST(CollideConvex, FlatHullPlateOnBoxGivesItsFourCorners) {
 }
 
 }  // namespace
+}  // namespace collide_convex_test
 }  // namespace atl::test

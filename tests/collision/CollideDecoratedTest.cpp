@@ -13,6 +13,7 @@
 #include "atoll/shape/StaticCompoundShape.h"
 
 namespace atl::test {
+namespace collide_decorated_test {
 namespace {
 
 Ref<Shape> floor_box() { return make_ref<BoxShape>(Vec3(5, 0.5f, 5)); }
@@ -200,4 +201,5 @@ TEST(CollideDecorated, MeshInsideACompoundGetsBothLevelsInItsID) {
 }
 
 }  // namespace
+}  // namespace collide_decorated_test
 }  // namespace atl::test

@@ -9,6 +9,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl::test {
+namespace collide_mesh_test {
 namespace {
 
 constexpr float k_depth = 0.01f;
@@ -168,4 +169,5 @@ TEST(CollideMesh, SpeculativeContactsAgainstTheMesh) {
 }
 
 }  // namespace
+}  // namespace collide_mesh_test
 }  // namespace atl::test

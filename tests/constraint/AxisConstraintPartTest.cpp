@@ -9,6 +9,7 @@
 #include "PartTestBodies.h"
 
 namespace atl {
+namespace axis_constraint_part_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -210,4 +211,5 @@ TEST(AxisConstraintPart, ForceLimitedHardMotorReachesItsTargetWithoutCircling) {
 }
 
 }  // namespace
+}  // namespace axis_constraint_part_test
 }  // namespace atl

@@ -9,6 +9,7 @@
 #include "atoll/constraint/parts/RackAndPinionConstraintPart.h"
 
 namespace atl {
+namespace gear_parts_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -122,4 +123,5 @@ TEST(RackAndPinionConstraintPart, DrivenRackKeepsItsRatio) {
 }
 
 }  // namespace
+}  // namespace gear_parts_test
 }  // namespace atl

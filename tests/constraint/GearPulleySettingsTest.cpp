@@ -16,6 +16,7 @@
 #include "atoll/shape/BoxShape.h"
 
 namespace atl {
+namespace gear_pulley_settings_test {
 namespace {
 
 constexpr float k_nan = std::numeric_limits<float>::quiet_NaN();
@@ -277,4 +278,5 @@ TEST(GearPulleySettings, SetConstraintsChecksJoints) {
 }
 
 }  // namespace
+}  // namespace gear_pulley_settings_test
 }  // namespace atl

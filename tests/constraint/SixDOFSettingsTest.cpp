@@ -13,6 +13,7 @@
 #include "body/BodyTestUtil.h"
 
 namespace atl {
+namespace six_dof_settings_test {
 namespace {
 
 using Axis = SixDOFConstraintSettings::Axis;
@@ -180,4 +181,5 @@ TEST_F(SixDOFSettingsTest, SettingsReadBackInLocalSpace) {
 }
 
 }  // namespace
+}  // namespace six_dof_settings_test
 }  // namespace atl

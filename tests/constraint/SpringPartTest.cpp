@@ -15,6 +15,7 @@
 #include "atoll/constraint/parts/AxisConstraintPart.h"
 
 namespace atl {
+namespace spring_part_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -132,4 +133,5 @@ TEST(SpringPart, CoefficientsMatchTheClosedForm) {
 }
 
 }  // namespace
+}  // namespace spring_part_test
 }  // namespace atl

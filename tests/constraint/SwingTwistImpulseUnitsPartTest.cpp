@@ -14,6 +14,7 @@
 #include "atoll/constraint/parts/SwingTwistConstraintPart.h"
 
 namespace atl {
+namespace swing_twist_impulse_units_part_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -152,4 +153,5 @@ TEST(SwingTwistImpulseUnits, ErrorsAreAnglesForThePositionStepAndTolerance) {
 }
 
 }  // namespace
+}  // namespace swing_twist_impulse_units_part_test
 }  // namespace atl

@@ -12,6 +12,7 @@
 #include "atoll/core/Random.h"
 
 namespace atl {
+namespace swing_twist_pyramid_part_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -163,4 +164,5 @@ TEST(SwingTwistPyramidPart, RowsAreOneSidedAndSetLimitsReturnsToCone) {
 }
 
 }  // namespace
+}  // namespace swing_twist_pyramid_part_test
 }  // namespace atl

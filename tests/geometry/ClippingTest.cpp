@@ -7,6 +7,7 @@
 #include "geometry/ConvexTestUtil.h"
 
 namespace atl {
+namespace clipping_test {
 namespace {
 
 using test::expect_vec_near;
@@ -212,4 +213,5 @@ TEST(ClipPolygonVsAABox, KeepsThePartInside) {
 }
 
 }  // namespace
+}  // namespace clipping_test
 }  // namespace atl

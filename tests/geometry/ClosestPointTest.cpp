@@ -4,6 +4,7 @@
 #include "atoll/geometry/ClosestPoint.h"
 
 namespace atl {
+namespace closest_point_test {
 namespace {
 
 constexpr float k_eps = 1.0e-5f;
@@ -184,4 +185,5 @@ TEST(ClosestPointTetrahedron, RandomQueriesMatchBruteForceOverFaces) {
 }
 
 }  // namespace
+}  // namespace closest_point_test
 }  // namespace atl

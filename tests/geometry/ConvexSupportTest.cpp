@@ -11,6 +11,7 @@
 #include "geometry/ConvexTestUtil.h"
 
 namespace atl {
+namespace convex_support_test {
 namespace {
 
 using test::expect_vec_near;
@@ -95,4 +96,5 @@ TEST(ConvexSupport, NaNInputsTerminateWithoutAHit) {
 }
 
 }  // namespace
+}  // namespace convex_support_test
 }  // namespace atl

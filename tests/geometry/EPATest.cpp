@@ -8,6 +8,7 @@
 #include "geometry/ConvexTestUtil.h"
 
 namespace atl {
+namespace epa_test {
 namespace {
 
 using test::Box;
@@ -361,4 +362,5 @@ TEST(EPACastShape, StartingInsideFallsBackToPenetration) {
 }
 
 }  // namespace
+}  // namespace epa_test
 }  // namespace atl

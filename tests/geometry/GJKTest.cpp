@@ -8,6 +8,7 @@
 #include "geometry/ConvexTestUtil.h"
 
 namespace atl {
+namespace gjk_test {
 namespace {
 
 using test::Box;
@@ -416,4 +417,5 @@ TEST(GJKCastShape, RandomSphereCastsMatchBruteForceTimeOfImpact) {
 }
 
 }  // namespace
+}  // namespace gjk_test
 }  // namespace atl

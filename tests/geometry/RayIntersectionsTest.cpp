@@ -6,6 +6,7 @@
 #include "atoll/geometry/RayIntersections.h"
 
 namespace atl {
+namespace ray_intersections_test {
 namespace {
 
 constexpr float k_eps = 1.0e-5f;
@@ -145,4 +146,5 @@ TEST(RayTriangle, RandomHitsLandOnThePlaneInsideTheTriangle) {
 }
 
 }  // namespace
+}  // namespace ray_intersections_test
 }  // namespace atl

@@ -12,6 +12,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace run_constraint_types_test {
 namespace {
 
 RunSummary run(const std::string& text) {
@@ -254,4 +255,5 @@ TEST(RunConstraintTypes, AnchorsAreTheAttachmentPointsInEachBodysFrame) {
 }
 
 }  // namespace
+}  // namespace run_constraint_types_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace builtin_scenes_test {
 namespace {
 
 SceneDescription builtin(std::string_view name) {
@@ -328,4 +329,5 @@ TEST(BuiltinScenes, Tower10IsTenOneKilogramBoxesOnAFloor) {
 }
 
 }  // namespace
+}  // namespace builtin_scenes_test
 }  // namespace atl

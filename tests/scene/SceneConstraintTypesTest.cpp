@@ -12,6 +12,7 @@
 #include "atoll/scene/SceneWriter.h"
 
 namespace atl {
+namespace scene_constraint_types_test {
 namespace {
 
 constexpr const char* k_bodies = R"(
@@ -421,4 +422,5 @@ TEST(SceneConstraintTypes, FreeLimitsRoundTripThroughTheLargestFloat) {
 }
 
 }  // namespace
+}  // namespace scene_constraint_types_test
 }  // namespace atl

@@ -12,6 +12,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace scene_generator_test {
 namespace {
 
 SceneDescription read_ok(const std::string& text) {
@@ -370,4 +371,5 @@ TEST(SceneGenerators, BadGeneratorsGiveOneLineMessages) {
 }
 
 }  // namespace
+}  // namespace scene_generator_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace scene_joint_generator_test {
 namespace {
 
 using Json = scene_json::Json;
@@ -242,4 +243,5 @@ TEST(SceneJointGenerators, Errors) {
 }
 
 }  // namespace
+}  // namespace scene_joint_generator_test
 }  // namespace atl

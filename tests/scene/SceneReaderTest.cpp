@@ -11,6 +11,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace scene_reader_test {
 namespace {
 
 std::string error_of(std::string_view text) {
@@ -411,4 +412,5 @@ TEST(SceneReader, ReadsFilesAndNamesThemInErrors) {
 }
 
 }  // namespace
+}  // namespace scene_reader_test
 }  // namespace atl

@@ -9,6 +9,7 @@
 #include "atoll/scene/SceneShapes.h"
 
 namespace atl {
+namespace scene_shapes_test {
 namespace {
 
 SceneDescription read_ok(std::string_view text) {
@@ -110,4 +111,5 @@ TEST(SceneShapes, EveryBuiltinSceneBuilds) {
 }
 
 }  // namespace
+}  // namespace scene_shapes_test
 }  // namespace atl

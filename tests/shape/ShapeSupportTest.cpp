@@ -14,6 +14,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl {
+namespace shape_support_test {
 namespace {
 
 struct SupportCase {
@@ -270,4 +271,5 @@ TEST(ShapeSupport, HullConvexRadiusKeepsFacesInPlace) {
 }
 
 }  // namespace
+}  // namespace shape_support_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/solver/IslandSolver.h"
 
 namespace atl {
+namespace island_solver_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -99,4 +100,5 @@ TEST(IslandSolver, AnIslandSolveNeverWritesTheImmovableEntryOtherIslandsRead) {
 }
 
 }  // namespace
+}  // namespace island_solver_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/world/PhysicsSystem.h"
 
 namespace atl {
+namespace collision_group_world_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -167,4 +168,5 @@ TEST(WereBodiesInContact, AnInvalidBodyIsAnError) {
 }
 
 }  // namespace
+}  // namespace collision_group_world_test
 }  // namespace atl

@@ -12,6 +12,7 @@
 #include "atoll/world/PhysicsSystem.h"
 
 namespace atl {
+namespace physics_system_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -260,4 +261,5 @@ TEST(PhysicsSystem, RestingBoxFallsAsleepAndAPushWakesIt) {
 }
 
 }  // namespace
+}  // namespace physics_system_test
 }  // namespace atl

@@ -17,6 +17,7 @@
 #include "atoll/world/WorldQuery.h"
 
 namespace atl {
+namespace quarantine_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -265,4 +266,5 @@ TEST(Quarantine, TheOtherBodiesSimulateBitForBitAsIfThePoisonedBodyWereAbsent) {
 }
 
 }  // namespace
+}  // namespace quarantine_test
 }  // namespace atl

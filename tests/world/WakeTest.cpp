@@ -30,6 +30,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl {
+namespace wake_test {
 namespace {
 
 using laws::BodyOptions;
@@ -285,9 +286,11 @@ TEST(Wake, IslandIndexNamesTheBodysIslandThisStep) {
 }
 
 }  // namespace
+}  // namespace wake_test
 }  // namespace atl
 
 namespace atl {
+namespace wake_test {
 namespace {
 
 // Regression (noticed while building the stack solve): a sleeping 20-box tower pushed
@@ -325,4 +328,5 @@ TEST(Wake, PushingTheMiddleOfASleepingTowerDoesNotDropTheBoxesAbove) {
 }
 
 }  // namespace
+}  // namespace wake_test
 }  // namespace atl

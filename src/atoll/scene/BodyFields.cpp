@@ -58,14 +58,13 @@ struct Dofs : Plain<AllowedDOFs> {
   }
 };
 
-using B = BodyDesc;
-using S = BodyCreationSettings;
-constexpr auto k_settings = &B::settings;
-
 }  // namespace
 
 template <>
-std::span<const Field<B>> FieldTable<B>::fields() {
+std::span<const Field<BodyDesc>> FieldTable<BodyDesc>::fields() {
+  using B = BodyDesc;
+  using S = BodyCreationSettings;
+  constexpr auto k_settings = &B::settings;
   static const Field<B> k[] = {
       field<Name, &B::name>("name", "", Presence::Required),
       field<ShapeReference, &B::shape>("shape", "", Presence::Required),
@@ -99,8 +98,8 @@ std::span<const Field<B>> FieldTable<B>::fields() {
 
 // A static body has no mass and does not move.
 template <>
-void FieldTable<B>::check(const B& body, const Json&, const std::string& path) {
-  const S& s = body.settings;
+void FieldTable<BodyDesc>::check(const BodyDesc& body, const Json&, const std::string& path) {
+  const BodyCreationSettings& s = body.settings;
   if (s.motion_type != MotionType::Static) return;
   if (s.override_mass) fail(member_path(path, "mass"), "a static body has no mass");
   if (!(s.linear_velocity == Vec3()))

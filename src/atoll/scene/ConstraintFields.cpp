@@ -13,12 +13,6 @@ namespace atl {
 
 using namespace scene_json;
 
-namespace {
-
-std::string quote(std::string_view text) { return Json(std::string(text)).dump(); }
-
-}  // namespace
-
 namespace fields {
 
 namespace {

@@ -151,6 +151,16 @@ struct UnitInterval : Real {
   }
 };
 
+/// A finite, non-zero real (a gear or rack-and-pinion ratio).
+struct NonZero : Real {
+  static std::string range() { return "≠ 0"; }
+  static void read(float& v, const Json& j, const std::string& p, SceneParser&) {
+    const float value = scene_json::read_float(j, p);
+    if (value == 0.0f) scene_json::fail(p, "must not be 0");
+    v = value;
+  }
+};
+
 template <class V, int64_t Min, int64_t Max>
 struct Integer : Plain<V> {
   static constexpr const char* kind = "integer";

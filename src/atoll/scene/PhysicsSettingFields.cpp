@@ -10,15 +10,11 @@ namespace atl {
 
 namespace fields {
 
-namespace {
-
-using S = PhysicsSettings;
-using Int = Integer<int, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()>;
-
-}  // namespace
-
 template <>
-std::span<const Field<S>> FieldTable<S>::fields() {
+std::span<const Field<PhysicsSettings>> FieldTable<PhysicsSettings>::fields() {
+  using S = PhysicsSettings;
+  using Int =
+      Integer<int, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()>;
   static const Field<S> k[] = {
       field<Vector, &S::gravity>("gravity"),
       field<Int, &S::velocity_steps>("velocity_steps"),

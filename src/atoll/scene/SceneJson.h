@@ -56,6 +56,8 @@ inline Json vec3(const Vec3& v) { return Json::array({real(v.x()), real(v.y()), 
 inline Json quat(const Quat& q) {
   return Json::array({real(q.x()), real(q.y()), real(q.z()), real(q.w())});
 }
+/// `text` as a JSON string, quotes and escapes included (a name in a message: "\"crate\"").
+inline std::string quote(std::string_view text) { return Json(std::string(text)).dump(); }
 /// `value` as JSON text on one line, numbers written by number_text (every real in the
 /// documents Atoll writes is a float).
 std::string compact_text(const Json& value);

@@ -12,9 +12,7 @@ struct ConeDesc final : ConstraintData<ConeDesc> {
   ConeConstraintSettings settings;
 };
 
-using S = ConeConstraintSettings;
-constexpr auto k_settings = &ConeDesc::settings;
-constexpr RealRange k_half_range{0.0f, k_pi, "[0, π]"};
+constexpr RealRange k_cone_half_range{0.0f, k_pi, "[0, π]"};
 
 struct ConeBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Cone;
@@ -36,6 +34,8 @@ struct ConeBehaviour {
 
 template <>
 std::span<const Field<ConeDesc>> FieldTable<ConeDesc>::fields() {
+  using S = ConeConstraintSettings;
+  constexpr auto k_settings = &ConeDesc::settings;
   static const Field<ConeDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),
@@ -45,7 +45,7 @@ std::span<const Field<ConeDesc>> FieldTable<ConeDesc>::fields() {
       field<Direction, k_settings, &S::twist_axis2>("twist_axis2"),
       alias<Direction, Chain<k_settings, &S::twist_axis1>, Chain<k_settings, &S::twist_axis2>>(
           "twist_axis"),
-      field<RealIn<k_half_range>, k_settings, &S::half_cone_angle>("half_cone_angle", "rad"),
+      field<RealIn<k_cone_half_range>, k_settings, &S::half_cone_angle>("half_cone_angle", "rad"),
   };
   return k;
 }

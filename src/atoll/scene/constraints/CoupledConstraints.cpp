@@ -6,16 +6,14 @@ namespace atl::fields {
 
 namespace {
 
-std::string quote(std::string_view text) { return Json(std::string(text)).dump(); }
-
 Result<Ref<Constraint>> find_one(const std::string& name, const ConstraintBuild& build,
                                  const std::string& field, ConstraintSubType type) {
   Ref<Constraint> found = build.find(name);
   if (found == nullptr)
-    return Error(field + ": unknown constraint " + quote(name) +
+    return Error(field + ": unknown constraint " + scene_json::quote(name) +
                  " (a constraint may name only those before it)");
   if (found->sub_type() != type)
-    return Error(field + ": " + quote(name) + " is a " + to_string(found->sub_type()) +
+    return Error(field + ": " + scene_json::quote(name) + " is a " + to_string(found->sub_type()) +
                  " constraint, expected a " + to_string(type));
   return found;
 }

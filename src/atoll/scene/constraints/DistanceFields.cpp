@@ -12,9 +12,6 @@ struct DistanceDesc final : ConstraintData<DistanceDesc> {
   DistanceConstraintSettings settings;
 };
 
-using S = DistanceConstraintSettings;
-constexpr auto k_settings = &DistanceDesc::settings;
-
 /// A distance (m): ≥ 0, or −1 for the distance at creation.
 struct DistanceLimit : Real {
   static std::string range() { return "≥ 0, or -1: the distance at creation"; }
@@ -46,6 +43,8 @@ struct DistanceBehaviour {
 
 template <>
 std::span<const Field<DistanceDesc>> FieldTable<DistanceDesc>::fields() {
+  using S = DistanceConstraintSettings;
+  constexpr auto k_settings = &DistanceDesc::settings;
   static const Field<DistanceDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),
@@ -60,7 +59,7 @@ std::span<const Field<DistanceDesc>> FieldTable<DistanceDesc>::fields() {
 }
 template <>
 void FieldTable<DistanceDesc>::check(const DistanceDesc& d, const Json&, const std::string& path) {
-  const S& s = d.settings;
+  const DistanceConstraintSettings& s = d.settings;
   if (s.min_distance >= 0.0f && s.max_distance >= 0.0f && s.min_distance > s.max_distance)
     scene_json::fail(scene_json::member_path(path, "max_distance"),
                      "must be >= min_distance (" + scene_json::number_text(s.min_distance) +

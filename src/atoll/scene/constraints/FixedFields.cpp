@@ -11,9 +11,6 @@ struct FixedDesc final : ConstraintData<FixedDesc> {
   FixedConstraintSettings settings;
 };
 
-using S = FixedConstraintSettings;
-constexpr auto k_settings = &FixedDesc::settings;
-
 struct FixedBehaviour {
   using Engine = FixedConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Fixed;
@@ -34,6 +31,8 @@ struct FixedBehaviour {
 
 template <>
 std::span<const Field<FixedDesc>> FieldTable<FixedDesc>::fields() {
+  using S = FixedConstraintSettings;
+  constexpr auto k_settings = &FixedDesc::settings;
   static const Field<FixedDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),

@@ -15,19 +15,6 @@ struct GearDesc final : ConstraintData<GearDesc> {
   CoupledNames coupled;
 };
 
-using S = GearConstraintSettings;
-constexpr auto k_settings = &GearDesc::settings;
-
-/// A ratio: finite and non-zero.
-struct NonZero : Real {
-  static std::string range() { return "≠ 0"; }
-  static void read(float& v, const Json& j, const std::string& p, SceneParser&) {
-    const float value = scene_json::read_float(j, p);
-    if (value == 0.0f) scene_json::fail(p, "must not be 0");
-    v = value;
-  }
-};
-
 struct GearBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Gear;
   static constexpr bool linear_part = false, angular_part = true, motor = false;
@@ -56,6 +43,8 @@ struct GearBehaviour {
 
 template <>
 std::span<const Field<GearDesc>> FieldTable<GearDesc>::fields() {
+  using S = GearConstraintSettings;
+  constexpr auto k_settings = &GearDesc::settings;
   static const Field<GearDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Direction, k_settings, &S::hinge_axis1>("hinge_axis1"),

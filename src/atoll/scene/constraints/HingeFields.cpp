@@ -17,10 +17,8 @@ struct HingeDesc final : ConstraintData<HingeDesc> {
   SceneMotor motor;
 };
 
-using S = HingeConstraintSettings;
-constexpr auto k_settings = &HingeDesc::settings;
-constexpr RealRange k_min_range{-k_pi, 0.0f, "[-π, 0]"};
-constexpr RealRange k_max_range{0.0f, k_pi, "[0, π]"};
+constexpr RealRange k_hinge_min_range{-k_pi, 0.0f, "[-π, 0]"};
+constexpr RealRange k_hinge_max_range{0.0f, k_pi, "[0, π]"};
 
 struct HingeBehaviour {
   using Engine = HingeConstraint;
@@ -35,7 +33,7 @@ struct HingeBehaviour {
       d.settings.normal_axis2 = derived_perpendicular(d.settings.hinge_axis2);
   }
   static Result<Ref<Constraint>> create(const HingeDesc& d, const ConstraintBuild& b) {
-    S s = d.settings;
+    HingeConstraintSettings s = d.settings;
     s.motor_settings = d.motor.settings;
     Result<Ref<Constraint>> made = s.create(b.bodies, b.body1, b.body2);
     if (!made) return made;
@@ -68,6 +66,8 @@ struct HingeBehaviour {
 
 template <>
 std::span<const Field<HingeDesc>> FieldTable<HingeDesc>::fields() {
+  using S = HingeConstraintSettings;
+  constexpr auto k_settings = &HingeDesc::settings;
   static const Field<HingeDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),
@@ -81,8 +81,8 @@ std::span<const Field<HingeDesc>> FieldTable<HingeDesc>::fields() {
       field<Direction, k_settings, &S::normal_axis2>("normal_axis2"),
       alias<Direction, Chain<k_settings, &S::normal_axis1>, Chain<k_settings, &S::normal_axis2>>(
           "normal_axis"),
-      field<RealIn<k_min_range>, k_settings, &S::limits_min>("limits_min", "rad"),
-      field<RealIn<k_max_range>, k_settings, &S::limits_max>("limits_max", "rad"),
+      field<RealIn<k_hinge_min_range>, k_settings, &S::limits_min>("limits_min", "rad"),
+      field<RealIn<k_hinge_max_range>, k_settings, &S::limits_max>("limits_max", "rad"),
       field<Object<SpringSettings>, k_settings, &S::limits_spring_settings>(
           "limits_spring_settings"),
       field<NonNegative, k_settings, &S::max_friction_torque>("max_friction_torque", "N·m"),
@@ -92,7 +92,7 @@ std::span<const Field<HingeDesc>> FieldTable<HingeDesc>::fields() {
 }
 template <>
 void FieldTable<HingeDesc>::check(const HingeDesc& d, const Json&, const std::string& path) {
-  const S& s = d.settings;
+  const HingeConstraintSettings& s = d.settings;
   if (std::fabs(s.hinge_axis1.normalized().dot(s.normal_axis1.normalized())) > 1.0e-3f)
     scene_json::fail(scene_json::member_path(path, "normal_axis1"),
                      "must be perpendicular to hinge_axis1");

@@ -31,9 +31,6 @@ struct PathDesc final : ConstraintData<PathDesc> {
   SceneMotor motor;
 };
 
-using S = PathConstraintSettings;
-constexpr auto k_settings = &PathDesc::settings;
-
 struct RotationTypeNames {
   static constexpr const char* what = "rotation_constraint_type";
   static constexpr std::pair<const char*, PathRotationConstraintType> names[] = {
@@ -56,13 +53,13 @@ struct PathBehaviour {
   // mass (the engine does not expose the point fixed in body 2).
   static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
     const auto& joint = static_cast<const PathConstraint&>(c);
-    const S s = joint.settings();
+    const PathConstraintSettings s = joint.settings();
     const Vec3 on_path = joint.path().frame(joint.path_fraction()).position;
     return {s.path_position + s.path_rotation * on_path, Vec3()};
   }
   static void complete(PathDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const PathDesc& d, const ConstraintBuild& b) {
-    S s = d.settings;
+    PathConstraintSettings s = d.settings;
     s.path = make_path(d.path);
     s.position_motor_settings = d.motor.settings;
     Result<Ref<Constraint>> made = s.create(b.bodies, b.body1, b.body2);
@@ -125,6 +122,8 @@ void FieldTable<ScenePath>::check(const ScenePath& path, const Json&, const std:
 
 template <>
 std::span<const Field<PathDesc>> FieldTable<PathDesc>::fields() {
+  using S = PathConstraintSettings;
+  constexpr auto k_settings = &PathDesc::settings;
   static const Field<PathDesc> k[] = {
       field<Object<ScenePath>, &PathDesc::path>("path", "", Presence::Required),
       field<Vector, k_settings, &S::path_position>("path_position", "m"),

@@ -11,9 +11,6 @@ struct PointDesc final : ConstraintData<PointDesc> {
   PointConstraintSettings settings;
 };
 
-using S = PointConstraintSettings;
-constexpr auto k_settings = &PointDesc::settings;
-
 struct PointBehaviour {
   using Engine = PointConstraint;
   static constexpr ConstraintSubType type = ConstraintSubType::Point;
@@ -32,6 +29,8 @@ struct PointBehaviour {
 
 template <>
 std::span<const Field<PointDesc>> FieldTable<PointDesc>::fields() {
+  using S = PointConstraintSettings;
+  constexpr auto k_settings = &PointDesc::settings;
   static const Field<PointDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),

@@ -12,9 +12,6 @@ struct PulleyDesc final : ConstraintData<PulleyDesc> {
   PulleyConstraintSettings settings;
 };
 
-using S = PulleyConstraintSettings;
-constexpr auto k_settings = &PulleyDesc::settings;
-
 /// A rope length (m): ≥ 0, or −1 for the length at creation.
 struct LengthLimit : Real {
   static std::string range() { return "≥ 0, or -1: the length at creation"; }
@@ -31,7 +28,7 @@ struct PulleyBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::Pulley;
   static constexpr bool linear_part = true, angular_part = false, motor = false;
   static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
-    const S s = static_cast<const PulleyConstraint&>(c).settings();
+    const PulleyConstraintSettings s = static_cast<const PulleyConstraint&>(c).settings();
     return {s.body_point1, s.body_point2};
   }
   static void complete(PulleyDesc&, const Json&) {}
@@ -48,6 +45,8 @@ struct PulleyBehaviour {
 
 template <>
 std::span<const Field<PulleyDesc>> FieldTable<PulleyDesc>::fields() {
+  using S = PulleyConstraintSettings;
+  constexpr auto k_settings = &PulleyDesc::settings;
   static const Field<PulleyDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::body_point1>("body_point1", "m"),
@@ -62,7 +61,7 @@ std::span<const Field<PulleyDesc>> FieldTable<PulleyDesc>::fields() {
 }
 template <>
 void FieldTable<PulleyDesc>::check(const PulleyDesc& d, const Json&, const std::string& path) {
-  const S& s = d.settings;
+  const PulleyConstraintSettings& s = d.settings;
   if (s.min_length >= 0.0f && s.max_length >= 0.0f && s.min_length > s.max_length)
     scene_json::fail(scene_json::member_path(path, "max_length"),
                      "must be >= min_length (" + scene_json::number_text(s.min_length) + "), got " +

@@ -16,19 +16,6 @@ struct RackAndPinionDesc final : ConstraintData<RackAndPinionDesc> {
   CoupledNames coupled;
 };
 
-using S = RackAndPinionConstraintSettings;
-constexpr auto k_settings = &RackAndPinionDesc::settings;
-
-/// A ratio: finite and non-zero.
-struct NonZero : Real {
-  static std::string range() { return "≠ 0"; }
-  static void read(float& v, const Json& j, const std::string& p, SceneParser&) {
-    const float value = scene_json::read_float(j, p);
-    if (value == 0.0f) scene_json::fail(p, "must not be 0");
-    v = value;
-  }
-};
-
 struct RackAndPinionBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::RackAndPinion;
   static constexpr bool linear_part = true, angular_part = true, motor = false;
@@ -58,6 +45,8 @@ struct RackAndPinionBehaviour {
 
 template <>
 std::span<const Field<RackAndPinionDesc>> FieldTable<RackAndPinionDesc>::fields() {
+  using S = RackAndPinionConstraintSettings;
+  constexpr auto k_settings = &RackAndPinionDesc::settings;
   static const Field<RackAndPinionDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Direction, k_settings, &S::hinge_axis>("hinge_axis"),

@@ -21,9 +21,7 @@ struct SixDOFDesc final : ConstraintData<SixDOFDesc> {
   std::array<SceneAxisMotor, SixDOFConstraintSettings::k_num_axes> motors{};
 };
 
-using S = SixDOFConstraintSettings;
-constexpr auto k_settings = &SixDOFDesc::settings;
-constexpr int k_axes = S::k_num_axes;
+constexpr int k_axes = SixDOFConstraintSettings::k_num_axes;
 
 /// The axis names of set_motor's "motor" key, in axis order.
 constexpr const char* k_axis_names[k_axes] = {"translation_x", "translation_y", "translation_z",
@@ -75,7 +73,7 @@ struct SixDOFBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SixDOF;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
-    const S s = static_cast<const SixDOFConstraint&>(c).settings();
+    const SixDOFConstraintSettings s = static_cast<const SixDOFConstraint&>(c).settings();
     return {s.position1, s.position2};
   }
   // A Y axis the file does not give is derived perpendicular to its X axis (so the Y axes are
@@ -88,7 +86,7 @@ struct SixDOFBehaviour {
       d.settings.axis_y2 = derived_perpendicular(d.settings.axis_x2);
   }
   static Result<Ref<Constraint>> create(const SixDOFDesc& d, const ConstraintBuild& b) {
-    S s = d.settings;
+    SixDOFConstraintSettings s = d.settings;
     for (int i = 0; i < k_axes; ++i) s.motor_settings[size_t(i)] = d.motors[size_t(i)].settings;
     const Vec3 velocity(d.motors[0].target_velocity, d.motors[1].target_velocity,
                         d.motors[2].target_velocity);
@@ -98,7 +96,8 @@ struct SixDOFBehaviour {
     if (!made) return made;
     auto& joint = static_cast<SixDOFConstraint&>(**made);
     for (int i = 0; i < k_axes; ++i)
-      joint.set_motor_state(static_cast<S::Axis>(i), d.motors[size_t(i)].state);
+      joint.set_motor_state(static_cast<SixDOFConstraintSettings::Axis>(i),
+                            d.motors[size_t(i)].state);
     if (Status ok = joint.set_target_velocity_cs(velocity); !ok) return ok.error();
     if (Status ok = joint.set_target_position_cs(position); !ok) return ok.error();
     // The scene was checked when read: the rotation motors agree on their targets.
@@ -142,7 +141,8 @@ struct SixDOFBehaviour {
         return ok;
     if (e.motor_state)
       for (int i = 0; i < k_axes; ++i)
-        if (axis < 0 || axis == i) joint.set_motor_state(static_cast<S::Axis>(i), *e.motor_state);
+        if (axis < 0 || axis == i)
+          joint.set_motor_state(static_cast<SixDOFConstraintSettings::Axis>(i), *e.motor_state);
     return Ok{};
   }
   static void total_lambda(const Constraint& c, LambdaParts& parts) {
@@ -158,6 +158,8 @@ struct SixDOFBehaviour {
 
 template <>
 std::span<const Field<SixDOFDesc>> FieldTable<SixDOFDesc>::fields() {
+  using S = SixDOFConstraintSettings;
+  constexpr auto k_settings = &SixDOFDesc::settings;
   static const Field<SixDOFDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::position1>("position1", "m"),
@@ -182,7 +184,7 @@ std::span<const Field<SixDOFDesc>> FieldTable<SixDOFDesc>::fields() {
 }
 template <>
 void FieldTable<SixDOFDesc>::check(const SixDOFDesc& d, const Json&, const std::string& path) {
-  const S& s = d.settings;
+  const SixDOFConstraintSettings& s = d.settings;
   if (std::fabs(s.axis_x1.normalized().dot(s.axis_y1.normalized())) > 1.0e-3f)
     scene_json::fail(scene_json::member_path(path, "axis_y1"), "must be perpendicular to axis_x1");
   if (std::fabs(s.axis_x2.normalized().dot(s.axis_y2.normalized())) > 1.0e-3f)

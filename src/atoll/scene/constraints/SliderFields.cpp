@@ -15,10 +15,8 @@ struct SliderDesc final : ConstraintData<SliderDesc> {
   SceneMotor motor;
 };
 
-using S = SliderConstraintSettings;
-constexpr auto k_settings = &SliderDesc::settings;
-constexpr RealRange k_min_range{-k_float_max, 0.0f, "≤ 0"};
-constexpr RealRange k_max_range{0.0f, k_float_max, "≥ 0"};
+constexpr RealRange k_slider_min_range{-k_float_max, 0.0f, "≤ 0"};
+constexpr RealRange k_slider_max_range{0.0f, k_float_max, "≥ 0"};
 
 struct SliderBehaviour {
   using Engine = SliderConstraint;
@@ -26,7 +24,7 @@ struct SliderBehaviour {
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   static void complete(SliderDesc&, const Json&) {}
   static Result<Ref<Constraint>> create(const SliderDesc& d, const ConstraintBuild& b) {
-    S s = d.settings;
+    SliderConstraintSettings s = d.settings;
     s.motor_settings = d.motor.settings;
     Result<Ref<Constraint>> made = s.create(b.bodies, b.body1, b.body2);
     if (!made) return made;
@@ -58,6 +56,8 @@ struct SliderBehaviour {
 
 template <>
 std::span<const Field<SliderDesc>> FieldTable<SliderDesc>::fields() {
+  using S = SliderConstraintSettings;
+  constexpr auto k_settings = &SliderDesc::settings;
   static const Field<SliderDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
       field<Vector, k_settings, &S::point1>("point1", "m"),
@@ -67,8 +67,8 @@ std::span<const Field<SliderDesc>> FieldTable<SliderDesc>::fields() {
       alias<Direction, Chain<k_settings, &S::slider_axis1>, Chain<k_settings, &S::slider_axis1>>(
           "slider_axis"),
       field<Rotation, k_settings, &S::relative_rotation>("relative_rotation"),
-      field<RealIn<k_min_range>, k_settings, &S::limits_min>("limits_min", "m"),
-      field<RealIn<k_max_range>, k_settings, &S::limits_max>("limits_max", "m"),
+      field<RealIn<k_slider_min_range>, k_settings, &S::limits_min>("limits_min", "m"),
+      field<RealIn<k_slider_max_range>, k_settings, &S::limits_max>("limits_max", "m"),
       field<Object<SpringSettings>, k_settings, &S::limits_spring_settings>(
           "limits_spring_settings"),
       field<NonNegative, k_settings, &S::max_friction_force>("max_friction_force", "N"),

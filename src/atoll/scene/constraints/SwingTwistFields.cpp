@@ -21,9 +21,7 @@ struct SwingTwistDesc final : ConstraintData<SwingTwistDesc> {
   SceneOrientationMotor twist_motor;
 };
 
-using S = SwingTwistConstraintSettings;
-constexpr auto k_settings = &SwingTwistDesc::settings;
-constexpr RealRange k_half_range{0.0f, k_pi, "[0, π]"};
+constexpr RealRange k_swing_twist_half_range{0.0f, k_pi, "[0, π]"};
 constexpr RealRange k_twist_range{-k_pi, k_pi, "[-π, π]"};
 
 // The constraint's one target orientation and angular velocity, from the motors that give them
@@ -51,7 +49,7 @@ struct SwingTwistBehaviour {
   static constexpr ConstraintSubType type = ConstraintSubType::SwingTwist;
   static constexpr bool linear_part = true, angular_part = true, motor = true;
   static std::pair<Vec3, Vec3> anchors(const Constraint& c) {
-    const S s = static_cast<const SwingTwistConstraint&>(c).settings();
+    const SwingTwistConstraintSettings s = static_cast<const SwingTwistConstraint&>(c).settings();
     return {s.position1, s.position2};
   }
   // A plane axis the file does not give is derived perpendicular to its twist axis (so the
@@ -64,7 +62,7 @@ struct SwingTwistBehaviour {
       d.settings.plane_axis2 = derived_perpendicular(d.settings.twist_axis2);
   }
   static Result<Ref<Constraint>> create(const SwingTwistDesc& d, const ConstraintBuild& b) {
-    S s = d.settings;
+    SwingTwistConstraintSettings s = d.settings;
     s.swing_motor_settings = d.swing_motor.settings;
     s.twist_motor_settings = d.twist_motor.settings;
     Result<Ref<Constraint>> made = s.create(b.bodies, b.body1, b.body2);
@@ -116,7 +114,9 @@ struct SwingTwistBehaviour {
 
 template <>
 std::span<const Field<SwingTwistDesc>> FieldTable<SwingTwistDesc>::fields() {
-  using Half = RealIn<k_half_range>;
+  using S = SwingTwistConstraintSettings;
+  constexpr auto k_settings = &SwingTwistDesc::settings;
+  using Half = RealIn<k_swing_twist_half_range>;
   using Twist = RealIn<k_twist_range>;
   static const Field<SwingTwistDesc> k[] = {
       field<Enum<SpaceNames>, k_settings, &S::space>("space"),
@@ -145,7 +145,7 @@ std::span<const Field<SwingTwistDesc>> FieldTable<SwingTwistDesc>::fields() {
 template <>
 void FieldTable<SwingTwistDesc>::check(const SwingTwistDesc& d, const Json&,
                                        const std::string& path) {
-  const S& s = d.settings;
+  const SwingTwistConstraintSettings& s = d.settings;
   if (std::fabs(s.twist_axis1.normalized().dot(s.plane_axis1.normalized())) > 1.0e-3f)
     scene_json::fail(scene_json::member_path(path, "plane_axis1"),
                      "must be perpendicular to twist_axis1");
