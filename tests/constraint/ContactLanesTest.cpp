@@ -17,6 +17,7 @@
 #include "atoll/core/Random.h"
 
 namespace atl {
+namespace contact_lanes_test {
 namespace {
 
 // One contact between bodies[body1] and bodies[body2], set up with the scalar parts.
@@ -284,4 +285,5 @@ TEST(ContactLanesTest, EmptyLanesApplyNothing) {
 }
 
 }  // namespace
+}  // namespace contact_lanes_test
 }  // namespace atl
