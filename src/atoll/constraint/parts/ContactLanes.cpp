@@ -1,7 +1,5 @@
 #include "atoll/constraint/parts/ContactLanes.h"
 
-#include <algorithm>
-#include <cstring>
 #include <type_traits>
 
 namespace atl {
