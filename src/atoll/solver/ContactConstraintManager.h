@@ -162,8 +162,8 @@ class ContactConstraintManager {
   /// The wide solve (constraint/parts/ContactLanes.h) of contacts that share no movable body —
   /// a parallel split's: eight contacts at once, each as solve_velocity_constraints would solve
   /// it. Blocks of eight lanes are reserved after the islands are split and before setup;
-  /// setup_velocity_constraints then sets a reserved contact up straight into its lane (its
-  /// constraint keeps only the header and the normal, which the position solve reads), and
+  /// setup_velocity_constraints then sets a reserved contact up straight into its lane (it gets
+  /// no scalar constraint; the position solve reads its header, which holds the normal), and
   /// warm_start_lanes, solve_lanes and store_lanes take the place of warm_start,
   /// solve_velocity_constraints and store_applied_impulses for it.
   /// A range of blocks (indices into this step's blocks).

@@ -205,42 +205,10 @@ void for_each_unsplit_island(JobSystem& jobs, const IslandSolveScratch& scratch,
   });
 }
 
-// Runs `pass(constraints, contacts)` over the items of split `s` and returns whether any call
-// returned true: a parallel split's batches on every worker (its items share no moving body, so
-// the order does not matter), the non-parallel split on the caller in order.
-template <class Pass>
-bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSolveScratch& scratch,
-               Pass&& pass) {
-  if (splits.is_non_parallel(s) || jobs.num_workers() == 1)
-    return pass(splits.constraints(s), splits.contacts(s));
-  std::fill(scratch.worker_changed.begin(), scratch.worker_changed.end(), 0);
-  // One contiguous share of the split's batches per worker (parallel_for_shares): a split's
-  // items are in contact order, which follows the bodies, so share k of every split and every
-  // iteration touches much the same bodies, which stay in one core's cache. Handed out one by
-  // one, a body's constraints moved between cores from split to split, and 2 threads ran the
-  // pyramid slower than 1 (64.9 vs 71.5 steps/s; with shares 83.8 vs 75.6). The items of a
-  // split share no moving body, so any division gives the same bits.
-  // A share below k_min_share_batches batches (128 items, some 10 µs of work) costs more to
-  // hand to another core than it saves: a small split runs on the caller alone.
-  constexpr uint32_t k_min_share_batches = 8;
-  parallel_for_shares(jobs, splits.num_batches(s), k_min_share_batches,
-                      [&](uint32_t begin, uint32_t end, uint32_t worker) {
-                        bool changed = false;
-                        for (uint32_t b = begin; b < end; ++b) {
-                          const SplitBatch batch = splits.batch(s, b);
-                          changed |= pass(batch.constraints, batch.contacts);
-                        }
-                        if (changed) scratch.worker_changed[worker] = 1;
-                      });
-  bool changed = false;
-  for (uint8_t c : scratch.worker_changed) changed |= c != 0;
-  return changed;
-}
-
-// As run_split, with `pass(b)` called for each batch b of split `s`: on the caller in order
-// (the non-parallel split, or one worker), else one contiguous share of batches per worker.
-// In order, the batches are the split's constraints and then its contacts, as run_split's one
-// call.
+// Runs `pass(b)` for each batch b of split `s` and returns whether any call returned true: on
+// the caller in order for the non-parallel split or one worker (in order, the batches are the
+// split's constraints and then its contacts), else a parallel split's batches on every worker
+// (its items share no moving body, so the order does not matter).
 template <class Pass>
 bool run_split_batches(const IslandSplits& splits, uint32_t s, JobSystem& jobs,
                        IslandSolveScratch& scratch, Pass&& pass) {
@@ -251,7 +219,15 @@ bool run_split_batches(const IslandSplits& splits, uint32_t s, JobSystem& jobs,
     return changed;
   }
   std::fill(scratch.worker_changed.begin(), scratch.worker_changed.end(), 0);
-  constexpr uint32_t k_min_share_batches = 8;  // as run_split
+  // One contiguous share of the split's batches per worker (parallel_for_shares): a split's
+  // items are in contact order, which follows the bodies, so share k of every split and every
+  // iteration touches much the same bodies, which stay in one core's cache. Handed out one by
+  // one, a body's constraints moved between cores from split to split, and 2 threads ran the
+  // pyramid slower than 1 (64.9 vs 71.5 steps/s; with shares 83.8 vs 75.6). The items of a
+  // split share no moving body, so any division gives the same bits.
+  // A share below k_min_share_batches batches (128 items, some 10 µs of work) costs more to
+  // hand to another core than it saves: a small split runs on the caller alone.
+  constexpr uint32_t k_min_share_batches = 8;
   parallel_for_shares(jobs, num_batches, k_min_share_batches,
                       [&](uint32_t begin, uint32_t end, uint32_t worker) {
                         bool changed = false;
@@ -261,6 +237,16 @@ bool run_split_batches(const IslandSplits& splits, uint32_t s, JobSystem& jobs,
   bool changed = false;
   for (uint8_t c : scratch.worker_changed) changed |= c != 0;
   return changed;
+}
+
+// run_split_batches with `pass(constraints, contacts)` given each batch's items.
+template <class Pass>
+bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSolveScratch& scratch,
+               Pass&& pass) {
+  return run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
+    const SplitBatch batch = splits.batch(s, b);
+    return pass(batch.constraints, batch.contacts);
+  });
 }
 
 }  // namespace

@@ -17,7 +17,6 @@ Lanes clamp_lanes(Lanes x, Lanes lo, Lanes hi) { return min(hi, max(lo, x)); }
 void ContactLanes::clear_lane(uint32_t lane) {
   body1_[lane] = body2_[lane] = 0;
   write1_[lane] = write2_[lane] = 0;
-  used_[lane] = 0;
   num_points_.v[lane] = 0.0f;
   friction_.v[lane] = 0.0f;
   face_active_.v[lane] = 0.0f;
@@ -101,7 +100,6 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   body2_[lane] = s.body2;
   write1_[lane] = s.write1 ? 1 : 0;
   write2_[lane] = s.write2 ? 1 : 0;
-  used_[lane] = 1;
   num_points_.v[lane] = static_cast<float>(s.num_points);
 }
 
@@ -173,7 +171,7 @@ uint32_t ContactLanes::drop_non_finite() {
 
 bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& friction1,
                                float& friction2, float& twist) const {
-  if (used_[lane] == 0) return false;
+  if (!used(lane)) return false;
   const uint32_t n = static_cast<uint32_t>(num_points_.v[lane]);
   for (uint32_t p = 0; p < n; ++p) normal_lambdas[p] = points_[p].lambda.v[lane];
   friction1 = friction_rows_[0].lambda.v[lane];
@@ -185,7 +183,7 @@ bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& fric
 void ContactLanes::gather(std::span<const SolverBody> bodies, Velocities& out) const {
   alignas(32) float f[12][k_width];
   for (uint32_t i = 0; i < k_width; ++i) {
-    if (used_[i] == 0) {
+    if (!used(i)) {
       for (auto& component : f) component[i] = 0.0f;
       continue;
     }

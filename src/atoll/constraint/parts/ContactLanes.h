@@ -118,9 +118,9 @@ class ContactLanes {
   uint32_t body2_[k_width] = {};
   uint8_t write1_[k_width] = {};
   uint8_t write2_[k_width] = {};
-  uint8_t used_[k_width] = {};
 
-  LaneFloats num_points_;  // as a float, 0 for an empty lane
+  LaneFloats num_points_;  // as a float, 0 for an empty lane (a contact has at least one)
+  bool used(uint32_t lane) const { return num_points_.v[lane] != 0.0f; }
   LaneFloats friction_;
   LaneFloat3s normal_;
   LaneFloat3s linear1_, linear2_;  // M⁻¹·normal of each body (scaled), shared by the points
