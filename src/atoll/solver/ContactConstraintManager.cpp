@@ -559,7 +559,7 @@ void ContactConstraintManager::setup_velocity_constraints(
     source.friction2 = &c.friction2;
     source.twist = &c.twist;
     source.face = &c.face;
-    lanes_[slot / ContactLanes::k_width].set_lane(slot % ContactLanes::k_width, source);
+    lanes(slot / ContactLanes::k_width).set_lane(slot % ContactLanes::k_width, source);
   };
   // Each contact writes only its own constraint and side rows. In one share per worker, so that
   // a contact is set up by the core that solves it (the splits' shares follow contact order).
@@ -575,6 +575,8 @@ void ContactConstraintManager::setup_velocity_constraints(
                           if (lane_slot(i) == k_no_rows) setup(i, local);
                       });
   const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
+  while (lane_chunks_.size() * k_lane_chunk < num_blocks)
+    lane_chunks_.push_back(std::make_unique<ContactLanes[]>(k_lane_chunk));
   parallel_for_shares(job_system, num_blocks, k_setup_share / ContactLanes::k_width,
                       [&](uint32_t begin, uint32_t end, uint32_t) {
                         Constraint local;
@@ -586,9 +588,14 @@ void ContactConstraintManager::setup_velocity_constraints(
                               if (index != k_no_rows) prefetch_object(&added_[index]);
                           if (block + 1 < end)
                             prefetch_setup_inputs(bodies, lane_items_[block + 1]);
-                          for (uint32_t index : lane_items_[block])
-                            if (index != k_no_rows) setup(index, local);
-                          lanes_[block].drop_non_finite();
+                          for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
+                            const uint32_t index = lane_items_[block][lane];
+                            if (index != k_no_rows)
+                              setup(index, local);
+                            else
+                              lanes(block).clear_lane(lane);  // solves nothing
+                          }
+                          lanes(block).drop_non_finite();
                         }
                       });
 }
@@ -770,32 +777,27 @@ ContactConstraintManager::LaneRange ContactConstraintManager::reserve_lanes(
     lane_slot_[index] = (range.end - 1) * ContactLanes::k_width + lane;
     lane_items_.back()[lane++] = index;
   }
-  if (lanes_.size() < lane_items_.size()) lanes_.resize(lane_items_.size());
-  // The lanes left empty solve nothing (setup fills the others).
-  for (uint32_t block = range.begin; block < range.end; ++block)
-    for (uint32_t l = 0; l < ContactLanes::k_width; ++l)
-      if (lane_items_[block][l] == k_no_rows) lanes_[block].clear_lane(l);
   return range;
 }
 
 void ContactConstraintManager::warm_start_lanes(std::span<SolverBody> bodies, LaneRange range) {
   for (uint32_t block = range.begin; block < range.end; ++block)
-    lanes_[block].warm_start(bodies, warm_start_ratio_);
+    lanes(block).warm_start(bodies, warm_start_ratio_);
 }
 
 bool ContactConstraintManager::lane_lambdas(uint32_t index, float* normal, float& friction1,
                                             float& friction2, float& twist) const {
   const uint32_t slot = lane_slot(index);
   if (slot == k_no_rows) return false;
-  return lanes_[slot / ContactLanes::k_width].get_lambdas(slot % ContactLanes::k_width, normal,
-                                                          friction1, friction2, twist);
+  return lanes(slot / ContactLanes::k_width)
+      .get_lambdas(slot % ContactLanes::k_width, normal, friction1, friction2, twist);
 }
 
 bool ContactConstraintManager::solve_lanes(std::span<SolverBody> bodies, LaneRange range,
                                            int iteration) {
   bool applied = false;
   for (uint32_t block = range.begin; block < range.end; ++block)
-    applied |= lanes_[block].solve_velocity_constraints(bodies, iteration == 0);
+    applied |= lanes(block).solve_velocity_constraints(bodies, iteration == 0);
   return applied;
 }
 
@@ -810,7 +812,7 @@ void ContactConstraintManager::store_lanes(LaneRange range) {
       float friction2 = 0.0f;
       float twist = 0.0f;
       // An empty lane (its rows were not finite) keeps the impulses the contact came with.
-      if (!lanes_[block].get_lambdas(lane, normal, friction1, friction2, twist)) continue;
+      if (!lanes(block).get_lambdas(lane, normal, friction1, friction2, twist)) continue;
       // As store_applied_impulses for a contact with manifold friction and no impact part.
       const ContactHeader& c = added_[index];
       for (uint32_t p = 0; p < c.num_points; ++p)

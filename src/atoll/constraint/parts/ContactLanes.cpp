@@ -1,5 +1,6 @@
 #include "atoll/constraint/parts/ContactLanes.h"
 
+#include <cstddef>
 #include <type_traits>
 
 namespace atl {
@@ -180,6 +181,89 @@ bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& fric
   return true;
 }
 
+#if ATOLL_USE_AVX2
+// With AVX2 a body's two velocities are two 16-byte registers (Vec3 keeps z in its fourth
+// float): four lanes' vectors become x, y, z rows by one 4×4 transpose, and back.
+static_assert(sizeof(Vec3) == 16 && alignof(Vec3) == 16);
+static_assert(std::is_standard_layout_v<SolverBody>);
+static_assert(offsetof(SolverBody, angular_velocity) == offsetof(SolverBody, linear_velocity) + 16);
+
+namespace {
+// The velocities of an empty lane: zero, as the rows of an empty lane expect.
+alignas(16) constexpr float k_no_velocity[8] = {};
+
+// Loads vector `offset` (0: linear, 4: angular velocity, in floats) of the bodies of four lanes
+// as x, y and z rows.
+inline void load_rows4(const float* const* body, int offset, __m128& x, __m128& y, __m128& z) {
+  __m128 r0 = _mm_load_ps(body[0] + offset);
+  __m128 r1 = _mm_load_ps(body[1] + offset);
+  __m128 r2 = _mm_load_ps(body[2] + offset);
+  __m128 r3 = _mm_load_ps(body[3] + offset);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  x = r0;
+  y = r1;
+  z = r2;
+}
+
+inline Lanes3 load_rows(const float* const* body, int offset) {
+  __m128 x0, y0, z0, x1, y1, z1;
+  load_rows4(body, offset, x0, y0, z0);
+  load_rows4(body + 4, offset, x1, y1, z1);
+  return {Lanes{_mm256_set_m128(x1, x0)}, Lanes{_mm256_set_m128(y1, y0)},
+          Lanes{_mm256_set_m128(z1, z0)}};
+}
+
+// Transposes x, y, z rows of eight lanes back into eight Vec3 registers (z mirrored into the
+// fourth float, as Vec3 keeps it).
+inline void to_vectors(const Lanes3& rows, __m128 (&out)[8]) {
+  for (int half = 0; half < 2; ++half) {
+    __m128 x = half == 0 ? _mm256_castps256_ps128(rows.x.v) : _mm256_extractf128_ps(rows.x.v, 1);
+    __m128 y = half == 0 ? _mm256_castps256_ps128(rows.y.v) : _mm256_extractf128_ps(rows.y.v, 1);
+    __m128 z = half == 0 ? _mm256_castps256_ps128(rows.z.v) : _mm256_extractf128_ps(rows.z.v, 1);
+    __m128 w = z;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    out[4 * half + 0] = x;
+    out[4 * half + 1] = y;
+    out[4 * half + 2] = z;
+    out[4 * half + 3] = w;
+  }
+}
+}  // namespace
+
+void ContactLanes::gather(std::span<const SolverBody> bodies, Velocities& out) const {
+  const float* body1[k_width];
+  const float* body2[k_width];
+  for (uint32_t i = 0; i < k_width; ++i) {
+    const bool in_use = used(i);
+    body1[i] = in_use ? bodies[body1_[i]].linear_velocity.data() : k_no_velocity;
+    body2[i] = in_use ? bodies[body2_[i]].linear_velocity.data() : k_no_velocity;
+  }
+  out.v1 = load_rows(body1, 0);
+  out.w1 = load_rows(body1, 4);
+  out.v2 = load_rows(body2, 0);
+  out.w2 = load_rows(body2, 4);
+}
+
+void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) const {
+  __m128 v1[k_width], w1[k_width], v2[k_width], w2[k_width];
+  to_vectors(in.v1, v1);
+  to_vectors(in.w1, w1);
+  to_vectors(in.v2, v2);
+  to_vectors(in.w2, w2);
+  for (uint32_t i = 0; i < k_width; ++i) {
+    if (write1_[i] != 0) {
+      SolverBody& b1 = bodies[body1_[i]];
+      b1.linear_velocity = Vec3(v1[i]);
+      b1.angular_velocity = Vec3(w1[i]);
+    }
+    if (write2_[i] != 0) {
+      SolverBody& b2 = bodies[body2_[i]];
+      b2.linear_velocity = Vec3(v2[i]);
+      b2.angular_velocity = Vec3(w2[i]);
+    }
+  }
+}
+#else
 void ContactLanes::gather(std::span<const SolverBody> bodies, Velocities& out) const {
   alignas(32) float f[12][k_width];
   for (uint32_t i = 0; i < k_width; ++i) {
@@ -223,6 +307,8 @@ void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) c
     }
   }
 }
+
+#endif
 
 LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
   const Lanes zero = Lanes::zero();
