@@ -138,10 +138,8 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
   else if (settings.speculative_contacts_from_velocity)
     collide_settings.max_separation_distance =
         std::max(speculative, closing_reach(*a, s1, *b, s2, ctx.dt));
-  const Status collided = collide_shapes(*a->shape(), a->world_transform(), *b->shape(),
-                                         b->world_transform(), collide_settings, collector);
-  ATOLL_ASSERT(collided.ok(), "validated settings and rigid body transforms");
-  (void)collided;
+  collide_shapes_unchecked(*a->shape(), a->world_transform(), *b->shape(), b->world_transform(),
+                           collide_settings, collector);
   if (sensor)
     std::erase_if(collector.manifolds,
                   [](const ContactManifold& m) { return !(m.penetration_depth >= 0.0f); });
@@ -158,11 +156,8 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
     if (far) {
       CollideShapeSettings end_settings = base_settings;
       ClosestContactCollector end_hit;
-      const Status ended =
-          collide_shapes(*a->shape(), end_of_step_transform(*a, s1, ctx.dt), *b->shape(),
-                         end_of_step_transform(*b, s2, ctx.dt), end_settings, end_hit);
-      ATOLL_ASSERT(ended.ok(), "validated settings and rigid body transforms");
-      (void)ended;
+      collide_shapes_unchecked(*a->shape(), end_of_step_transform(*a, s1, ctx.dt), *b->shape(),
+                               end_of_step_transform(*b, s2, ctx.dt), end_settings, end_hit);
       if (!end_hit.has_hit)
         std::erase_if(collector.manifolds,
                       [&](const ContactManifold& m) { return -m.penetration_depth > speculative; });

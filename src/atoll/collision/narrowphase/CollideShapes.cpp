@@ -2,6 +2,7 @@
 
 #include "atoll/collision/narrowphase/BoxBoxCollision.h"
 #include "atoll/collision/narrowphase/ConvexCollision.h"
+#include "atoll/core/Assert.h"
 #include "atoll/shape/StaticCompoundShape.h"
 
 namespace atl {
@@ -134,13 +135,22 @@ Status collide_shapes(const Shape& a, const Mat44& transform_a, const Shape& b,
   if (Status status = settings.validate(); !status.ok()) return status;
   if (auto e = check_rigid_transform("collide_shapes.transform_a", transform_a)) return *e;
   if (auto e = check_rigid_transform("collide_shapes.transform_b", transform_b)) return *e;
+  collide_shapes_unchecked(a, transform_a, b, transform_b, settings, collector);
+  return Ok{};
+}
+
+void collide_shapes_unchecked(const Shape& a, const Mat44& transform_a, const Shape& b,
+                              const Mat44& transform_b, const CollideShapeSettings& settings,
+                              ContactCollector& collector) {
+  ATOLL_ASSERT(settings.validate().ok() && !check_rigid_transform("a", transform_a) &&
+                   !check_rigid_transform("b", transform_b),
+               "collide_shapes_unchecked: settings and transforms must be valid");
   ShapeInstance instance_a, instance_b;
   instance_a.shape = &a;
   instance_a.transform = transform_a;
   instance_b.shape = &b;
   instance_b.transform = transform_b;
   dispatch(instance_a, instance_b, settings, collector);
-  return Ok{};
 }
 
 }  // namespace atl
