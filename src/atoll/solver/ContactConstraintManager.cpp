@@ -84,10 +84,24 @@ uint32_t ContactConstraintManager::Cache::copy_manifold(const Cache& from,
   return static_cast<uint32_t>(manifolds.size() - 1);
 }
 
+void ContactConstraintManager::Cache::reserve_like(const Cache& like) {
+  const auto reserve = [](auto& list, size_t size) {
+    if (list.capacity() < size) {
+      list = {};  // freed first: empty, nothing to copy
+      list.reserve(size + size / 8);
+    }
+  };
+  reserve(pairs, like.pairs.size());
+  reserve(manifolds, like.manifolds.size());
+  reserve(points, like.points.size());
+  reserve(settings, like.settings.size());
+}
+
 void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& settings) {
   // Last step's cache (sorted by key in end_step) becomes the one we match against.
   current_ ^= 1;
   cache_[current_].clear();
+  cache_[current_].reserve_like(cache_[current_ ^ 1]);
   added_.clear();
   lane_items_.clear();
   lane_slot_.clear();

@@ -295,6 +295,10 @@ class ContactConstraintManager {
       points.clear();
       settings.clear();
     }
+    // Makes room for a step about as large as `like` (an eighth to spare) when there is less:
+    // filled by doubling, each list would hold up to twice what it needs (the pyramid's two
+    // caches held 7 MB where they needed 4).
+    void reserve_like(const Cache& like);
     // Appends `manifold` (and its points and settings) from `from`, returns its new index.
     uint32_t copy_manifold(const Cache& from, const CachedManifold& manifold);
   };
