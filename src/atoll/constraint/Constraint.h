@@ -26,6 +26,7 @@
 #include "atoll/constraint/SolverBody.h"
 #include "atoll/core/Ref.h"
 #include "atoll/core/Result.h"
+#include "atoll/core/StateStream.h"
 
 namespace atl {
 
@@ -176,7 +177,20 @@ class Constraint : public RefTarget<Constraint> {
   /// Sets every accumulated impulse to 0 (the next warm start applies nothing).
   virtual void reset_warm_start() = 0;
 
+  /// Walks the state the simulation changes in this constraint (core/StateStream.h), for
+  /// saving, restoring and validating a world's state: whether it is enabled, then its type's
+  /// fields (visit_type_state).
+  void visit_state(StateStream& stream) {
+    stream.flag("enabled", common_.enabled);
+    visit_type_state(stream);
+  }
+
  protected:
+  /// The type's part of visit_state: the accumulated impulse of every solver part, in a fixed
+  /// order, and whatever its setters change while it runs (motor states and targets, …). What
+  /// setup recomputes every step (effective masses, targets' errors) is not state.
+  virtual void visit_type_state(StateStream& stream) = 0;
+
   /// Only the settings' create() makes constraints (validated input).
   Constraint(BodyID body1, BodyID body2, const ConstraintSettings& common)
       : body1_(body1), body2_(body2), common_(common) {}
