@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -122,6 +124,13 @@ bool ConeConstraint::solve_position_constraint(SolverBody& body1, SolverBody& bo
   point_.calculate_constraint_properties(body1, r1_, body2, r2_);
   moved |= point_.solve_position_constraint(body1, body2, baumgarte);
   return moved;
+}
+
+void ConeConstraint::visit_type_state(StateStream& s) {
+  visit_setting<1>(s, {"half_cone_angle"}, {s_.half_cone_angle},
+                   [this](const std::array<float, 1>& v) { return set_half_cone_angle(v[0]); });
+  point_.visit_state(s, "position_lambda");
+  cone_.visit_state(s, "rotation_lambda");
 }
 
 }  // namespace atl

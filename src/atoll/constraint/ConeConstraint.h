@@ -68,6 +68,11 @@ class ConeConstraint final : public Constraint {
   float angular_impulse() const override { return std::fabs(cone_.total_lambda()); }
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: half_cone_angle (rad, through set_half_cone_angle), position_lambda
+  /// (N·s), rotation_lambda (N·m·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct ConeConstraintSettings;
   ConeConstraint(BodyID body1, BodyID body2, const ConeConstraintSettings& local)

@@ -5,6 +5,7 @@
 
 #include "atoll/constraint/HingeConstraint.h"
 #include "atoll/constraint/SliderConstraint.h"
+#include "atoll/math/MathState.h"
 
 namespace atl {
 
@@ -97,6 +98,18 @@ void SliderPositionReading::restart() {
 float SliderPositionReading::update() {
   position_ = sign_ * (static_cast<const SliderConstraint&>(*joint_).current_position() - start_);
   return position_;
+}
+
+void HingeAngleReading::visit_state(StateStream& s, const char* name) {
+  const std::string prefix(name);
+  atl::visit_state(s, (prefix + "_last_angle").c_str(), last_);
+  atl::visit_state(s, (prefix + "_turn").c_str(), angle_);
+}
+
+void SliderPositionReading::visit_state(StateStream& s, const char* name) {
+  const std::string prefix(name);
+  atl::visit_state(s, (prefix + "_start").c_str(), start_);
+  atl::visit_state(s, (prefix + "_travel").c_str(), position_);
 }
 
 }  // namespace atl

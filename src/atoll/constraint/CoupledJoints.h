@@ -31,6 +31,10 @@ class HingeAngleReading {
   float angle() const { return angle_; }
   /// Starts counting again from the hinge's current angle (turn 0).
   void restart();
+  /// Walks what the reading carries from step to step (core/StateStream.h): the hinge's angle
+  /// at the last update as `name`_last_angle (rad) and the unwrapped turn as `name`_turn (rad).
+  /// The hinge itself and the sign are the coupling set_constraints made, not state.
+  void visit_state(StateStream& s, const char* name);
   /// The hinge.
   const Ref<Constraint>& constraint() const { return joint_; }
 
@@ -57,6 +61,9 @@ class SliderPositionReading {
   float position() const { return position_; }
   /// Starts counting again from the slider's current position (travel 0).
   void restart();
+  /// Walks what the reading carries from step to step (core/StateStream.h): the slider's
+  /// position it counts from as `name`_start (m) and the travel as `name`_travel (m).
+  void visit_state(StateStream& s, const char* name);
   /// The slider.
   const Ref<Constraint>& constraint() const { return joint_; }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -132,6 +134,13 @@ bool DistanceConstraint::solve_position_constraint(SolverBody& body1, SolverBody
   if (c == 0.0f) return false;
   return AxisConstraintPart::solve_position_constraint(body1, r1_, body2, r2_, axis_dir_, c,
                                                        baumgarte);
+}
+
+void DistanceConstraint::visit_type_state(StateStream& s) {
+  visit_setting<2>(s, {"min_distance", "max_distance"}, {min_distance_, max_distance_},
+                   [this](const std::array<float, 2>& v) { return set_distance(v[0], v[1]); });
+  visit_target(s, "axis_direction", axis_dir_);
+  axis_.visit_state(s, "position_lambda");
 }
 
 }  // namespace atl

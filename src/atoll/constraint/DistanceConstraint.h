@@ -53,6 +53,11 @@ class DistanceConstraint final : public Constraint {
   float angular_impulse() const override { return 0.0f; }
   void reset_warm_start() override { axis_.set_total_lambda(0.0f); }
 
+ protected:
+  /// Walks, in this order: min_distance, max_distance (m, through set_distance), axis_direction
+  /// (the unit direction kept while the points coincide), position_lambda (N·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct DistanceConstraintSettings;
   DistanceConstraint(BodyID body1, BodyID body2, const DistanceConstraintSettings& s)

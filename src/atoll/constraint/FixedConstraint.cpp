@@ -65,4 +65,9 @@ bool FixedConstraint::solve_position_constraint(SolverBody& body1, SolverBody& b
   return rotation || point;
 }
 
+void FixedConstraint::visit_type_state(StateStream& s) {
+  point_.visit_state(s, "point_lambda");
+  rotation_.visit_state(s, "rotation_lambda");
+}
+
 }  // namespace atl

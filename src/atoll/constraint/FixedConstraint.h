@@ -49,6 +49,10 @@ class FixedConstraint final : public Constraint {
     rotation_.set_total_lambda(Vec3::zero());
   }
 
+ protected:
+  /// Walks, in this order: point_lambda (N·s), rotation_lambda (N·m·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct FixedConstraintSettings;
   FixedConstraint(BodyID body1, BodyID body2, const ConstraintSettings& common, const Vec3& local1,

@@ -112,4 +112,10 @@ bool GearConstraint::solve_position_constraint(SolverBody& body1, SolverBody& bo
   return gear_.solve_position_constraint(body1, body2, angle_error_, baumgarte);
 }
 
+void GearConstraint::visit_type_state(StateStream& s) {
+  gear_.visit_state(s, "gear_lambda");
+  hinge1_.visit_state(s, "hinge1");
+  hinge2_.visit_state(s, "hinge2");
+}
+
 }  // namespace atl

@@ -71,6 +71,11 @@ class GearConstraint final : public Constraint {
   /// Also restarts the hinge readings: re-enabled, the gear keeps the angles it finds.
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: gear_lambda (N·m·s), hinge1_last_angle, hinge1_turn, hinge2_last_angle,
+  /// hinge2_turn (rad; the coupled hinges' readings).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct GearConstraintSettings;
   GearConstraint(BodyID body1, BodyID body2, const GearConstraintSettings& local)

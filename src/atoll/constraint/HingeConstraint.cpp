@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -212,6 +214,21 @@ bool HingeConstraint::solve_position_constraint(SolverBody& body1, SolverBody& b
   point_.calculate_constraint_properties(body1, r1_, body2, r2_);
   moved |= point_.solve_position_constraint(body1, body2, baumgarte);
   return moved;
+}
+
+void HingeConstraint::visit_type_state(StateStream& s) {
+  visit_setting<2>(s, {"limits_min", "limits_max"}, {s_.limits_min, s_.limits_max},
+                   [this](const std::array<float, 2>& v) { return set_limits(v[0], v[1]); });
+  visit_setting<1>(s, {"max_friction_torque"}, {s_.max_friction_torque},
+                   [this](const std::array<float, 1>& v) { return set_max_friction_torque(v[0]); });
+  visit_motor_states(s, "motor_state", &motor_state_, 1);
+  visit_target(s, "target_angular_velocity", target_angular_velocity_);
+  visit_target(s, "target_angle", target_angle_);
+  atl::visit_state(s, "current_angle", angle_);
+  point_.visit_state(s, "point_lambda");
+  rotation_.visit_state(s, "rotation_lambda");
+  limits_.visit_state(s, "limits_lambda");
+  motor_.visit_state(s, "motor_lambda");
 }
 
 }  // namespace atl

@@ -93,6 +93,13 @@ class HingeConstraint final : public Constraint {
   float angular_impulse() const override;
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: limits_min, limits_max (rad, through set_limits), max_friction_torque
+  /// (N·m), motor_state, target_angular_velocity (rad/s), target_angle (rad), current_angle (rad: a
+  /// gear or rack reads it before this hinge's next setup), point_lambda (N·s), rotation_lambda
+  /// (two rows, N·m·s), limits_lambda, motor_lambda (N·m·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct HingeConstraintSettings;
   HingeConstraint(BodyID body1, BodyID body2, const HingeConstraintSettings& local)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "atoll/constraint/ConstraintState.h"
 #include "atoll/math/Mat44.h"
 
 namespace atl {
@@ -404,6 +405,31 @@ bool PathConstraint::solve_position_constraint(SolverBody& body1, SolverBody& bo
   position_.set_total_lambda(lambda);
   moved |= position_.solve_position_constraint(body1, body2, baumgarte);
   return moved;
+}
+
+void PathConstraint::visit_type_state(StateStream& s) {
+  visit_setting<1>(s, {"max_friction_force"}, {s_.max_friction_force},
+                   [this](const std::array<float, 1>& v) { return set_max_friction_force(v[0]); });
+  visit_motor_states(s, "motor_state", &motor_state_, 1);
+  visit_target(s, "target_velocity", target_velocity_);
+  visit_target(s, "target_path_fraction", target_path_fraction_);
+  // Where the next step's search for body 2's point starts (a path may pass one place twice).
+  float fraction = fraction_;
+  s.floats("path_fraction", &fraction, 1);
+  if (s.restoring() && s.ok()) {
+    if (!(fraction >= 0.0f && fraction <= s_.path->max_fraction()))
+      s.fail("path_fraction: saved " + std::to_string(fraction) + ", not in [0, " +
+             std::to_string(s_.path->max_fraction()) + "]");
+    else
+      fraction_ = fraction;
+  }
+  position_.visit_state(s, "position_lambda");
+  limits_.visit_state(s, "limits_lambda");
+  motor_.visit_state(s, "motor_lambda");
+  constexpr const char* k_rows[3] = {"rotation_row1_lambda", "rotation_row2_lambda",
+                                     "rotation_row3_lambda"};
+  for (int i = 0; i < 3; ++i) rotation_[i].visit_state(s, k_rows[i]);
+  rotation_euler_.visit_state(s, "rotation_lambda");
 }
 
 }  // namespace atl

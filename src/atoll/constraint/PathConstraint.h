@@ -143,6 +143,13 @@ class PathConstraint final : public Constraint {
   float angular_impulse() const override { return total_lambda_rotation().length(); }
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: max_friction_force (N, through set_max_friction_force), motor_state,
+  /// target_velocity (m/s), target_path_fraction, path_fraction (where the next step's search
+  /// starts), position_lambda (two rows, N·s), limits_lambda, motor_lambda (N·s),
+  /// rotation_row1_lambda … rotation_row3_lambda, rotation_lambda (N·m·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct PathConstraintSettings;
   PathConstraint(BodyID body1, BodyID body2, const PathConstraintSettings& settings,

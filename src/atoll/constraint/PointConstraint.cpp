@@ -52,4 +52,6 @@ bool PointConstraint::solve_position_constraint(SolverBody& body1, SolverBody& b
   return point_.solve_position_constraint(body1, body2, baumgarte);
 }
 
+void PointConstraint::visit_type_state(StateStream& s) { point_.visit_state(s, "point_lambda"); }
+
 }  // namespace atl

@@ -43,6 +43,10 @@ class PointConstraint final : public Constraint {
   float angular_impulse() const override { return 0.0f; }
   void reset_warm_start() override { point_.set_total_lambda(Vec3::zero()); }
 
+ protected:
+  /// Walks, in this order: point_lambda (N·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct PointConstraintSettings;
   PointConstraint(BodyID body1, BodyID body2, const ConstraintSettings& common, const Vec3& local1,

@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -127,6 +129,14 @@ bool PulleyConstraint::solve_position_constraint(SolverBody& body1, SolverBody& 
   part_.calculate_constraint_properties(body1, r1_, body2, r2_, n1_, n2_, s_.ratio);
   part_.set_total_lambda(lambda);
   return part_.solve_position_constraint(body1, body2, c, baumgarte);
+}
+
+void PulleyConstraint::visit_type_state(StateStream& s) {
+  visit_setting<2>(s, {"min_length", "max_length"}, {s_.min_length, s_.max_length},
+                   [this](const std::array<float, 2>& v) { return set_length(v[0], v[1]); });
+  visit_target(s, "rope1_direction", n1_);
+  visit_target(s, "rope2_direction", n2_);
+  part_.visit_state(s, "rope_lambda");
 }
 
 }  // namespace atl

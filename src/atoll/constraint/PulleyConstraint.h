@@ -66,6 +66,11 @@ class PulleyConstraint final : public Constraint {
   float angular_impulse() const override { return 0.0f; }
   void reset_warm_start() override { part_.set_total_lambda(0.0f); }
 
+ protected:
+  /// Walks, in this order: min_length, max_length (m, through set_length), rope1_direction,
+  /// rope2_direction (the unit directions kept while a rope has no length), rope_lambda (N·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct PulleyConstraintSettings;
   PulleyConstraint(BodyID body1, BodyID body2, const PulleyConstraintSettings& local, float length)

@@ -100,4 +100,10 @@ bool RackAndPinionConstraint::solve_position_constraint(SolverBody& body1, Solve
   return part_.solve_position_constraint(body1, body2, error_, baumgarte);
 }
 
+void RackAndPinionConstraint::visit_type_state(StateStream& s) {
+  part_.visit_state(s, "rack_lambda");
+  hinge_.visit_state(s, "hinge");
+  slider_.visit_state(s, "slider");
+}
+
 }  // namespace atl

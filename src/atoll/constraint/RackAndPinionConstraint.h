@@ -72,6 +72,11 @@ class RackAndPinionConstraint final : public Constraint {
   /// Also restarts the joint readings: re-enabled, it keeps the angle and position it finds.
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: rack_lambda (N·m·s), hinge_last_angle, hinge_turn (rad), slider_start,
+  /// slider_travel (m; the coupled joints' readings).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct RackAndPinionConstraintSettings;
   RackAndPinionConstraint(BodyID body1, BodyID body2, const RackAndPinionConstraintSettings& local)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -462,6 +464,26 @@ bool SixDOFConstraint::solve_position_constraint(SolverBody& body1, SolverBody& 
                                                              baumgarte);
   }
   return moved;
+}
+
+void SixDOFConstraint::visit_type_state(StateStream& s) {
+  visit_motor_states(s, "motor_state", motor_state_.data(), k_num_axes);
+  visit_target(s, "target_velocity", target_velocity_);
+  visit_target(s, "target_angular_velocity", target_angular_velocity_);
+  visit_target(s, "target_position", target_position_);
+  visit_target(s, "target_orientation", target_orientation_);
+  point_.visit_state(s, "position_lambda");
+  constexpr const char* k_translation[3] = {"translation_x_lambda", "translation_y_lambda",
+                                            "translation_z_lambda"};
+  for (int i = 0; i < 3; ++i) translation_rows_[i].visit_state(s, k_translation[i]);
+  rotation_.visit_state(s, "rotation_lambda");
+  swing_twist_.visit_state(s, "limits");
+  constexpr const char* k_motor[3] = {"translation_motor_x_lambda", "translation_motor_y_lambda",
+                                      "translation_motor_z_lambda"};
+  for (int i = 0; i < 3; ++i) motor_[i].visit_state(s, k_motor[i]);
+  constexpr const char* k_rotation_motor[3] = {"rotation_motor_x_lambda", "rotation_motor_y_lambda",
+                                               "rotation_motor_z_lambda"};
+  for (int i = 0; i < 3; ++i) motor_rotation_[i].visit_state(s, k_rotation_motor[i]);
 }
 
 }  // namespace atl

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -197,6 +199,19 @@ bool SliderConstraint::solve_position_constraint(SolverBody& body1, SolverBody& 
   position_rows_.set_total_lambda(lambda);
   moved |= position_rows_.solve_position_constraint(body1, body2, baumgarte);
   return moved;
+}
+
+void SliderConstraint::visit_type_state(StateStream& s) {
+  visit_setting<2>(s, {"limits_min", "limits_max"}, {s_.limits_min, s_.limits_max},
+                   [this](const std::array<float, 2>& v) { return set_limits(v[0], v[1]); });
+  visit_motor_states(s, "motor_state", &motor_state_, 1);
+  visit_target(s, "target_velocity", target_velocity_);
+  visit_target(s, "target_position", target_position_);
+  atl::visit_state(s, "current_position", position_);
+  position_rows_.visit_state(s, "position_lambda");
+  rotation_.visit_state(s, "rotation_lambda");
+  limits_.visit_state(s, "limits_lambda");
+  motor_.visit_state(s, "motor_lambda");
 }
 
 }  // namespace atl

@@ -86,6 +86,13 @@ class SliderConstraint final : public Constraint {
   float angular_impulse() const override { return rotation_.total_lambda().length(); }
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: limits_min, limits_max (m, through set_limits), motor_state,
+  /// target_velocity (m/s), target_position (m), current_position (m: a rack reads it before this
+  /// slider's next setup), position_lambda (two rows, N·s), rotation_lambda (N·m·s), limits_lambda,
+  /// motor_lambda (N·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct SliderConstraintSettings;
   SliderConstraint(BodyID body1, BodyID body2, const SliderConstraintSettings& local)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "atoll/constraint/ConstraintState.h"
+
 namespace atl {
 
 namespace {
@@ -276,6 +278,24 @@ bool SwingTwistConstraint::solve_position_constraint(SolverBody& body1, SolverBo
   point_.calculate_constraint_properties(body1, r1_, body2, r2_);
   moved |= point_.solve_position_constraint(body1, body2, baumgarte);
   return moved;
+}
+
+void SwingTwistConstraint::visit_type_state(StateStream& s) {
+  visit_setting<4>(
+      s, {"normal_half_cone_angle", "plane_half_cone_angle", "twist_min_angle", "twist_max_angle"},
+      {s_.normal_half_cone_angle, s_.plane_half_cone_angle, s_.twist_min_angle, s_.twist_max_angle},
+      [this](const std::array<float, 4>& v) { return set_limits(v[0], v[1], v[2], v[3]); });
+  visit_setting<1>(s, {"max_friction_torque"}, {s_.max_friction_torque},
+                   [this](const std::array<float, 1>& v) { return set_max_friction_torque(v[0]); });
+  visit_motor_states(s, "swing_motor_state", &swing_motor_state_, 1);
+  visit_motor_states(s, "twist_motor_state", &twist_motor_state_, 1);
+  visit_target(s, "target_angular_velocity", target_angular_velocity_cs_);
+  // After the limits: set_limits clamps the target to them.
+  visit_target(s, "target_orientation", target_orientation_cs_);
+  point_.visit_state(s, "position_lambda");
+  limits_.visit_state(s, "limits");
+  constexpr const char* k_motor[3] = {"motor_x_lambda", "motor_y_lambda", "motor_z_lambda"};
+  for (int i = 0; i < 3; ++i) motor_[i].visit_state(s, k_motor[i]);
 }
 
 }  // namespace atl

@@ -137,6 +137,14 @@ class SwingTwistConstraint final : public Constraint {
   float angular_impulse() const override;
   void reset_warm_start() override;
 
+ protected:
+  /// Walks, in this order: normal_half_cone_angle, plane_half_cone_angle, twist_min_angle,
+  /// twist_max_angle (rad, through set_limits), max_friction_torque (N·m), swing_motor_state,
+  /// twist_motor_state, target_angular_velocity (rad/s), target_orientation (unit),
+  /// position_lambda (N·s), limits_swing_lambda, limits_twist_lambda, limits_swing_z_lambda,
+  /// motor_x_lambda, motor_y_lambda, motor_z_lambda (N·m·s).
+  void visit_type_state(StateStream& s) override;
+
  private:
   friend struct SwingTwistConstraintSettings;
   SwingTwistConstraint(BodyID body1, BodyID body2, const SwingTwistConstraintSettings& local);

@@ -129,6 +129,8 @@ class AngleConstraintPart {
   /// Accumulated angular impulse (N·m·s) of this step so far.
   float total_lambda() const { return row_.total_lambda(); }
   void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
+  /// Walks the accumulated impulse as `name` (one float; core/StateStream.h).
+  void visit_state(StateStream& s, const char* name) { row_.visit_state(s, name); }
 
   // The wide contact solver packs these parts into SIMD lanes (ContactLanes.h).
   friend class ContactLanes;

@@ -11,6 +11,7 @@
 #include "atoll/constraint/SpringSettings.h"
 #include "atoll/constraint/parts/SpringPart.h"
 #include "atoll/math/Math.h"
+#include "atoll/math/MathState.h"
 
 namespace atl {
 
@@ -110,6 +111,8 @@ class ConstraintRow {
   /// Accumulated impulse of this step so far.
   float total_lambda() const { return total_lambda_; }
   void set_total_lambda(float lambda) { total_lambda_ = lambda; }
+  /// Walks the accumulated impulse as `name` (one float; core/StateStream.h).
+  void visit_state(StateStream& s, const char* name) { s.floats(name, &total_lambda_, 1); }
   /// Scales the accumulated impulse by `ratio` (warm start) and returns it.
   float warm_start(float ratio) { return total_lambda_ *= ratio; }
 

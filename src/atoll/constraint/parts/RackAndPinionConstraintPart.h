@@ -71,6 +71,8 @@ class RackAndPinionConstraintPart {
   /// Accumulated impulse (N·m·s) of this step so far.
   float total_lambda() const { return row_.total_lambda(); }
   void set_total_lambda(float lambda) { row_.set_total_lambda(lambda); }
+  /// Walks the accumulated impulse as `name` (one float; core/StateStream.h).
+  void visit_state(StateStream& s, const char* name) { row_.visit_state(s, name); }
 
  private:
   Vec3 a1_;

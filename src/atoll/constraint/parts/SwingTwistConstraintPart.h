@@ -37,6 +37,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "atoll/constraint/SolverBody.h"
 #include "atoll/constraint/parts/AngleConstraintPart.h"
@@ -151,6 +152,15 @@ class SwingTwistConstraintPart {
   /// unit axis; 0 for the cone, whose one swing row is total_lambda()[0]).
   float total_lambda_swing_z() const { return swing_z_row_.total_lambda(); }
   void set_total_lambda_swing_z(float lambda) { swing_z_row_.set_total_lambda(lambda); }
+  /// Walks the rows' accumulated impulses (core/StateStream.h), one float each, named with
+  /// the prefix `name`: `name`_swing_lambda (the cone's row, or the pyramid's swing about Y),
+  /// `name`_twist_lambda and `name`_swing_z_lambda (the pyramid's swing about Z; 0 for the cone).
+  void visit_state(StateStream& s, const char* name) {
+    const std::string prefix(name);
+    swing_.visit_state(s, (prefix + "_swing_lambda").c_str());
+    twist_.visit_state(s, (prefix + "_twist_lambda").c_str());
+    swing_z_row_.visit_state(s, (prefix + "_swing_z_lambda").c_str());
+  }
 
   /// The swing rows' accumulated angular impulse on body 2 as a world vector (N·m·s; body 1
   /// gets its opposite): the cone's row, or the sum of the pyramid's two rows, each λ times its
