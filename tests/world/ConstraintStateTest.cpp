@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -431,6 +431,116 @@ Saved save_one(Constraint& c) {
   return saved;
 }
 
+// What a constraint shows through its public getters of the walked state (impulses, motor
+// states, targets, settings), independent of the walk: an impulse the walk forgot would not be
+// restored, and this sees it.
+std::vector<float> observe(const Constraint& constraint) {
+  std::vector<float> v;
+  const auto add = [&v](std::initializer_list<float> values) {
+    v.insert(v.end(), values.begin(), values.end());
+  };
+  const auto add3 = [&v](const Vec3& x) { v.insert(v.end(), {x.x(), x.y(), x.z()}); };
+  const auto add4 = [&v](const Quat& q) { v.insert(v.end(), {q.x(), q.y(), q.z(), q.w()}); };
+  const auto state = [](MotorState m) { return static_cast<float>(m); };
+  switch (constraint.sub_type()) {
+    case ConstraintSubType::Fixed: {
+      const auto& c = static_cast<const FixedConstraint&>(constraint);
+      add3(c.total_lambda_position());
+      add3(c.total_lambda_rotation());
+      break;
+    }
+    case ConstraintSubType::Point:
+      add3(static_cast<const PointConstraint&>(constraint).total_lambda_position());
+      break;
+    case ConstraintSubType::Hinge: {
+      const auto& c = static_cast<const HingeConstraint&>(constraint);
+      add3(c.total_lambda_position());
+      add({c.total_lambda_rotation()[0], c.total_lambda_rotation()[1],
+           c.total_lambda_rotation_limits(), c.total_lambda_motor(), state(c.motor_state()),
+           c.target_angular_velocity(), c.target_angle(), c.current_angle(),
+           c.settings().limits_min, c.settings().limits_max, c.settings().max_friction_torque});
+      break;
+    }
+    case ConstraintSubType::Slider: {
+      const auto& c = static_cast<const SliderConstraint&>(constraint);
+      add({c.total_lambda_position()[0], c.total_lambda_position()[1],
+           c.total_lambda_position_limits(), c.total_lambda_motor(), state(c.motor_state()),
+           c.target_velocity(), c.target_position(), c.current_position(), c.settings().limits_min,
+           c.settings().limits_max});
+      add3(c.total_lambda_rotation());
+      break;
+    }
+    case ConstraintSubType::Distance: {
+      const auto& c = static_cast<const DistanceConstraint&>(constraint);
+      add({c.total_lambda_position(), c.settings().min_distance, c.settings().max_distance});
+      break;
+    }
+    case ConstraintSubType::Cone: {
+      const auto& c = static_cast<const ConeConstraint&>(constraint);
+      add3(c.total_lambda_position());
+      add({c.total_lambda_rotation(), c.settings().half_cone_angle});
+      break;
+    }
+    case ConstraintSubType::SwingTwist: {
+      const auto& c = static_cast<const SwingTwistConstraint&>(constraint);
+      const SwingTwistConstraintSettings s = c.settings();
+      add3(c.total_lambda_position());
+      add({c.total_lambda_swing(), c.total_lambda_twist(), state(c.swing_motor_state()),
+           state(c.twist_motor_state()), s.normal_half_cone_angle, s.plane_half_cone_angle,
+           s.twist_min_angle, s.twist_max_angle, s.max_friction_torque});
+      add3(c.total_lambda_motor());
+      add3(c.target_angular_velocity_cs());
+      add4(c.target_orientation_cs());
+      break;
+    }
+    case ConstraintSubType::SixDOF: {
+      const auto& c = static_cast<const SixDOFConstraint&>(constraint);
+      add3(c.total_lambda_position());
+      add3(c.total_lambda_rotation());
+      add3(c.total_lambda_motor_translation());
+      add3(c.total_lambda_motor_rotation());
+      for (int i = 0; i < SixDOFConstraint::k_num_axes; ++i)
+        add({state(c.motor_state(SixDOFConstraint::Axis(i)))});
+      add3(c.target_velocity_cs());
+      add3(c.target_angular_velocity_cs());
+      add3(c.target_position_cs());
+      add4(c.target_orientation_cs());
+      break;
+    }
+    case ConstraintSubType::Path: {
+      const auto& c = static_cast<const PathConstraint&>(constraint);
+      add({c.total_lambda_position()[0], c.total_lambda_position()[1],
+           c.total_lambda_position_limits(), c.total_lambda_motor(), state(c.motor_state()),
+           c.target_velocity(), c.target_path_fraction(), c.path_fraction(),
+           c.max_friction_force()});
+      // Not total_lambda_rotation(): the angle rows' impulses times their world axes, which
+      // the next setup measures again.
+      break;
+    }
+    case ConstraintSubType::Gear:
+      add({static_cast<const GearConstraint&>(constraint).total_lambda()});
+      break;
+    case ConstraintSubType::RackAndPinion:
+      add({static_cast<const RackAndPinionConstraint&>(constraint).total_lambda()});
+      break;
+    case ConstraintSubType::Pulley: {
+      const auto& c = static_cast<const PulleyConstraint&>(constraint);
+      add({c.total_lambda(), c.settings().min_length, c.settings().max_length});
+      break;
+    }
+    default:
+      ADD_FAILURE() << "no getters listed for " << to_string(constraint.sub_type());
+  }
+  return v;
+}
+
+// The bits of `v` (so that −0 differs from 0 and a NaN equals itself).
+std::vector<uint32_t> bits(const std::vector<float>& v) {
+  std::vector<uint32_t> b(v.size());
+  std::memcpy(b.data(), v.data(), v.size() * sizeof(float));
+  return b;
+}
+
 bool is_nonzero_lambda(const Saved& saved, size_t i) {
   return saved.kinds[i] == Saved::Kind::floating &&
          saved.names[i].find("_lambda") != std::string::npos && (saved.words[i] << 1) != 0;
@@ -452,9 +562,11 @@ TEST(ConstraintState, EveryTypeWalksNonZeroImpulsesAndRestoresThemExactly) {
     EXPECT_GT(nonzero, 0u) << "no non-zero accumulated impulse walked";
 
     // The whole world's constraints (a gear's hinges too): saved, stepped on, restored.
+    const std::vector<float> shown = observe(*r.constraint);
     const Saved saved = save(*r.world);
     EXPECT_EQ(validate(*r.world, saved), "") << "validating right after saving";
     r.step(3);
+    EXPECT_NE(bits(observe(*r.constraint)), bits(shown)) << "the getters show no change";
     const std::string difference = validate(*r.world, saved);
     EXPECT_NE(difference, "") << "three more steps changed no walked number";
     // "constraint <i> <field>: saved X, now Y", the field one of the walked ones.
@@ -474,6 +586,7 @@ TEST(ConstraintState, EveryTypeWalksNonZeroImpulsesAndRestoresThemExactly) {
     // The impulses are back: what the solver reads when it warm-starts the next step.
     const Saved mine_again = save_one(*r.constraint);
     EXPECT_EQ(mine_again.words, mine.words);
+    EXPECT_EQ(bits(observe(*r.constraint)), bits(shown)) << "the getters show another state";
   }
 }
 
