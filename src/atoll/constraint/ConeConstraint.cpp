@@ -129,7 +129,7 @@ bool ConeConstraint::solve_position_constraint(SolverBody& body1, SolverBody& bo
 void ConeConstraint::visit_type_state(StateStream& s) {
   visit_setting<1>(s, {"half_cone_angle"}, {s_.half_cone_angle},
                    [this](const std::array<float, 1>& v) { return set_half_cone_angle(v[0]); });
-  point_.visit_state(s, "position_lambda");
+  point_.visit_state(s, "point_lambda");
   cone_.visit_state(s, "rotation_lambda");
 }
 

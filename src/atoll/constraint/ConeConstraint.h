@@ -69,7 +69,7 @@ class ConeConstraint final : public Constraint {
   void reset_warm_start() override;
 
  protected:
-  /// Walks, in this order: half_cone_angle (rad, through set_half_cone_angle), position_lambda
+  /// Walks, in this order: half_cone_angle (rad, through set_half_cone_angle), point_lambda
   /// (N·s), rotation_lambda (N·m·s).
   void visit_type_state(StateStream& s) override;
 

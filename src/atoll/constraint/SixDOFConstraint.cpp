@@ -472,7 +472,7 @@ void SixDOFConstraint::visit_type_state(StateStream& s) {
   visit_target(s, "target_angular_velocity", target_angular_velocity_);
   visit_target(s, "target_position", target_position_);
   visit_target(s, "target_orientation", target_orientation_);
-  point_.visit_state(s, "position_lambda");
+  point_.visit_state(s, "point_lambda");
   constexpr const char* k_translation[3] = {"translation_x_lambda", "translation_y_lambda",
                                             "translation_z_lambda"};
   for (int i = 0; i < 3; ++i) translation_rows_[i].visit_state(s, k_translation[i]);

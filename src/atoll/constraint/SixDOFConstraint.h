@@ -173,10 +173,10 @@ class SixDOFConstraint final : public Constraint {
 
  protected:
   /// Walks, in this order: motor_state[0…5], target_velocity (m/s), target_angular_velocity
-  /// (rad/s), target_position (m), target_orientation (unit), position_lambda (point part, N·s),
-  /// translation_x_lambda … translation_z_lambda (N·s), rotation_lambda (N·m·s),
-  /// limits_swing_lambda, limits_twist_lambda, limits_swing_z_lambda (N·m·s),
-  /// translation_motor_x_lambda … _z (N·s), rotation_motor_x_lambda … _z (N·m·s).
+  /// (rad/s), target_position (m), target_orientation (unit), point_lambda (N·s; the point part,
+  /// when every translation is fixed), translation_x_lambda … translation_z_lambda (N·s),
+  /// rotation_lambda (N·m·s), limits_swing_lambda, limits_twist_lambda, limits_swing_z_lambda
+  /// (N·m·s), translation_motor_x_lambda … _z (N·s), rotation_motor_x_lambda … _z (N·m·s).
   void visit_type_state(StateStream& s) override;
 
  private:

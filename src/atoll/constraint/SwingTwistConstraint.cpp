@@ -292,7 +292,7 @@ void SwingTwistConstraint::visit_type_state(StateStream& s) {
   visit_target(s, "target_angular_velocity", target_angular_velocity_cs_);
   // After the limits: set_limits clamps the target to them.
   visit_target(s, "target_orientation", target_orientation_cs_);
-  point_.visit_state(s, "position_lambda");
+  point_.visit_state(s, "point_lambda");
   limits_.visit_state(s, "limits");
   constexpr const char* k_motor[3] = {"motor_x_lambda", "motor_y_lambda", "motor_z_lambda"};
   for (int i = 0; i < 3; ++i) motor_[i].visit_state(s, k_motor[i]);

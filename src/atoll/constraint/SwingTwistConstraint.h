@@ -141,7 +141,7 @@ class SwingTwistConstraint final : public Constraint {
   /// Walks, in this order: normal_half_cone_angle, plane_half_cone_angle, twist_min_angle,
   /// twist_max_angle (rad, through set_limits), max_friction_torque (N·m), swing_motor_state,
   /// twist_motor_state, target_angular_velocity (rad/s), target_orientation (unit),
-  /// position_lambda (N·s), limits_swing_lambda, limits_twist_lambda, limits_swing_z_lambda,
+  /// point_lambda (N·s), limits_swing_lambda, limits_twist_lambda, limits_swing_z_lambda,
   /// motor_x_lambda, motor_y_lambda, motor_z_lambda (N·m·s).
   void visit_type_state(StateStream& s) override;
 
