@@ -121,7 +121,7 @@ void visit_motor_states(StateStream& s, const char* name, MotorState* states, ui
   for (uint32_t i = 0; i < count; ++i) states[i] = static_cast<MotorState>(values[i]);
 }
 
-void visit_target(StateStream& s, const char* name, float& value) {
+void visit_finite(StateStream& s, const char* name, float& value) {
   float v = value;
   s.floats(name, &v, 1);
   if (!s.restoring() || !s.ok()) return;
@@ -132,7 +132,7 @@ void visit_target(StateStream& s, const char* name, float& value) {
   value = v;
 }
 
-void visit_target(StateStream& s, const char* name, Vec3& value) {
+void visit_finite(StateStream& s, const char* name, Vec3& value) {
   Vec3 v = value;
   visit_state(s, name, v);
   if (!s.restoring() || !s.ok()) return;
@@ -143,7 +143,7 @@ void visit_target(StateStream& s, const char* name, Vec3& value) {
   value = v;
 }
 
-void visit_target(StateStream& s, const char* name, Quat& value) {
+void visit_rotation(StateStream& s, const char* name, Quat& value) {
   Quat q = value;
   visit_state(s, name, q);
   if (!s.restoring() || !s.ok()) return;

@@ -22,14 +22,15 @@ namespace atl {
 /// state (0 … 3)") and leaves all `count` alone.
 void visit_motor_states(StateStream& s, const char* name, MotorState* states, uint32_t count);
 
-/// A target the user sets (a velocity, a position, an angle; finite): walked as `name`.
-/// Restoring a value that is not finite fails the stream and leaves `value` alone.
-void visit_target(StateStream& s, const char* name, float& value);
+/// A number that must be finite (a motor target the user sets, a direction a constraint keeps):
+/// walked as `name`. Restoring a value that is not finite fails the stream and leaves `value`
+/// alone.
+void visit_finite(StateStream& s, const char* name, float& value);
 /// As above, three floats.
-void visit_target(StateStream& s, const char* name, Vec3& value);
-/// A target rotation (a unit quaternion): restoring one that is not finite or whose length is
-/// not 1 within 10⁻³ fails the stream and leaves `value` alone.
-void visit_target(StateStream& s, const char* name, Quat& value);
+void visit_finite(StateStream& s, const char* name, Vec3& value);
+/// A rotation (a motor's target orientation; a unit quaternion): restoring one that is not
+/// finite or whose length is not 1 within 10⁻³ fails the stream and leaves `value` alone.
+void visit_rotation(StateStream& s, const char* name, Quat& value);
 
 /// A setting the user changes through a setter that checks it (limits, a friction force): its
 /// N floats `values` (the setting as it is now) are walked, float i as `names[i]` (one float

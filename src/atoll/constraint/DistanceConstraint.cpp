@@ -139,7 +139,7 @@ bool DistanceConstraint::solve_position_constraint(SolverBody& body1, SolverBody
 void DistanceConstraint::visit_type_state(StateStream& s) {
   visit_setting<2>(s, {"min_distance", "max_distance"}, {min_distance_, max_distance_},
                    [this](const std::array<float, 2>& v) { return set_distance(v[0], v[1]); });
-  visit_target(s, "axis_direction", axis_dir_);
+  visit_finite(s, "axis_direction", axis_dir_);
   axis_.visit_state(s, "position_lambda");
 }
 

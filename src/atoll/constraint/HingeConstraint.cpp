@@ -222,8 +222,8 @@ void HingeConstraint::visit_type_state(StateStream& s) {
   visit_setting<1>(s, {"max_friction_torque"}, {s_.max_friction_torque},
                    [this](const std::array<float, 1>& v) { return set_max_friction_torque(v[0]); });
   visit_motor_states(s, "motor_state", &motor_state_, 1);
-  visit_target(s, "target_angular_velocity", target_angular_velocity_);
-  visit_target(s, "target_angle", target_angle_);
+  visit_finite(s, "target_angular_velocity", target_angular_velocity_);
+  visit_finite(s, "target_angle", target_angle_);
   atl::visit_state(s, "current_angle", angle_);
   point_.visit_state(s, "point_lambda");
   rotation_.visit_state(s, "rotation_lambda");

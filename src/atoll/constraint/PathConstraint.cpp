@@ -411,8 +411,8 @@ void PathConstraint::visit_type_state(StateStream& s) {
   visit_setting<1>(s, {"max_friction_force"}, {s_.max_friction_force},
                    [this](const std::array<float, 1>& v) { return set_max_friction_force(v[0]); });
   visit_motor_states(s, "motor_state", &motor_state_, 1);
-  visit_target(s, "target_velocity", target_velocity_);
-  visit_target(s, "target_path_fraction", target_path_fraction_);
+  visit_finite(s, "target_velocity", target_velocity_);
+  visit_finite(s, "target_path_fraction", target_path_fraction_);
   // Where the next step's search for body 2's point starts (a path may pass one place twice).
   float fraction = fraction_;
   s.floats("path_fraction", &fraction, 1);

@@ -134,8 +134,8 @@ bool PulleyConstraint::solve_position_constraint(SolverBody& body1, SolverBody& 
 void PulleyConstraint::visit_type_state(StateStream& s) {
   visit_setting<2>(s, {"min_length", "max_length"}, {s_.min_length, s_.max_length},
                    [this](const std::array<float, 2>& v) { return set_length(v[0], v[1]); });
-  visit_target(s, "rope1_direction", n1_);
-  visit_target(s, "rope2_direction", n2_);
+  visit_finite(s, "rope1_direction", n1_);
+  visit_finite(s, "rope2_direction", n2_);
   part_.visit_state(s, "rope_lambda");
 }
 

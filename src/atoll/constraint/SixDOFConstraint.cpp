@@ -468,10 +468,10 @@ bool SixDOFConstraint::solve_position_constraint(SolverBody& body1, SolverBody& 
 
 void SixDOFConstraint::visit_type_state(StateStream& s) {
   visit_motor_states(s, "motor_state", motor_state_.data(), k_num_axes);
-  visit_target(s, "target_velocity", target_velocity_);
-  visit_target(s, "target_angular_velocity", target_angular_velocity_);
-  visit_target(s, "target_position", target_position_);
-  visit_target(s, "target_orientation", target_orientation_);
+  visit_finite(s, "target_velocity", target_velocity_);
+  visit_finite(s, "target_angular_velocity", target_angular_velocity_);
+  visit_finite(s, "target_position", target_position_);
+  visit_rotation(s, "target_orientation", target_orientation_);
   point_.visit_state(s, "point_lambda");
   constexpr const char* k_translation[3] = {"translation_x_lambda", "translation_y_lambda",
                                             "translation_z_lambda"};

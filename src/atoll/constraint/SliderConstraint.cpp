@@ -205,8 +205,8 @@ void SliderConstraint::visit_type_state(StateStream& s) {
   visit_setting<2>(s, {"limits_min", "limits_max"}, {s_.limits_min, s_.limits_max},
                    [this](const std::array<float, 2>& v) { return set_limits(v[0], v[1]); });
   visit_motor_states(s, "motor_state", &motor_state_, 1);
-  visit_target(s, "target_velocity", target_velocity_);
-  visit_target(s, "target_position", target_position_);
+  visit_finite(s, "target_velocity", target_velocity_);
+  visit_finite(s, "target_position", target_position_);
   atl::visit_state(s, "current_position", position_);
   position_rows_.visit_state(s, "position_lambda");
   rotation_.visit_state(s, "rotation_lambda");

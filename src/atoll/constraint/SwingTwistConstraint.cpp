@@ -289,9 +289,9 @@ void SwingTwistConstraint::visit_type_state(StateStream& s) {
                    [this](const std::array<float, 1>& v) { return set_max_friction_torque(v[0]); });
   visit_motor_states(s, "swing_motor_state", &swing_motor_state_, 1);
   visit_motor_states(s, "twist_motor_state", &twist_motor_state_, 1);
-  visit_target(s, "target_angular_velocity", target_angular_velocity_cs_);
+  visit_finite(s, "target_angular_velocity", target_angular_velocity_cs_);
   // After the limits: set_limits clamps the target to them.
-  visit_target(s, "target_orientation", target_orientation_cs_);
+  visit_rotation(s, "target_orientation", target_orientation_cs_);
   point_.visit_state(s, "point_lambda");
   limits_.visit_state(s, "limits");
   constexpr const char* k_motor[3] = {"motor_x_lambda", "motor_y_lambda", "motor_z_lambda"};
