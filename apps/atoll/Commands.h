@@ -31,6 +31,12 @@ struct RunArgs {
   int64_t max_contacts = 10000;
   /// --seed: perturbs the initial state (scene/ScenePerturbation.h); 0 = none.
   int64_t seed = 0;
+  /// --save-state-at STEP FILE (empty: none).
+  std::vector<std::string> save_state_at;
+  /// --restore-state FILE (empty: none).
+  std::string restore_state;
+  /// --validate: every step repeated from its saved state and compared.
+  bool validate = false;
   bool quiet = false;
 };
 int run_command(const RunArgs& args);

@@ -3,11 +3,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "Commands.h"
 #include "atoll/run/Recording.h"
@@ -155,6 +158,32 @@ int run_command(const RunArgs& args) {
 
   Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
   if (!world) return bad_input(world.error().message());
+  if (!args.restore_state.empty()) {
+    std::ifstream in(args.restore_state, std::ios::binary);
+    if (!in)
+      return bad_input("--restore-state " + args.restore_state +
+                       ": cannot read: " + std::strerror(errno));
+    StateRecorder restored;
+    restored.set_data(std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {}));
+    if (Status ok = (*world)->system().restore_state(restored); !ok)
+      return bad_input("--restore-state " + args.restore_state + ": " + ok.error().message());
+  }
+  const int64_t first_step = static_cast<int64_t>((*world)->system().step_count());
+  const int64_t last_step = first_step + (args.steps > 0 ? args.steps : scene->steps);
+  int64_t save_state_at = -1;
+  std::string save_state_file;
+  if (!args.save_state_at.empty()) {
+    const std::string& text = args.save_state_at[0];
+    char* end = nullptr;
+    errno = 0;
+    const long long step = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || step < first_step || step > last_step)
+      return bad_input("--save-state-at: STEP must be a step of this run, in [" +
+                       std::to_string(first_step) + ", " + std::to_string(last_step) + "], got " +
+                       text);
+    save_state_at = step;
+    save_state_file = args.save_state_at[1];
+  }
   // Outputs: each must be writable, none may be the scene file or another output (writing
   // the summary over the scene, or the trace and the summary into one file, used to succeed).
   struct Output {
@@ -163,8 +192,9 @@ int run_command(const RunArgs& args) {
     fs::path target;
   };
   std::vector<Output> outputs;
-  for (Output output : {Output{"--summary", &args.summary, {}}, Output{"--trace", &args.trace, {}},
-                        Output{"--record", &args.record, {}}}) {
+  for (Output output :
+       {Output{"--summary", &args.summary, {}}, Output{"--trace", &args.trace, {}},
+        Output{"--record", &args.record, {}}, Output{"--save-state-at", &save_state_file, {}}}) {
     if (output.given->empty()) continue;
     output.target = resolve_output(*output.given);
     if (const std::optional<std::string> problem = unwritable(output.target, *output.given))
@@ -208,11 +238,23 @@ int run_command(const RunArgs& args) {
   options.trace = args.trace.empty() ? nullptr : &trace;
   options.trace_bodies = args.trace_bodies;
   options.jobs = pool->get();
+  StateRecorder saved_state;
+  options.save_state_at = save_state_at;
+  options.saved_state = &saved_state;
+  options.validate = args.validate;
   ProgressBar progress(!args.quiet);
   options.progress = [&progress](int done, int total) { progress.update(done, total); };
   Result<RunSummary> summary = run_scene(**world, options, source);
   progress.clear();
-  if (!summary) return bad_input(summary.error().message());
+  if (!summary) {
+    // A repeated step that differs is the engine's failure, not the input's.
+    if (args.validate && std::string_view(summary.error().message()).find(": --validate: step ") !=
+                             std::string_view::npos) {
+      std::fprintf(stderr, "atoll: %s\n", summary.error().message());
+      return k_exit_failure;
+    }
+    return bad_input(summary.error().message());
+  }
 
   // A write that fails (a full disk) exits 2 like any output that cannot be written, and
   // leaves none of the outputs behind: all are written to .partial files first and renamed
@@ -223,7 +265,9 @@ int run_command(const RunArgs& args) {
     for (const fs::path& path : written) fs::remove(partial_path(path), ec);
   };
   for (const auto& [given, text] :
-       {std::pair{&args.trace, trace.str()}, std::pair{&args.summary, summary_to_json(*summary)}}) {
+       {std::pair{&args.trace, trace.str()}, std::pair{&args.summary, summary_to_json(*summary)},
+        std::pair{static_cast<const std::string*>(&save_state_file),
+                  std::string(saved_state.data().begin(), saved_state.data().end())}}) {
     if (given->empty()) continue;
     if (!write_partial(target_of(*given), *given, text)) {
       discard_written();

@@ -38,6 +38,18 @@ int main(int argc, char** argv) {
                       "Perturb the dynamic bodies' initial positions (up to 1 mm per axis) and "
                       "velocities (up to 1 cm/s) with this seed; 0 (default): as written "
                       "(docs/sweeps.md)");
+  run_cmd
+      ->add_option("--save-state-at", run.save_state_at,
+                   "STEP FILE: write the world's state after STEP steps to FILE (a saved state, "
+                   "docs/state-format.md)")
+      ->expected(2)
+      ->allow_extra_args(false);
+  run_cmd->add_option("--restore-state", run.restore_state,
+                      "Start from the state in this file (saved from the same scene), then run "
+                      "--steps more");
+  run_cmd->add_flag("--validate", run.validate,
+                    "Step every step twice from its saved state and stop at the first step whose "
+                    "repeat differs, naming the field (exit 1); twice the time");
   run_cmd->add_flag("--quiet", run.quiet, "No progress bar and no report on stdout");
 
   BenchArgs bench;

@@ -133,6 +133,46 @@ void BodyManager::quarantine(Body& body, const Vec3& com_position, const Quat& r
   body.set_flag(Body::k_flag_quarantined, true);
 }
 
+BodyState BodyManager::body_state(const Body& body) const {
+  ATOLL_ASSERT(body.motion_ != nullptr, "a static body has no state");
+  const MotionProperties& motion = *body.motion_;
+  BodyState state;
+  state.com_position = body.com_position_;
+  state.rotation = body.rotation_;
+  state.linear_velocity = motion.linear_velocity_;
+  state.angular_velocity = motion.angular_velocity_;
+  state.force = motion.force_;
+  state.torque = motion.torque_;
+  state.active = body.is_active();
+  state.quarantined = body.is_quarantined();
+  for (int i = 0; i < MotionProperties::k_num_sleep_test_points; ++i)
+    state.sleep_test_spheres[i] = motion.sleep_test_spheres_[i];
+  state.sleep_test_timer = motion.sleep_test_timer_;
+  return state;
+}
+
+void BodyManager::set_body_state(Body& body, const BodyState& state) {
+  ATOLL_ASSERT(body.motion_ != nullptr, "a static body has no state");
+  body.set_flag(Body::k_flag_quarantined, state.quarantined);
+  if (state.active && !body.is_active() && body.is_added()) {
+    body.motion_->set_index_in_active_bodies(uint32_t(active_.size()));
+    active_.push_back(body.id_.index());
+  } else if (!state.active && body.is_active()) {
+    remove_from_active_list(body);
+  }
+  MotionProperties& motion = *body.motion_;
+  body.com_position_ = state.com_position;
+  body.rotation_ = state.rotation;
+  body.update_world_bounds();
+  motion.linear_velocity_ = state.linear_velocity;
+  motion.angular_velocity_ = state.angular_velocity;
+  motion.force_ = state.force;
+  motion.torque_ = state.torque;
+  for (int i = 0; i < MotionProperties::k_num_sleep_test_points; ++i)
+    motion.sleep_test_spheres_[i] = state.sleep_test_spheres[i];
+  motion.sleep_test_timer_ = state.sleep_test_timer;
+}
+
 void BodyManager::remove_from_active_list(Body& body) {
   const uint32_t position = body.motion_->index_in_active_bodies();
   ATOLL_ASSERT(position < active_.size() && active_[position] == body.id_.index());

@@ -27,6 +27,22 @@
 
 namespace atl {
 
+/// What the simulation changes in a moving body, as a saved state holds it
+/// (state/WorldState.h): the rest of a body (shape, mass, friction, …) is set by the user.
+struct BodyState {
+  Vec3 com_position;
+  Quat rotation;
+  Vec3 linear_velocity;
+  Vec3 angular_velocity;
+  /// Force and torque accumulated for the next step.
+  Float3 force;
+  Float3 torque;
+  bool active = false;
+  bool quarantined = false;
+  MotionProperties::SleepTestSphere sleep_test_spheres[MotionProperties::k_num_sleep_test_points];
+  float sleep_test_timer = 0.0f;
+};
+
 class BodyManager {
  public:
   /// max_bodies value that means "no cap" (the default).
@@ -75,6 +91,13 @@ class BodyManager {
   void quarantine(Body& body, const Vec3& com_position, const Quat& rotation);
   /// Clears the quarantine flag; the body stays inactive.
   void release_quarantine(Body& body) { body.set_flag(Body::k_flag_quarantined, false); }
+
+  /// The state of a moving (not static) body.
+  BodyState body_state(const Body& body) const;
+  /// Sets a moving body's state exactly as given (no clamping, no sleep-test restart, world
+  /// bounds refreshed), activating or deactivating it without an activation event: for
+  /// restoring a saved state. The caller moves its broadphase entry.
+  void set_body_state(Body& body, const BodyState& state);
   /// Changes the motion type: gives a body that stops being static MotionProperties (default
   /// settings, all DOFs, mass from its shape), frees them when it becomes static (deactivating
   /// it). Dynamic needs a shape with mass (or an override) and a DOF: the caller checks.

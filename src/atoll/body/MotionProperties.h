@@ -162,6 +162,9 @@ class MotionProperties {
                          float max_movement, float time_before_sleep);
 
  private:
+  friend class BodyManager;  // set_body_state restores velocities and forces exactly
+
+ private:
   Vec3 linear_velocity_;
   Vec3 angular_velocity_;
   Vec3 inverse_inertia_diagonal_;

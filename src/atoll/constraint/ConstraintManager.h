@@ -76,6 +76,12 @@ class ConstraintManager {
   /// non-zero break threshold and appends it to `broken` (solve order).
   void break_constraints(std::vector<Ref<Constraint>>& broken);
 
+  /// Walks the state that carries from one step to the next apart from the constraints' own
+  /// (core/StateStream.h): the previous step's length, by which warm starts rescale.
+  void visit_step_state(StateStream& stream) {
+    stream.floats("constraint_previous_dt", &previous_dt_, 1);
+  }
+
  private:
   // The entry of solver index `index` that the solve may write (a copy for the world and for
   // immovable entries).

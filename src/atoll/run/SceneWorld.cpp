@@ -343,7 +343,23 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     if (contact_recorder) contact_recorder->clear();
   };
   if (options.recording != nullptr) record_frame({});
-  for (int step = 0; step < summary.steps; ++step) {
+  // A world restored from a saved state continues at its step: the events before it are in
+  // the state already, and a repeating event that started before it repeats what is left.
+  const int first_step = static_cast<int>(system.step_count());
+  while (next_event < event_order.size() &&
+         scene.events[event_order[next_event]].step < first_step) {
+    const size_t e = event_order[next_event++];
+    const int left = scene.events[e].step + std::max(scene.events[e].steps, 1) - first_step;
+    if (left > 0) repeating.emplace_back(e, left);
+  }
+  const auto save_state_if_due = [&] {
+    if (options.saved_state != nullptr &&
+        static_cast<int64_t>(system.step_count()) == options.save_state_at)
+      system.save_state(*options.saved_state);
+  };
+  save_state_if_due();
+  StateRecorder before_step, after_trial;
+  for (int step = first_step; step < first_step + summary.steps; ++step) {
     for (auto& [e, left] : repeating) {
       if (Status ok = apply(e); !ok) return ok.error();
       --left;
@@ -356,11 +372,31 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
       if (scene.events[e].action == SceneAction::EnableConstraint)
         broken_at[constraint_index.at(world.constraint(scene.events[e].constraint).get())] = -1;
     }
+    if (options.validate) {
+      // The trial step first, then the real one from the same state (the listeners' contacts
+      // of the trial are dropped), whose result must be the trial's to the bit.
+      system.save_state(before_step);
+      if (Result<UpdateResult> trial = system.update(scene.dt, scene.collision_steps, options.jobs);
+          !trial)
+        return Error(std::string(source) + ": " + trial.error().message());
+      system.save_state(after_trial);
+      if (Status back = system.restore_state(before_step); !back)
+        return Error(std::string(source) + ": --validate: step " + std::to_string(step) + ": " +
+                     back.error().message());
+      if (contact_recorder) contact_recorder->clear();
+    }
     const auto start = std::chrono::steady_clock::now();
     Result<UpdateResult> result = system.update(scene.dt, scene.collision_steps, options.jobs);
     wall_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!result) return Error(std::string(source) + ": " + result.error().message());
+    if (options.validate) {
+      after_trial.set_validating(true);
+      if (Status same = system.restore_state(after_trial); !same)
+        return Error(std::string(source) + ": --validate: step " + std::to_string(step) +
+                     " repeated from its saved state differs: " + same.error().message());
+    }
+    save_state_if_due();
     if (result->max_penetration > summary.max_penetration_m) {
       summary.max_penetration_m = result->max_penetration;
       summary.max_penetration_step = step;
@@ -411,7 +447,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
       info.stage_ms = result->stage_ms;
       record_frame(info);
     }
-    if (options.progress) options.progress(step + 1, summary.steps);
+    if (options.progress) options.progress(step + 1 - first_step, summary.steps);
   }
 
   summary.wall_ms_per_step = summary.steps > 0 ? wall_ms / summary.steps : 0.0;

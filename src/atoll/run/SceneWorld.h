@@ -137,10 +137,21 @@ struct RunOptions {
   /// Where the step's parallel stages run (not owned; null: on the calling thread). The run's
   /// result is the same bits for any job system.
   JobSystem* jobs = nullptr;
+  /// Saves the world's state (state/StateRecorder.h) into `saved_state` when the world's step
+  /// count reaches `save_state_at` (before the first step when it is there already); −1: never.
+  int64_t save_state_at = -1;
+  StateRecorder* saved_state = nullptr;
+  /// Validates every step: saves the state, steps, saves the result, restores the first state
+  /// and steps again, and compares the two results; the run fails at the first step whose
+  /// repeat differs, naming the step and the first different field. Twice the simulation time.
+  bool validate = false;
 };
 
-/// Runs the scene in `world` from its current state. Errors (an event that the engine
-/// rejects, an unknown trace body) read "SOURCE: JSON.PATH: problem".
+/// Runs the scene in `world` from its current state, from the world's step count on (a world
+/// restored from a saved state continues at its step: the scene's events before it are
+/// already in the state, and step numbers in the summary count from the scene's start).
+/// Errors (an event that the engine rejects, an unknown trace body) read
+/// "SOURCE: JSON.PATH: problem".
 Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options, std::string_view source);
 
 /// The summary as JSON text (keys of DESIGN.md §4, plus "stage_ms" and "quarantined").

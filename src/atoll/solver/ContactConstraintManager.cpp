@@ -5,6 +5,7 @@
 
 #include "atoll/core/Prefetch.h"
 #include "atoll/core/QuickSort.h"
+#include "atoll/math/MathState.h"
 
 namespace atl {
 
@@ -1017,6 +1018,122 @@ bool ContactConstraintManager::had_contact(uint32_t key1, uint32_t key2) const {
                                return pair_less(p.key1, p.key2, k.first, k.second);
                              });
   return it != pairs.end() && it->key1 == key1 && it->key2 == key2 && it->num_manifolds > 0;
+}
+
+void ContactConstraintManager::visit_step_state(StateStream& stream) {
+  stream.floats("previous_dt", &previous_dt_, 1);
+  uint32_t count = static_cast<uint32_t>(ccd_stopped_.size());
+  stream.count("ccd_stopped", count, sizeof(uint32_t));
+  if (!stream.ok()) return;
+  if (stream.restoring()) ccd_stopped_.assign(count, 0);
+  if (count > 0) stream.u32s("ccd_stopped", ccd_stopped_.data(), count);
+  if (stream.restoring() && !std::is_sorted(ccd_stopped_.begin(), ccd_stopped_.end()))
+    stream.fail("ccd_stopped: not in ascending order");
+}
+
+namespace {
+
+void visit_contact_settings(StateStream& s, ContactSettings& c) {
+  visit_state(s, "combined_rolling_resistance", c.combined_rolling_resistance);
+  visit_state(s, "combined_torsional_friction", c.combined_torsional_friction);
+  s.flag("is_sensor", c.is_sensor);
+  visit_state(s, "mass_scales.inv_mass1", c.mass_scales.inv_mass1);
+  visit_state(s, "mass_scales.inv_inertia1", c.mass_scales.inv_inertia1);
+  visit_state(s, "mass_scales.inv_mass2", c.mass_scales.inv_mass2);
+  visit_state(s, "mass_scales.inv_inertia2", c.mass_scales.inv_inertia2);
+  visit_state(s, "relative_linear_surface_velocity", c.relative_linear_surface_velocity);
+  visit_state(s, "relative_angular_surface_velocity", c.relative_angular_surface_velocity);
+}
+
+// The fewest bytes a saved pair, manifold and point take (a corrupted count is checked
+// against them).
+constexpr uint32_t k_min_pair_bytes = 4 * (2 + 3 + 4 + 1);
+constexpr uint32_t k_min_manifold_bytes = 4 * (3 + 2 + 2 + 5 + 1);
+constexpr uint32_t k_min_point_bytes = 4 * (3 + 3 + 3);
+
+}  // namespace
+
+void ContactConstraintManager::visit_cache_state(
+    StateStream& stream, const std::function<bool(uint32_t, uint32_t)>& keep) {
+  StateStream& s = stream;
+  const bool restoring = s.restoring();
+  const Cache& from = cache_[current_];
+  std::vector<uint32_t> walked;
+  if (!restoring)
+    for (uint32_t i = 0; i < from.pairs.size(); ++i)
+      if (!keep || keep(from.pairs[i].key1, from.pairs[i].key2)) walked.push_back(i);
+  Cache restored;
+  uint32_t num_pairs = static_cast<uint32_t>(walked.size());
+  s.count("contact_pairs", num_pairs, k_min_pair_bytes);
+  for (uint32_t k = 0; k < num_pairs && s.ok(); ++k) {
+    s.object("contact pair", k);
+    CachedPair pair = restoring ? CachedPair{} : from.pairs[walked[k]];
+    s.u32s("body1_key", &pair.key1, 1);
+    s.u32s("body2_key", &pair.key2, 1);
+    if (restoring && s.ok()) {
+      const bool ordered =
+          pair.key1 < pair.key2 &&
+          (restored.pairs.empty() ||
+           pair_less(restored.pairs.back().key1, restored.pairs.back().key2, pair.key1, pair.key2));
+      if (!ordered) s.fail("body keys: pairs must be in ascending key order, key1 < key2");
+    }
+    visit_state(s, "relative_position", pair.relative_position);
+    visit_state(s, "relative_rotation", pair.relative_rotation);
+    uint32_t num_manifolds = pair.num_manifolds;
+    s.count("manifolds", num_manifolds, k_min_manifold_bytes);
+    const uint32_t first_manifold = pair.first_manifold;
+    if (restoring) {
+      pair.first_manifold = static_cast<uint32_t>(restored.manifolds.size());
+      pair.num_manifolds = num_manifolds;
+    }
+    for (uint32_t m = 0; m < num_manifolds && s.ok(); ++m) {
+      CachedManifold manifold = restoring ? CachedManifold{} : from.manifolds[first_manifold + m];
+      visit_state(s, "local_normal", manifold.local_normal);
+      uint32_t ids[2] = {manifold.sub_shape_id1.value(), manifold.sub_shape_id2.value()};
+      s.u32s("sub_shape_ids", ids, 2);
+      visit_state(s, "combined_friction", manifold.combined_friction);
+      visit_state(s, "combined_restitution", manifold.combined_restitution);
+      visit_state(s, "friction_lambda1", manifold.friction_lambda1);
+      visit_state(s, "friction_lambda2", manifold.friction_lambda2);
+      visit_state(s, "twist_lambda", manifold.twist_lambda);
+      visit_state(s, "rolling_lambda1", manifold.rolling_lambda1);
+      visit_state(s, "rolling_lambda2", manifold.rolling_lambda2);
+      bool has_settings = manifold.settings != k_no_settings;
+      s.flag("has_contact_settings", has_settings);
+      ContactSettings settings =
+          has_settings && !restoring ? from.settings[manifold.settings] : ContactSettings{};
+      if (has_settings) visit_contact_settings(s, settings);
+      uint32_t num_points = manifold.num_points;
+      s.count("points", num_points, k_min_point_bytes);
+      if (restoring && num_points > static_cast<uint32_t>(k_max_manifold_points))
+        s.fail("points: " + std::to_string(num_points) + " in a manifold, at most " +
+               std::to_string(k_max_manifold_points));
+      const uint32_t first_point = manifold.first_point;
+      if (restoring) {
+        manifold.sub_shape_id1 = SubShapeID(ids[0]);
+        manifold.sub_shape_id2 = SubShapeID(ids[1]);
+        manifold.first_point = static_cast<uint32_t>(restored.points.size());
+        manifold.num_points = num_points;
+        manifold.settings = k_no_settings;
+        if (has_settings) {
+          manifold.settings = static_cast<uint32_t>(restored.settings.size());
+          restored.settings.push_back(settings);
+        }
+      }
+      for (uint32_t p = 0; p < num_points && s.ok(); ++p) {
+        CachedPoint point = restoring ? CachedPoint{} : from.points[first_point + p];
+        visit_state(s, "point.local_on_1", point.local_on_1);
+        visit_state(s, "point.local_on_2", point.local_on_2);
+        visit_state(s, "point.normal_lambda", point.normal_lambda);
+        visit_state(s, "point.friction_lambda1", point.friction_lambda1);
+        visit_state(s, "point.friction_lambda2", point.friction_lambda2);
+        if (restoring) restored.points.push_back(point);
+      }
+      if (restoring) restored.manifolds.push_back(manifold);
+    }
+    if (restoring) restored.pairs.push_back(pair);
+  }
+  if (restoring && s.ok()) cache_[current_] = std::move(restored);
 }
 
 }  // namespace atl

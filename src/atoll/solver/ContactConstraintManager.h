@@ -32,6 +32,7 @@
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/constraint/parts/FaceStackPart.h"
 #include "atoll/core/JobSystem.h"
+#include "atoll/core/StateStream.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
@@ -226,6 +227,20 @@ class ContactConstraintManager {
   /// instead of being removed, so that it persists across sleep and warm-starts on waking.
   void end_step(std::vector<RemovedContact>& out_removed,
                 const std::function<bool(uint32_t, uint32_t)>& keep_unseen = {});
+
+  /// Walks the state that carries from one step to the next apart from the cache
+  /// (core/StateStream.h): the previous step's length (warm starts rescale by it) and the
+  /// bodies CCD stopped.
+  void visit_step_state(StateStream& stream);
+  /// Walks the contact cache (core/StateStream.h), pair by pair in key order: each pair's
+  /// relative transform, its manifolds (normal, sub-shapes, friction, restitution, impulses,
+  /// contact settings) and their points (body-local positions and impulses), so that a restored
+  /// world warm-starts exactly as the saved one would. When saving or validating, only the
+  /// pairs for which `keep(key1, key2)` is true (all when empty); restoring replaces the whole
+  /// cache with the saved pairs (in the stream's restore mode, only if the stream is still ok
+  /// at the end).
+  void visit_cache_state(StateStream& stream,
+                         const std::function<bool(uint32_t, uint32_t)>& keep = {});
 
   /// Number of solvable (non-sensor) contact constraints this step.
   uint32_t num_constraints() const { return static_cast<uint32_t>(added_.size()); }

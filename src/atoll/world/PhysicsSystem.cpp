@@ -279,6 +279,21 @@ void PhysicsSystem::update_bounds(float dt) {
   }
 }
 
+WorldStateRefs PhysicsSystem::state_refs() {
+  return {body_manager_,       broadphase_,       contact_manager_,
+          constraint_manager_, settings_.gravity, step_count_};
+}
+
+void PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,
+                               const StateFilter* filter) const {
+  // The walk takes the world by reference for restoring too; saving only reads it.
+  save_world_state(const_cast<PhysicsSystem*>(this)->state_refs(), recorder, parts, filter);
+}
+
+Status PhysicsSystem::restore_state(const StateRecorder& recorder) {
+  return restore_world_state(state_refs(), recorder);
+}
+
 void PhysicsSystem::deliver_events() {
   if (activation_listener_ != nullptr) {
     // Taken out first: what the listener changes now is buffered for the next update.

@@ -19,6 +19,7 @@
 #include "atoll/core/JobSystem.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/PhysicsSettings.h"
+#include "atoll/state/WorldState.h"
 #include "atoll/world/ConstraintListener.h"
 #include "atoll/world/ContactListener.h"
 #include "atoll/world/StepContext.h"
@@ -106,6 +107,21 @@ class PhysicsSystem final : private BodyListener {
   /// Number of update() calls so far.
   uint64_t step_count() const { return step_count_; }
 
+  /// Saves `parts` of the world's state into `recorder`, replacing what it held: what the
+  /// simulation changes (poses, velocities, forces, sleep tests, broadphase boxes, the contact
+  /// cache with its impulses, the constraints' impulses and motor targets; StateParts), for the
+  /// bodies, contact pairs and constraints `filter` chooses (null: all). What the user set up
+  /// (shapes, masses, materials, settings other than gravity) is not saved. Between updates.
+  /// Format: docs/state-format.md.
+  void save_state(StateRecorder& recorder, StateParts parts = StateParts::all,
+                  const StateFilter* filter = nullptr) const;
+  /// Restores the parts `recorder` holds: the next update() continues exactly as the saved
+  /// world would have (same bits). With a validating recorder, compares instead and changes
+  /// nothing; the error names the first difference. An error (not an Atoll state, another
+  /// format version, truncated or corrupted, saved from a world with other bodies or
+  /// constraints) leaves the world unchanged. Between updates.
+  Status restore_state(const StateRecorder& recorder);
+
  private:
   // BodyListener: keep the broadphase in sync with the body interface.
   void on_added(const Body& body) override;
@@ -126,6 +142,8 @@ class PhysicsSystem final : private BodyListener {
   // Stage update_bounds.
   void update_bounds(float dt);
   void deliver_events();
+  // The parts of the world a saved state walks.
+  WorldStateRefs state_refs();
 
   std::unique_ptr<DefaultLayers> default_layers_;
   BodyManager body_manager_;

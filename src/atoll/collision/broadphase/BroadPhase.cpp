@@ -92,6 +92,14 @@ Status BroadPhase::remove(uint32_t body_index) {
   return Ok{};
 }
 
+Status BroadPhase::set_fat_box(uint32_t body_index, const AABox& fat_box) {
+  if (Status s = check_present(body_index, "set_fat_box"); !s) return s;
+  if (Status s = DynamicTree::check_box(fat_box, "BroadPhase.set_fat_box.fat_box"); !s) return s;
+  const BodyEntry& entry = bodies_[body_index];
+  const DynamicTree::LeafMove move{entry.proxy, fat_box};
+  return trees_[entry.bp_layer].move_leaves(std::span<const DynamicTree::LeafMove>(&move, 1));
+}
+
 Error BroadPhase::update_error(uint32_t body_index, const AABox& tight_box,
                                const Vec3& predicted_displacement) const {
   if (Status s = check_present(body_index, "update"); !s) return s.error();

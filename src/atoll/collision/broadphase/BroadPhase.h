@@ -45,6 +45,10 @@ class BroadPhase {
   Status add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box);
   /// Removes a body. Error when it is not present.
   Status remove(uint32_t body_index);
+  /// Gives a body's leaf exactly `fat_box` (world space, m), for restoring a saved state: the
+  /// fat boxes decide which pairs the next step tests. Error (nothing changed) when the body is
+  /// not present or the box is not finite or inverted.
+  Status set_fat_box(uint32_t body_index, const AABox& fat_box);
   /// Reports a body's new bounds and its predicted displacement (m) over the next step; returns
   /// true when its tree leaf was re-inserted (see DynamicTree::update). Error when the body is
   /// not present or an input is not finite.
