@@ -37,6 +37,8 @@ struct RunArgs {
   std::string restore_state;
   /// --validate: every step repeated from its saved state and compared.
   bool validate = false;
+  /// --detlog FILE: a hash per stage per step (empty: none).
+  std::string detlog;
   bool quiet = false;
 };
 int run_command(const RunArgs& args);
@@ -50,6 +52,9 @@ struct BenchArgs {
 int bench_command(const BenchArgs& args);
 
 int info_command();
+
+/// `atoll detlog-diff A B`: the first step and stage where two determinism logs part.
+int detlog_diff_command(const std::string& a, const std::string& b);
 
 /// `atoll sweep`'s arguments, handed to the Python module atoll.sweeps (python/atoll/sweeps.py).
 struct SweepArgs {

@@ -194,7 +194,8 @@ int run_command(const RunArgs& args) {
   std::vector<Output> outputs;
   for (Output output :
        {Output{"--summary", &args.summary, {}}, Output{"--trace", &args.trace, {}},
-        Output{"--record", &args.record, {}}, Output{"--save-state-at", &save_state_file, {}}}) {
+        Output{"--record", &args.record, {}}, Output{"--save-state-at", &save_state_file, {}},
+        Output{"--detlog", &args.detlog, {}}}) {
     if (output.given->empty()) continue;
     output.target = resolve_output(*output.given);
     if (const std::optional<std::string> problem = unwritable(output.target, *output.given))
@@ -242,6 +243,9 @@ int run_command(const RunArgs& args) {
   options.save_state_at = save_state_at;
   options.saved_state = &saved_state;
   options.validate = args.validate;
+  std::ostringstream detlog;
+  DeterminismLogWriter detlog_writer(detlog);
+  if (!args.detlog.empty()) options.detlog = &detlog_writer;
   ProgressBar progress(!args.quiet);
   options.progress = [&progress](int done, int total) { progress.update(done, total); };
   Result<RunSummary> summary = run_scene(**world, options, source);
@@ -267,7 +271,8 @@ int run_command(const RunArgs& args) {
   for (const auto& [given, text] :
        {std::pair{&args.trace, trace.str()}, std::pair{&args.summary, summary_to_json(*summary)},
         std::pair{static_cast<const std::string*>(&save_state_file),
-                  std::string(saved_state.data().begin(), saved_state.data().end())}}) {
+                  std::string(saved_state.data().begin(), saved_state.data().end())},
+        std::pair{&args.detlog, detlog.str()}}) {
     if (given->empty()) continue;
     if (!write_partial(target_of(*given), *given, text)) {
       discard_written();
@@ -316,6 +321,20 @@ int run_command(const RunArgs& args) {
     if (!summary->update_error.empty()) std::printf("warning: %s\n", summary->update_error.c_str());
   }
   return k_exit_ok;
+}
+
+int detlog_diff_command(const std::string& a, const std::string& b) {
+  std::ifstream in_a(a), in_b(b);
+  if (!in_a) return bad_input(a + ": cannot read: " + std::strerror(errno));
+  if (!in_b) return bad_input(b + ": cannot read: " + std::strerror(errno));
+  const Result<std::optional<std::string>> difference = first_difference(in_a, a, in_b, b);
+  if (!difference) return bad_input(difference.error().message());
+  if (!difference->has_value()) {
+    std::printf("identical\n");
+    return k_exit_ok;
+  }
+  std::printf("first difference: %s\n", (*difference)->c_str());
+  return k_exit_failure;
 }
 
 }  // namespace atl::cli

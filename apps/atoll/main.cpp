@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--validate", run.validate,
                     "Step every step twice from its saved state and stop at the first step whose "
                     "repeat differs, naming the field (exit 1); twice the time");
+  run_cmd->add_option("--detlog", run.detlog,
+                      "Write a determinism log to this file: a hash of every stage of every step "
+                      "(compare two with `atoll detlog-diff`)");
   run_cmd->add_flag("--quiet", run.quiet, "No progress bar and no report on stdout");
 
   BenchArgs bench;
@@ -97,10 +100,18 @@ int main(int argc, char** argv) {
                        "Write a self-contained page (viewer and recording inlined) to this file "
                        "instead of serving");
 
+  std::string detlog_a, detlog_b;
+  CLI::App* detlog_cmd = app.add_subcommand(
+      "detlog-diff",
+      "Compare two determinism logs (atoll run --detlog): print the first step and stage where "
+      "they part (exit 1), or that they are identical (exit 0)");
+  detlog_cmd->add_option("a", detlog_a, "First log")->required();
+  detlog_cmd->add_option("b", detlog_b, "Second log")->required();
+
   app.add_subcommand("info", "Print version, build flags and SIMD level");
   CLI::App* help_cmd = app.add_subcommand("help", "Print this help, or a command's (help run)");
   std::string help_topic;
-  help_cmd->add_option("command", help_topic, "run, bench, sweep, view or info");
+  help_cmd->add_option("command", help_topic, "run, bench, sweep, view, detlog-diff or info");
 
   try {
     app.parse(argc, argv);
@@ -116,12 +127,15 @@ int main(int argc, char** argv) {
           "%s", app.get_formatter()->make_help(&app, "atoll", CLI::AppFormatMode::Normal).c_str());
       return k_exit_ok;
     }
-    for (CLI::App* command : {run_cmd, bench_cmd, sweep_cmd, view_cmd, app.get_subcommand("info")})
+    for (CLI::App* command :
+         {run_cmd, bench_cmd, sweep_cmd, view_cmd, detlog_cmd, app.get_subcommand("info")})
       if (command->get_name() == help_topic) {
         std::printf("%s", command->help().c_str());
         return k_exit_ok;
       }
-    std::fprintf(stderr, "atoll: help: unknown command \"%s\" (run, bench, sweep, view, info)\n",
+    std::fprintf(stderr,
+                 "atoll: help: unknown command \"%s\" (run, bench, sweep, view, detlog-diff, "
+                 "info)\n",
                  help_topic.c_str());
     return k_exit_bad_input;
   }
@@ -129,5 +143,6 @@ int main(int argc, char** argv) {
   if (*bench_cmd) return bench_command(bench);
   if (*sweep_cmd) return sweep_command(sweep, argv[0]);
   if (*view_cmd) return view_command(view);
+  if (*detlog_cmd) return detlog_diff_command(detlog_a, detlog_b);
   return info_command();
 }

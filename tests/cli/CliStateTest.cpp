@@ -52,6 +52,27 @@ TEST_F(CliState, ValidateRepeatsEveryStepToTheBit) {
   EXPECT_EQ(out.status, 0) << out.output;
 }
 
+TEST_F(CliState, DetlogsOfTwoThreadCountsAreIdenticalAndAChangedSettingIsFound) {
+  for (const char* threads : {"1", "3"}) {
+    const Outcome out = run_atoll(std::string("run ragdolls --quiet --steps 20 --threads ") +
+                                  threads + " --detlog " + path(std::string("t") + threads));
+    ASSERT_EQ(out.status, 0) << out.output;
+  }
+  Outcome out = run_atoll("detlog-diff " + path("t1") + " " + path("t3"));
+  EXPECT_EQ(out.status, 0) << out.output;
+  EXPECT_EQ(out.output, "identical\n");
+  out =
+      run_atoll("run ragdolls --quiet --steps 20 --set 'gravity=[0,-9,0]' --detlog " + path("g9"));
+  ASSERT_EQ(out.status, 0) << out.output;
+  out = run_atoll("detlog-diff " + path("t1") + " " + path("g9"));
+  EXPECT_EQ(out.status, 1) << out.output;
+  EXPECT_EQ(out.output.rfind("first difference: step 0, collision step 0, stage apply_forces: ", 0),
+            0u)
+      << out.output;
+  out = run_atoll("detlog-diff " + path("t1") + " " + path("nothing"));
+  EXPECT_EQ(out.status, 2) << out.output;
+}
+
 TEST_F(CliState, AStateThatDoesNotFitExitsTwoAndWritesNothing) {
   Outcome out =
       run_atoll("run ragdolls --quiet --steps 5 --save-state-at 5 " + path("ragdolls.state"));

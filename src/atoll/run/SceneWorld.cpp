@@ -373,6 +373,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
         broken_at[constraint_index.at(world.constraint(scene.events[e].constraint).get())] = -1;
     }
     if (options.validate) {
+      system.set_determinism_log(nullptr);
       // The trial step first, then the real one from the same state (the listeners' contacts
       // of the trial are dropped), whose result must be the trial's to the bit.
       system.save_state(before_step);
@@ -385,8 +386,10 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
                      back.error().message());
       if (contact_recorder) contact_recorder->clear();
     }
+    system.set_determinism_log(options.detlog);
     const auto start = std::chrono::steady_clock::now();
     Result<UpdateResult> result = system.update(scene.dt, scene.collision_steps, options.jobs);
+    system.set_determinism_log(nullptr);
     wall_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!result) return Error(std::string(source) + ": " + result.error().message());

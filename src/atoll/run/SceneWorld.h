@@ -145,6 +145,9 @@ struct RunOptions {
   /// and steps again, and compares the two results; the run fails at the first step whose
   /// repeat differs, naming the step and the first different field. Twice the simulation time.
   bool validate = false;
+  /// Receives a hash per stage per collision step of the run (state/DeterminismLog.h; not
+  /// owned; null: none). With `validate`, of the real steps only.
+  DeterminismLog* detlog = nullptr;
 };
 
 /// Runs the scene in `world` from its current state, from the world's step count on (a world

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <utility>
 
+#include "atoll/core/Hash.h"
 #include "atoll/core/QuickSort.h"
 #include "atoll/solver/IslandSolver.h"
 #include "atoll/solver/SolverBodies.h"
+#include "atoll/state/StateHash.h"
 #include "atoll/world/ContactFinding.h"
 #include "atoll/world/ContinuousCollision.h"
 
@@ -158,9 +160,13 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   ctx.result = &result;
   SolverBodies& solver = ctx.solver;
   IslandBuilder& islands = ctx.islands;
-  const auto timed = [&result](Stage stage, auto&& run) {
-    StageTimer timer(result, stage);
-    run();
+  const auto timed = [&](Stage stage, auto&& run) {
+    {
+      StageTimer timer(result, stage);
+      run();
+    }
+    if (determinism_log_ != nullptr)
+      determinism_log_->on_stage(step_count_, collision_step, stage_name(stage), stage_hash(stage));
   };
 
   // A sleeping body joined to an awake one wakes before the body lists are made.
@@ -277,6 +283,38 @@ void PhysicsSystem::update_bounds(float dt) {
     bounds_of(index, tight_box, displacement);
     (void)broadphase_.update(index, tight_box, displacement);
   }
+}
+
+uint64_t PhysicsSystem::stage_hash(Stage stage) {
+  uint64_t hash = state_hash(body_manager_);
+  for (const SolverBody& b : ctx_.solver.bodies) {
+    for (const Vec3& v : {b.linear_velocity, b.angular_velocity, b.com_position})
+      for (int i = 0; i < 3; ++i) hash = hash_float(v[i], hash);
+    for (const float q : {b.rotation.x(), b.rotation.y(), b.rotation.z(), b.rotation.w()})
+      hash = hash_float(q, hash);
+  }
+  switch (stage) {
+    case Stage::find_pairs:
+      for (const BodyPair& pair : ctx_.pairs) {
+        hash = hash_bytes(&pair.a, sizeof(pair.a), hash);
+        hash = hash_bytes(&pair.b, sizeof(pair.b), hash);
+      }
+      break;
+    case Stage::narrow_phase:
+    case Stage::finish_contacts: {
+      HashingStateStream stream(hash);
+      contact_manager_.visit_cache_state(stream);
+      hash = stream.hash();
+      break;
+    }
+    case Stage::build_islands:
+      for (uint32_t i = 0; i < ctx_.islands.num_islands(); ++i)
+        for (uint32_t body : ctx_.islands.island_bodies(i)) hash = hash_bytes(&body, 4, hash);
+      break;
+    default:
+      break;
+  }
+  return hash;
 }
 
 WorldStateRefs PhysicsSystem::state_refs() {

@@ -19,6 +19,7 @@
 #include "atoll/core/JobSystem.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/PhysicsSettings.h"
+#include "atoll/state/DeterminismLog.h"
 #include "atoll/state/WorldState.h"
 #include "atoll/world/ConstraintListener.h"
 #include "atoll/world/ContactListener.h"
@@ -115,6 +116,12 @@ class PhysicsSystem final : private BodyListener {
   /// Format: docs/state-format.md.
   void save_state(StateRecorder& recorder, StateParts parts = StateParts::all,
                   const StateFilter* filter = nullptr) const;
+  /// Sends a hash of what every stage of every collision step left behind to `log` (null:
+  /// none; not owned): the bodies' state, the solver's entries, and the stage's own results
+  /// (pairs, contact cache, islands). Costs a pass over the bodies per stage. Two runs that
+  /// should be identical part at the first differing line (state/DeterminismLog.h).
+  void set_determinism_log(DeterminismLog* log) { determinism_log_ = log; }
+
   /// Restores the parts `recorder` holds: the next update() continues exactly as the saved
   /// world would have (same bits). With a validating recorder, compares instead and changes
   /// nothing; the error names the first difference. An error (not an Atoll state, another
@@ -144,6 +151,8 @@ class PhysicsSystem final : private BodyListener {
   void deliver_events();
   // The parts of the world a saved state walks.
   WorldStateRefs state_refs();
+  // The determinism log's hash after `stage`.
+  uint64_t stage_hash(Stage stage);
 
   std::unique_ptr<DefaultLayers> default_layers_;
   BodyManager body_manager_;
@@ -161,6 +170,7 @@ class PhysicsSystem final : private BodyListener {
   const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter_ = nullptr;
   const ObjectLayerPairFilter* object_layer_pair_filter_ = nullptr;
   uint64_t step_count_ = 0;
+  DeterminismLog* determinism_log_ = nullptr;
 
   // The step's scratch: cleared, not freed, so that a warmed-up step does not allocate.
   StepContext ctx_;
