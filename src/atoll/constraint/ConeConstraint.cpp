@@ -70,7 +70,7 @@ void ConeConstraint::measure(const SolverBody& body1, const SolverBody& body2) {
   const Vec3 a2 = body2.rotation * s_.twist_axis2;
   const Vec3 n = a1.cross(a2);
   const float sin_angle = n.length();
-  angle_ = std::atan2(sin_angle, a1.dot(a2));
+  angle_ = atl::atan2(sin_angle, a1.dot(a2));
   // Axes (anti)parallel: any axis ⟂ a1 turns a2 away from (or towards) it.
   axis_ = sin_angle > 1.0e-6f ? n / sin_angle : a1.normalized().normalized_perpendicular();
 }

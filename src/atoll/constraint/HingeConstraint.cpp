@@ -123,7 +123,7 @@ void HingeConstraint::measure(const SolverBody& body1, const SolverBody& body2) 
   a2_ = body2.rotation * s_.hinge_axis2;
   const Vec3 n1 = body1.rotation * s_.normal_axis1;
   const Vec3 n2 = body2.rotation * s_.normal_axis2;
-  angle_ = std::atan2(a1_.dot(n1.cross(n2)), n1.dot(n2));
+  angle_ = atl::atan2(a1_.dot(n1.cross(n2)), n1.dot(n2));
 }
 
 bool HingeConstraint::limit_violation(float& c, float& min_lambda, float& max_lambda) const {

@@ -52,8 +52,8 @@ bool is_rotation(int axis) { return axis >= SixDOFConstraintSettings::k_num_tran
 // The rotation of frame 2 in frame 1 at twist `twist` about X and swing components
 // sin(swing_y / 2), sin(swing_z / 2) (SwingTwistConstraintPart's measure of the angles).
 Quat rotation_at_angles(float twist, float swing_y, float swing_z) {
-  const float y = std::sin(0.5f * swing_y);
-  const float z = std::sin(0.5f * swing_z);
+  const float y = atl::sin(0.5f * swing_y);
+  const float z = atl::sin(0.5f * swing_z);
   const float w = std::sqrt(std::max(0.0f, 1.0f - y * y - z * z));
   return (Quat(0.0f, y, z, w).normalized() * Quat::rotation(Vec3::axis_x(), twist)).normalized();
 }

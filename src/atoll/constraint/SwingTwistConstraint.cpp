@@ -120,14 +120,14 @@ Quat SwingTwistConstraint::clamp_to_limits(const Quat& orientation) const {
   orientation.normalized().ensure_w_positive().swing_twist(swing, twist);
   swing = swing.ensure_w_positive();
   if (!(s_.twist_min_angle <= -k_pi && s_.twist_max_angle >= k_pi)) {
-    const float angle = 2.0f * std::atan2(twist.x(), twist.w());
+    const float angle = 2.0f * atl::atan2(twist.x(), twist.w());
     twist =
         Quat::rotation(Vec3::axis_x(), std::clamp(angle, s_.twist_min_angle, s_.twist_max_angle));
   }
   if (!(s_.plane_half_cone_angle >= k_pi && s_.normal_half_cone_angle >= k_pi)) {
     // The cone is the ellipse of semi-axes sin(half-angle / 2) in the swing's (y, z).
     const std::array<float, 2> p = SwingTwistConstraintPart::closest_point_on_ellipse(
-        std::sin(0.5f * s_.plane_half_cone_angle), std::sin(0.5f * s_.normal_half_cone_angle),
+        atl::sin(0.5f * s_.plane_half_cone_angle), atl::sin(0.5f * s_.normal_half_cone_angle),
         swing.y(), swing.z());
     swing = Quat(0.0f, p[0], p[1], std::sqrt(std::max(0.0f, 1.0f - p[0] * p[0] - p[1] * p[1])));
   }

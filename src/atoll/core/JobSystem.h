@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "atoll/core/FloatEnvironment.h"
+
 namespace atl {
 
 class JobSystem {
@@ -54,9 +56,13 @@ template <class Body>
 void parallel_for(JobSystem& jobs, uint32_t count, uint32_t min_range, Body&& body) {
   if (count == 0) return;
   using B = std::remove_reference_t<Body>;
-  jobs.run([](uint32_t begin, uint32_t end, uint32_t worker,
-              void* context) { (*static_cast<B*>(context))(begin, end, worker); },
-           count, min_range, const_cast<std::remove_const_t<B>*>(&body));
+  jobs.run(
+      [](uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+        // A worker of the game's own scheduler may run with flush-to-zero on.
+        const ScopedDefaultFloatEnvironment environment;
+        (*static_cast<B*>(context))(begin, end, worker);
+      },
+      count, min_range, const_cast<std::remove_const_t<B>*>(&body));
 }
 
 /// Runs `body(begin, end, worker)` over [0, count) in at most one contiguous share per worker,

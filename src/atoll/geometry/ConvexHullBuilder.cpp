@@ -881,7 +881,7 @@ Result<ConvexHull> build_flat(std::span<const Vec3> input, const DVec3& origin, 
   // A point within the tolerance of the chord from the one before it to the next is dropped.
   const auto keeps_left_turn = [tolerance](const Point2& o, const Point2& a, const Point2& b) {
     const double cross = (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-    return cross > tolerance * std::hypot(b.x - o.x, b.y - o.y);
+    return cross > tolerance * std::sqrt((b.x - o.x) * (b.x - o.x) + (b.y - o.y) * (b.y - o.y));
   };
   std::vector<Point2> chain;
   const auto add_to_chain = [&](const Point2& p, size_t floor) {

@@ -252,21 +252,25 @@ double polygon_area(const std::vector<Point2d>& polygon) {
 
 /// The convex polygon (counter-clockwise) with every edge moved inward by `inset`: the
 /// intersection of the moved edges' half-planes, without repeated points.
+// |a − b| by IEEE operations only (std::hypot is a libm function whose last bit may differ
+// between platforms: ATOLL_CROSS_PLATFORM_DETERMINISTIC).
+double distance_2d(const Point2d& a, const Point2d& b) {
+  return std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+}
+
 std::vector<Point2d> inset_polygon(const std::vector<Point2d>& polygon, double inset) {
   std::vector<Point2d> core = polygon;
   for (size_t i = 0; i < polygon.size() && !core.empty(); ++i) {
     const Point2d& a = polygon[i];
     const Point2d& b = polygon[(i + 1) % polygon.size()];
-    const double length = std::hypot(b.x - a.x, b.y - a.y);
+    const double length = distance_2d(a, b);
     const Point2d m{-(b.y - a.y) / length, (b.x - a.x) / length};  // inward (left) normal
     core = clip_polygon(core, m, m.x * a.x + m.y * a.y + inset);
   }
   std::vector<Point2d> unique;
   for (const Point2d& p : core)
-    if (unique.empty() || std::hypot(p.x - unique.back().x, p.y - unique.back().y) > 1.0e-9)
-      unique.push_back(p);
-  while (unique.size() > 1 && std::hypot(unique.front().x - unique.back().x,
-                                         unique.front().y - unique.back().y) <= 1.0e-9)
+    if (unique.empty() || distance_2d(p, unique.back()) > 1.0e-9) unique.push_back(p);
+  while (unique.size() > 1 && distance_2d(unique.front(), unique.back()) <= 1.0e-9)
     unique.pop_back();
   return unique;
 }

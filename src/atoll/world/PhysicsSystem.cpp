@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "atoll/core/FloatEnvironment.h"
 #include "atoll/core/Hash.h"
 #include "atoll/core/QuickSort.h"
 #include "atoll/solver/IslandSolver.h"
@@ -122,6 +123,8 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
   if (collision_steps < 1)
     return Error("PhysicsSystem::update: collision_steps: must be >= 1, got " +
                  std::to_string(collision_steps));
+  // The step's bits must not depend on the caller's floating-point environment.
+  const ScopedDefaultFloatEnvironment environment;
   UpdateResult result;
   ctx_.events.clear();
   ctx_.broken.clear();

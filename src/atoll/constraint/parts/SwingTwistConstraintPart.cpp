@@ -13,8 +13,8 @@ void SwingTwistConstraintPart::set_limits(float twist_min, float twist_max,
   const float y = std::clamp(swing_y_half_angle, 0.0f, k_pi);
   const float z = std::clamp(swing_z_half_angle, 0.0f, k_pi);
   swing_free_ = y >= k_pi && z >= k_pi;
-  swing_y_ = std::sin(0.5f * y);
-  swing_z_ = std::sin(0.5f * z);
+  swing_y_ = atl::sin(0.5f * y);
+  swing_z_ = atl::sin(0.5f * z);
   swing_type_ = SwingType::Cone;
   swing_min_lambda_ = -k_float_max;
   swing_max_lambda_ = 0.0f;
@@ -30,8 +30,8 @@ void SwingTwistConstraintPart::set_pyramid_limits(float twist_min, float twist_m
     lo = std::clamp(lo, -k_pi, k_pi);
     hi = std::clamp(std::max(hi, lo), -k_pi, k_pi);
     free = lo <= -k_pi && hi >= k_pi;
-    out_lo = std::sin(0.5f * lo);
-    out_hi = std::sin(0.5f * hi);
+    out_lo = atl::sin(0.5f * lo);
+    out_hi = atl::sin(0.5f * hi);
   };
   range(swing_y_min, swing_y_max, pyramid_y_min_, pyramid_y_max_, pyramid_y_free_);
   range(swing_z_min, swing_z_max, pyramid_z_min_, pyramid_z_max_, pyramid_z_free_);
@@ -95,7 +95,7 @@ float twist_angle(const Quat& q) {
   Quat swing;
   Quat twist;
   q.ensure_w_positive().swing_twist(swing, twist);
-  return 2.0f * std::atan2(twist.x(), twist.w());
+  return 2.0f * atl::atan2(twist.x(), twist.w());
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Golden state hashes (issue 10 item 3, LAWS.md F4): runs every built-in scene for a fixed
+# number of steps with the atoll program of a `crossplatform` build (ATOLL_CROSS_PLATFORM_
+# DETERMINISTIC: no FMA or contraction, own trigonometry, the default floating-point
+# environment) and compares each state hash with tests/golden/state_hashes.txt. A g++ and a
+# clang build must both match it: the same bits whatever the compiler.
+#
+#   cmake --preset crossplatform && cmake --build --preset crossplatform
+#   scripts/golden-hashes.sh build/crossplatform            # check (exit 1 on a difference)
+#   scripts/golden-hashes.sh build/crossplatform --update   # rewrite the golden file
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:?usage: $0 BUILD_DIR [--update]}"
+update="${2:-}"
+atoll="$build/apps/atoll/atoll"
+golden="$root/tests/golden/state_hashes.txt"
+[ -x "$atoll" ] || { echo "golden-hashes: $atoll not built" >&2; exit 2; }
+if ! "$atoll" info | grep -q "cross-platform deterministic: yes"; then
+  echo "golden-hashes: $atoll is not a crossplatform build (atoll info)" >&2
+  exit 2
+fi
+steps=100
+scenes="demo tower10 bullets chain ragdolls joint_grid highspeed convex_vs_mesh many_pyramids
+        highspeed_spheres pyramid"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+for scene in $scenes; do
+  "$atoll" run "$scene" --steps "$steps" --quiet --summary "$tmp/s.json"
+  hash="$(sed -n 's/.*"state_hash": *"\([0-9a-f]*\)".*/\1/p' "$tmp/s.json")"
+  echo "$scene $steps $hash" >> "$tmp/hashes.txt"
+done
+if [ "$update" = "--update" ]; then
+  mkdir -p "$(dirname "$golden")"
+  {
+    echo "# scene steps state_hash — written by scripts/golden-hashes.sh from a crossplatform build"
+    cat "$tmp/hashes.txt"
+  } > "$golden"
+  echo "golden-hashes: wrote $golden"
+  exit 0
+fi
+if diff <(grep -v '^#' "$golden") "$tmp/hashes.txt" > "$tmp/diff.txt"; then
+  echo "golden-hashes: $(wc -l < "$tmp/hashes.txt") scenes match $golden"
+else
+  echo "golden-hashes: $atoll differs from $golden (< golden, > this build):" >&2
+  cat "$tmp/diff.txt" >&2
+  exit 1
+fi
