@@ -257,6 +257,9 @@ void register_ccd_bodies(StepContext& ctx) {
     const float inner_radius = body.shape()->inner_radius();
     const float threshold = settings.linear_cast_threshold * inner_radius;
     if (!(delta_position.length_sq() > threshold * threshold)) continue;
+    // A velocity that overflowed this step (the body is quarantined after it): nothing to sweep,
+    // and the broadphase refuses a non-finite cast.
+    if (!delta_position.is_finite()) continue;
     CcdBody& c = ctx.ccd_bodies.emplace_back();
     c.solver_index = solver_index;
     c.body_id = body.id().value();
