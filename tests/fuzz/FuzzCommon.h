@@ -14,6 +14,7 @@
 #include "atoll/core/Result.h"
 #include "atoll/math/Quat.h"
 #include "atoll/math/Vec3.h"
+#include "atoll/shape/Validation.h"
 #include "atoll/world/PhysicsSystem.h"
 
 namespace atl::fuzz {
@@ -47,8 +48,14 @@ inline void check_world_finite(const PhysicsSystem& system) {
     if (body.is_quarantined()) return;
     check(finite(body.position()) && finite(body.rotation()) && finite(body.linear_velocity()) &&
               finite(body.angular_velocity()),
-          "body index " + std::to_string(body.id().index()) +
-              ": pose or velocity not finite, and not quarantined");
+          "body index " + std::to_string(body.id().index()) + " (motion type " +
+              std::to_string(int(body.motion_type())) + (body.is_active() ? ", active" : "") +
+              (body.is_added() ? ", added" : "") + "): position " + format_vec3(body.position()) +
+              ", rotation " +
+              format_vec3(Vec3(body.rotation().x(), body.rotation().y(), body.rotation().z())) +
+              " w " + format_float(body.rotation().w()) + ", linear velocity " +
+              format_vec3(body.linear_velocity()) + ", angular velocity " +
+              format_vec3(body.angular_velocity()) + ": not finite, and not quarantined");
   });
 }
 

@@ -2,6 +2,8 @@
 
 #include "atoll/body/Validation.h"
 
+#include <cmath>
+
 namespace atl {
 
 namespace {
@@ -178,6 +180,14 @@ Status BodyInterface::move_kinematic(BodyID id, const Vec3& target_position,
 
   const Quat rotation = target_rotation.normalized();
   const Vec3 target_com = target_position + rotation * body.shape_center_of_mass();
+  // A dt so short that the velocities overflow float (a turn of up to π rad, or the distance, in
+  // dt) would leave the body with an infinite velocity.
+  if (!((target_com - body.center_of_mass_position()) / dt).is_finite() ||
+      !std::isfinite(k_pi / dt))
+    return field_error(arg(call, "dt"),
+                       "too short to reach the target: the velocity overflows "
+                       "float, got " +
+                           format_float(dt));
   MotionProperties& motion = *body.motion_properties();
   motion.move_kinematic(body.center_of_mass_position(), body.rotation(), target_com, rotation, dt);
   if (motion.linear_velocity() != Vec3::zero() || motion.angular_velocity() != Vec3::zero())
