@@ -245,14 +245,26 @@ Status BodyInterface::apply_to_dynamic(const char* call, BodyID id,
   Body& body = **found;
   if (!body.is_dynamic()) return not_dynamic_error(call, body);
   // Any finite force or impulse is accepted: a velocity beyond max_linear_velocity is clamped
-  // (also when its square overflows), and forces whose sum overflows end in quarantine.
+  // (also when its square overflows), and forces whose sum overflows end in quarantine. Only an
+  // impulse whose effect overflows the velocity itself is refused (below).
   for (const NamedVector& v : vectors) {
     const bool is_point = std::string_view(v.name) == "world_point";
     if (auto error = is_point ? check_bounded(arg(call, v.name), v.value, k_max_position, "m")
                               : check_finite(arg(call, v.name), v.value))
       return *error;
   }
+  const Vec3 linear_before = body.linear_velocity(), angular_before = body.angular_velocity();
   apply(body);
+  // A finite impulse whose effect overflows float (a huge angular impulse through the inverse
+  // inertia, an impulse at a long lever arm) left a NaN or infinite velocity, which a body out
+  // of the world keeps: refused, and the velocities put back.
+  if (!body.linear_velocity().is_finite() || !body.angular_velocity().is_finite()) {
+    body.motion_properties()->set_linear_velocity(linear_before);
+    body.motion_properties()->set_angular_velocity(angular_before);
+    const NamedVector& first = *vectors.begin();
+    return field_error(arg(call, first.name), "its effect on the velocity overflows float, got " +
+                                                  format_vec3(first.value));
+  }
   activate_if_added(body, Activation::Activate);
   return Ok{};
 }
