@@ -360,6 +360,15 @@ Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation ac
   if (!found) return found.error();
   Body& body = **found;
   if (shape == nullptr) return field_error(arg(call, "shape"), "must not be null");
+  // As at creation: the bounds at the body's pose within ±k_max_position. A huge shape (a hull
+  // of 1e38 m points: infinite bounds, NaN centre of mass) moved the body to NaN.
+  const AABox bounds = shape->world_bounds(body.world_transform());
+  if (!(bounds.min.abs().max_component() <= k_max_position) ||
+      !(bounds.max.abs().max_component() <= k_max_position))
+    return field_error(arg(call, "shape"), "the body's bounds must lie within ±" +
+                                               format_float(k_max_position) +
+                                               " m of the origin, got " + format_vec3(bounds.min) +
+                                               " to " + format_vec3(bounds.max));
   if (body.is_dynamic()) {
     if (auto problem = dynamic_problem(body, *shape))
       return field_error(arg(call, "shape"), *problem);
