@@ -151,8 +151,10 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
       velocity2 = solver.bodies[solver2].linear_velocity;
     }
     const Vec3 displacement = c.delta_position - velocity2 * ctx.dt;
-    // Moving this little relative to body 2, the discrete contacts handle the pair.
-    if (displacement.length_sq() <= c.threshold_sq) continue;
+    // Moving this little relative to body 2, the discrete contacts handle the pair. A
+    // displacement that overflowed (body 2's velocity did; it is quarantined after the step) is
+    // not cast either: the cast refuses it.
+    if (!(displacement.length_sq() > c.threshold_sq) || !displacement.is_finite()) continue;
     const float best_fraction_plus_slop = collector.fraction_plus_slop();
     const float best_fraction = collector.fraction;
     collector.begin_target(displacement);
