@@ -165,7 +165,9 @@ void query(const atl::Shape& shape, ByteReader& in) {
   using namespace atl;
   const AABox bounds = shape.local_bounds();
   fuzz::check(fuzz::finite(bounds.min) && fuzz::finite(bounds.max) && bounds.is_valid(),
-              "an accepted shape has non-finite or invalid local bounds");
+              std::string(shape_sub_type_name(shape.sub_type())) +
+                  ": an accepted shape has non-finite or invalid local bounds " +
+                  format_vec3(bounds.min) + " to " + format_vec3(bounds.max));
   (void)shape.mass_properties();
   (void)shape.volume();
   (void)shape.inner_radius();

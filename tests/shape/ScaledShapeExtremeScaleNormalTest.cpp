@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/ScaledShape.h"
@@ -46,6 +47,17 @@ TEST(ScaledShapeExtremeScaleNormal, OrdinaryScaleTiltsTheNormalAsBefore) {
   const Vec3 normal = shape.surface_normal(SubShapeID(), Vec3(2, 0.2f, 0.3f));
   EXPECT_NEAR(normal.x(), 1.0f, 1.0e-6f);
   EXPECT_NEAR(normal.length(), 1.0f, 1.0e-6f);
+}
+
+TEST(ScaledShapeExtremeScaleNormal, AScaleThatOverflowsTheBoundsIsRefused) {
+  // Also found by the shapes target: a 1e30 scale on a 1e10 m box gave infinite bounds.
+  const Result<Ref<Shape>> shape =
+      ScaledShapeSettings{make_ref<BoxShape>(Vec3(1.0e10f, 1, 1), 0.0f), Vec3(1.0e30f, 1, 1)}
+          .create();
+  ASSERT_FALSE(shape.ok());
+  EXPECT_EQ(std::string(shape.error().message()),
+            "ScaledShapeSettings.scale: (1e+30, 1, 1) makes the inner shape's bounds overflow "
+            "float");
 }
 
 }  // namespace scaled_shape_extreme_scale_normal_test

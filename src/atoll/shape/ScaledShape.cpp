@@ -39,6 +39,12 @@ Result<Ref<Shape>> ScaledShapeSettings::create() const {
                                                         " is not valid for the inner " +
                                                         shape_sub_type_name(inner->sub_type()) +
                                                         " shape, which " + scale_rule(*inner));
+  // A scale so large that the inner shape's bounds overflow float gave a shape with infinite
+  // bounds.
+  const AABox bounds = inner->local_bounds().scaled(scale);
+  if (!bounds.min.is_finite() || !bounds.max.is_finite())
+    return field_error("ScaledShapeSettings.scale",
+                       format_vec3(scale) + " makes the inner shape's bounds overflow float");
   return Ref<Shape>(make_ref<ScaledShape>(inner, scale));
 }
 
