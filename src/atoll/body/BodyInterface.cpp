@@ -2,6 +2,8 @@
 
 #include "atoll/body/Validation.h"
 
+#include <cmath>
+
 namespace atl {
 
 namespace {
@@ -178,6 +180,14 @@ Status BodyInterface::move_kinematic(BodyID id, const Vec3& target_position,
 
   const Quat rotation = target_rotation.normalized();
   const Vec3 target_com = target_position + rotation * body.shape_center_of_mass();
+  // A dt so short that the velocities overflow float (a turn of up to π rad, or the distance, in
+  // dt) would leave the body with an infinite velocity.
+  if (!((target_com - body.center_of_mass_position()) / dt).is_finite() ||
+      !std::isfinite(k_pi / dt))
+    return field_error(arg(call, "dt"),
+                       "too short to reach the target: the velocity overflows "
+                       "float, got " +
+                           format_float(dt));
   MotionProperties& motion = *body.motion_properties();
   motion.move_kinematic(body.center_of_mass_position(), body.rotation(), target_com, rotation, dt);
   if (motion.linear_velocity() != Vec3::zero() || motion.angular_velocity() != Vec3::zero())
@@ -235,14 +245,26 @@ Status BodyInterface::apply_to_dynamic(const char* call, BodyID id,
   Body& body = **found;
   if (!body.is_dynamic()) return not_dynamic_error(call, body);
   // Any finite force or impulse is accepted: a velocity beyond max_linear_velocity is clamped
-  // (also when its square overflows), and forces whose sum overflows end in quarantine.
+  // (also when its square overflows), and forces whose sum overflows end in quarantine. Only an
+  // impulse whose effect overflows the velocity itself is refused (below).
   for (const NamedVector& v : vectors) {
     const bool is_point = std::string_view(v.name) == "world_point";
     if (auto error = is_point ? check_bounded(arg(call, v.name), v.value, k_max_position, "m")
                               : check_finite(arg(call, v.name), v.value))
       return *error;
   }
+  const Vec3 linear_before = body.linear_velocity(), angular_before = body.angular_velocity();
   apply(body);
+  // A finite impulse whose effect overflows float (a huge angular impulse through the inverse
+  // inertia, an impulse at a long lever arm) left a NaN or infinite velocity, which a body out
+  // of the world keeps: refused, and the velocities put back.
+  if (!body.linear_velocity().is_finite() || !body.angular_velocity().is_finite()) {
+    body.motion_properties()->set_linear_velocity(linear_before);
+    body.motion_properties()->set_angular_velocity(angular_before);
+    const NamedVector& first = *vectors.begin();
+    return field_error(arg(call, first.name), "its effect on the velocity overflows float, got " +
+                                                  format_vec3(first.value));
+  }
   activate_if_added(body, Activation::Activate);
   return Ok{};
 }
@@ -338,6 +360,15 @@ Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation ac
   if (!found) return found.error();
   Body& body = **found;
   if (shape == nullptr) return field_error(arg(call, "shape"), "must not be null");
+  // As at creation: the bounds at the body's pose within ±k_max_position. A huge shape (a hull
+  // of 1e38 m points: infinite bounds, NaN centre of mass) moved the body to NaN.
+  const AABox bounds = shape->world_bounds(body.world_transform());
+  if (!(bounds.min.abs().max_component() <= k_max_position) ||
+      !(bounds.max.abs().max_component() <= k_max_position))
+    return field_error(arg(call, "shape"), "the body's bounds must lie within ±" +
+                                               format_float(k_max_position) +
+                                               " m of the origin, got " + format_vec3(bounds.min) +
+                                               " to " + format_vec3(bounds.max));
   if (body.is_dynamic()) {
     if (auto problem = dynamic_problem(body, *shape))
       return field_error(arg(call, "shape"), *problem);

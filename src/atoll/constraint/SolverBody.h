@@ -8,6 +8,7 @@
 // the same entry.
 
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "atoll/math/Mat44.h"
@@ -44,7 +45,12 @@ struct SolverBody {
   void apply_position_step(const Vec3& delta_position, const Vec3& delta_rotation) {
     com_position += delta_position;
     const float angle = delta_rotation.length();
-    if (angle > 1.0e-12f)
+    // A turn whose length overflows float (an infinite angular velocity, or a finite one of
+    // ~1e19 rad per step under a huge max_angular_velocity) has no axis: the rotation becomes
+    // NaN and the step's non-finite check quarantines the body (Quat::rotation asserted).
+    if (angle > k_float_max)
+      rotation = Quat(Vec4::replicate(std::numeric_limits<float>::quiet_NaN()));
+    else if (angle > 1.0e-12f)
       rotation = (Quat::rotation(delta_rotation / angle, angle) * rotation).normalized();
   }
 };

@@ -1,11 +1,15 @@
 #include "atoll/math/Math.h"
 
+#include <cmath>
+
 namespace atl {
 
 namespace {
 
 // Cody-Waite split of π/4 so that x - j·π/4 loses no precision for |x| < ~8192.
 constexpr float k_four_over_pi = 1.27323954473516f;
+// Arguments from here on are reduced modulo 2π before the octant is taken (see reduce()).
+constexpr float k_reduce_limit = 1.0e9f;
 constexpr float k_dp1 = 0.78515625f;
 constexpr float k_dp2 = 2.4187564849853515625e-4f;
 constexpr float k_dp3 = 3.77489497744594108e-8f;
@@ -21,6 +25,16 @@ inline float cos_poly(float z) {
 
 // Reduces |x| to r in [-π/4, π/4] and octant j in {0, 2, 4, 6} (always even).
 inline float reduce(float abs_x, int& octant) {
+  // From 2^31·π/4 on the octant does not fit an int (converting it was undefined behaviour):
+  // reduce modulo 2π first (fmod is exact, so the result stays the same on every platform).
+  // Below the limit nothing changes. NaN and ±∞ give NaN.
+  if (!(abs_x < k_reduce_limit)) {
+    abs_x = std::fmod(abs_x, k_two_pi);
+    if (std::isnan(abs_x)) {
+      octant = 0;
+      return abs_x;
+    }
+  }
   int j = static_cast<int>(k_four_over_pi * abs_x);
   float y = static_cast<float>(j);
   if ((j & 1) != 0) {

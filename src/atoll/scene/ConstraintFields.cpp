@@ -180,7 +180,7 @@ bool operator==(const ConstraintDesc& a, const ConstraintDesc& b) {
 // reading
 
 void SceneParser::expect_constraint(const std::string& name, const std::string& path) const {
-  if (scene_.find_constraint(name) == nullptr)
+  if (find_constraint(name) == nullptr)
     fail(path,
          "unknown constraint " + quote(name) + " (a constraint may name only those before it)");
 }
@@ -240,7 +240,7 @@ void SceneParser::parse_constraint(const Json& object, const std::string& path) 
     if (it.key() == "type") continue;
     if (it.key() == "name") {
       constraint.name = read_name(it.value(), member);
-      if (scene_.find_constraint(constraint.name) != nullptr)
+      if (find_constraint(constraint.name) != nullptr)
         fail(member, "duplicate constraint name " + quote(constraint.name));
       continue;
     }
@@ -252,12 +252,13 @@ void SceneParser::parse_constraint(const Json& object, const std::string& path) 
   require(object, path, "body2");
   check_constraint(constraint, path);
   type->complete(*constraint.settings, object, path);
+  constraint_index_.emplace(constraint.name, scene_.constraints.size());
   scene_.constraints.push_back(std::move(constraint));
 }
 
 void SceneParser::set_constraint_field(const std::string& name, const std::string& field,
                                        const Json& value, const std::string& path) {
-  ConstraintDesc* constraint = scene_.find_constraint(name);
+  ConstraintDesc* constraint = find_constraint(name);
   if (constraint == nullptr) fail(path, "unknown constraint " + quote(name));
   // "motor_settings.state" sets one key of a nested object: read as {"state": value} into it.
   const size_t dot = field.find('.');

@@ -718,7 +718,7 @@ void SceneParser::check_joint_template(const Json& constraint, const std::string
 void SceneParser::add_generated_joint(const Json& constraint, const std::string& name,
                                       const std::string& body1, const std::string& body2,
                                       const Vec3& end1, const Vec3& end2, const std::string& path) {
-  if (scene_.find_constraint(name) != nullptr)
+  if (find_constraint(name) != nullptr)
     fail(member_path(path, "name"),
          "makes constraint " + Json(name).dump() + ", a name already taken");
   Json object = constraint;
@@ -761,7 +761,7 @@ void SceneParser::parse_ragdoll(const std::string& prefix, const BodyDesc& proto
   }
   for (const RagdollJoint& joint : k_ragdoll_joints) {
     const std::string name = prefix + "_" + joint.name;
-    if (scene_.find_constraint(name) != nullptr)
+    if (find_constraint(name) != nullptr)
       fail(member_path(path, "name"),
            "makes constraint " + Json(name).dump() + ", a name already taken");
     Json object = Json::object();

@@ -87,10 +87,15 @@ class SceneParser {
   void check_constraint(const ConstraintDesc& constraint, const std::string& path) const;
   /// Appends a body, failing at `path` when its name is taken.
   void add_body(BodyDesc body, const std::string& path);
+  /// The scene constraint named `name`, or null (by constraint_index_, not a linear search: a
+  /// generated grid of 10⁴ bodies makes 2·10⁴ constraints, each checked for a duplicate name).
+  ConstraintDesc* find_constraint(std::string_view name) const;
 
   SceneDescription& scene_;
   // Body names → index into scene_.bodies, for duplicate checks and look-ups.
   std::map<std::string, size_t, std::less<>> body_index_;
+  // Constraint names → index into scene_.constraints, for duplicate checks and look-ups.
+  std::map<std::string, size_t, std::less<>> constraint_index_;
 };
 
 }  // namespace atl

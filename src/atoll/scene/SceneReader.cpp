@@ -66,6 +66,13 @@ std::string error_line(std::string_view source, const PathError& error) {
 
 SceneParser::SceneParser(SceneDescription& scene) : scene_(scene) {
   for (size_t i = 0; i < scene_.bodies.size(); ++i) body_index_.emplace(scene_.bodies[i].name, i);
+  for (size_t i = 0; i < scene_.constraints.size(); ++i)
+    constraint_index_.emplace(scene_.constraints[i].name, i);
+}
+
+ConstraintDesc* SceneParser::find_constraint(std::string_view name) const {
+  const auto it = constraint_index_.find(name);
+  return it == constraint_index_.end() ? nullptr : &scene_.constraints[it->second];
 }
 
 void SceneParser::parse_document(const Json& root) {
@@ -238,7 +245,7 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
       desc.constraint = read_name(v, p);
       expect_constraint(desc.constraint, p);
       if (desc.action == SceneAction::SetMotor) {
-        const ConstraintDesc& constraint = *scene_.find_constraint(desc.constraint);
+        const ConstraintDesc& constraint = *find_constraint(desc.constraint);
         if (!fields::find_constraint_type(constraint.type)->motor)
           fail(p, quote_name(desc.constraint) + " is a " + to_string(constraint.type) +
                       " constraint, which has no motor");
@@ -280,8 +287,7 @@ void SceneParser::parse_event(const Json& event, const std::string& path) {
          "target_angular_velocity");
   // The constraint's type decides which motors and targets it has.
   if (desc.action == SceneAction::SetMotor)
-    fields::find_constraint_type(scene_.find_constraint(desc.constraint)->type)
-        ->check_event(desc, path);
+    fields::find_constraint_type(find_constraint(desc.constraint)->type)->check_event(desc, path);
   if (vector_key != nullptr) require(event, path, vector_key);
   if (has_value) require(event, path, "value");
   scene_.events.push_back(std::move(desc));

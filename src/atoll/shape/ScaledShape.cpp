@@ -1,5 +1,7 @@
 #include "atoll/shape/ScaledShape.h"
 
+#include <cmath>
+
 #include "atoll/shape/Validation.h"
 
 namespace atl {
@@ -37,6 +39,12 @@ Result<Ref<Shape>> ScaledShapeSettings::create() const {
                                                         " is not valid for the inner " +
                                                         shape_sub_type_name(inner->sub_type()) +
                                                         " shape, which " + scale_rule(*inner));
+  // A scale so large that the inner shape's bounds overflow float gave a shape with infinite
+  // bounds.
+  const AABox bounds = inner->local_bounds().scaled(scale);
+  if (!bounds.min.is_finite() || !bounds.max.is_finite())
+    return field_error("ScaledShapeSettings.scale",
+                       format_vec3(scale) + " makes the inner shape's bounds overflow float");
   return Ref<Shape>(make_ref<ScaledShape>(inner, scale));
 }
 
@@ -79,7 +87,18 @@ bool ScaledShape::collide_point(const Vec3& point) const {
 
 Vec3 ScaledShape::surface_normal(const SubShapeID& id, const Vec3& local_point) const {
   const Vec3 inner_normal = inner()->surface_normal(id, local_point / scale_);
-  return (inner_normal / scale_).normalized();
+  // Normals map by the inverse scale (then normalized). In double: a valid scale may be any
+  // finite non-zero float, and in float n / scale overflowed (a scale of 1e-40) or underflowed
+  // to zero (1e30), which normalized to NaN.
+  double n[3];
+  double length_sq = 0.0;
+  for (int axis = 0; axis < 3; ++axis) {
+    n[axis] = double(inner_normal[axis]) / double(scale_[axis]);
+    length_sq += n[axis] * n[axis];
+  }
+  const double length = std::sqrt(length_sq);
+  ATOLL_ASSERT(length > 0.0 && std::isfinite(length));
+  return Vec3(float(n[0] / length), float(n[1] / length), float(n[2] / length));
 }
 
 }  // namespace atl

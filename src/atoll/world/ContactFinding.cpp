@@ -64,7 +64,8 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
   const Vec3 offset = body.rotation().conjugated() * (com - body.position());
   Quat rotation = body.rotation();
   const float spin = s.angular_velocity.length();
-  if (spin * dt > 1.0e-12f)
+  // A spin that overflows float (the body is quarantined after this step) keeps the rotation.
+  if (spin * dt > 1.0e-12f && spin * dt <= k_float_max)
     rotation = (Quat::rotation(s.angular_velocity / spin, spin * dt) * rotation).normalized();
   return Mat44::rotation_translation(rotation, com + s.linear_velocity * dt - rotation * offset);
 }

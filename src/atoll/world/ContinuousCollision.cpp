@@ -151,8 +151,10 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
       velocity2 = solver.bodies[solver2].linear_velocity;
     }
     const Vec3 displacement = c.delta_position - velocity2 * ctx.dt;
-    // Moving this little relative to body 2, the discrete contacts handle the pair.
-    if (displacement.length_sq() <= c.threshold_sq) continue;
+    // Moving this little relative to body 2, the discrete contacts handle the pair. A
+    // displacement that overflowed (body 2's velocity did; it is quarantined after the step) is
+    // not cast either: the cast refuses it.
+    if (!(displacement.length_sq() > c.threshold_sq) || !displacement.is_finite()) continue;
     const float best_fraction_plus_slop = collector.fraction_plus_slop();
     const float best_fraction = collector.fraction;
     collector.begin_target(displacement);
@@ -257,6 +259,9 @@ void register_ccd_bodies(StepContext& ctx) {
     const float inner_radius = body.shape()->inner_radius();
     const float threshold = settings.linear_cast_threshold * inner_radius;
     if (!(delta_position.length_sq() > threshold * threshold)) continue;
+    // A velocity that overflowed this step (the body is quarantined after it): nothing to sweep,
+    // and the broadphase refuses a non-finite cast.
+    if (!delta_position.is_finite()) continue;
     CcdBody& c = ctx.ccd_bodies.emplace_back();
     c.solver_index = solver_index;
     c.body_id = body.id().value();
