@@ -3,7 +3,8 @@
 # number of steps with the atoll program of a `crossplatform` build (ATOLL_CROSS_PLATFORM_
 # DETERMINISTIC: no FMA or contraction, own trigonometry, the default floating-point
 # environment) and compares each state hash with tests/golden/state_hashes.txt. A g++ and a
-# clang build must both match it: the same bits whatever the compiler.
+# clang build must both match it: the same bits whatever the compiler. The file is written
+# from a g++ build (--update refuses another) and CI checks a clang build against it.
 #
 #   cmake --preset crossplatform && cmake --build --preset crossplatform
 #   scripts/golden-hashes.sh build/crossplatform            # check (exit 1 on a difference)
@@ -30,6 +31,11 @@ for scene in $scenes; do
   echo "$scene $steps $hash" >> "$tmp/hashes.txt"
 done
 if [ "$update" = "--update" ]; then
+  # Written from g++ and checked in CI with clang: a difference between the compilers shows.
+  if ! "$atoll" info | grep -q "^build: .*GNU"; then
+    echo "golden-hashes: --update takes a g++ build (the crossplatform preset); CI checks clang" >&2
+    exit 2
+  fi
   mkdir -p "$(dirname "$golden")"
   {
     echo "# scene steps state_hash — written by scripts/golden-hashes.sh from a crossplatform build"
