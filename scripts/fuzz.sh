@@ -7,7 +7,8 @@
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--target T]... [--build-jobs J] [--no-build]
 #   --seconds N     run each target N seconds (default 60)
-#   --target T      only target T (scene_reader, shapes, recording_reader, api_calls); repeatable
+#   --target T      only target T (scene_reader, shapes, recording_reader, api_calls,
+#                   state_reader); repeatable
 #   --build-jobs J  parallel build jobs (default 2)
 #   --no-build      use the binaries already in build/fuzz
 set -euo pipefail
@@ -17,7 +18,7 @@ seconds=60
 build_jobs=2
 build=1
 targets=()
-all_targets=(scene_reader shapes recording_reader api_calls)
+all_targets=(scene_reader shapes recording_reader api_calls state_reader)
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;

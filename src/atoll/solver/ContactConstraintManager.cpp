@@ -1079,6 +1079,12 @@ void ContactConstraintManager::visit_cache_state(
     }
     visit_state(s, "relative_position", pair.relative_position);
     visit_state(s, "relative_rotation", pair.relative_rotation);
+    // What the next step computes with must be what a step could have left: finite, unit
+    // normals and rotations (a hand-made or damaged state asserted in setup; found by the
+    // state_reader fuzz target).
+    if (restoring && s.ok() &&
+        !(pair.relative_position.is_finite() && pair.relative_rotation.is_normalized()))
+      s.fail("relative transform: not finite, or the rotation is not a unit quaternion");
     uint32_t num_manifolds = pair.num_manifolds;
     s.count("manifolds", num_manifolds, k_min_manifold_bytes);
     const uint32_t first_manifold = pair.first_manifold;
@@ -1103,6 +1109,26 @@ void ContactConstraintManager::visit_cache_state(
       ContactSettings settings =
           has_settings && !restoring ? from.settings[manifold.settings] : ContactSettings{};
       if (has_settings) visit_contact_settings(s, settings);
+      if (restoring && s.ok()) {
+        const float numbers[] = {manifold.combined_friction,
+                                 manifold.combined_restitution,
+                                 manifold.friction_lambda1,
+                                 manifold.friction_lambda2,
+                                 manifold.twist_lambda,
+                                 manifold.rolling_lambda1,
+                                 manifold.rolling_lambda2,
+                                 settings.combined_rolling_resistance,
+                                 settings.combined_torsional_friction,
+                                 settings.mass_scales.inv_mass1,
+                                 settings.mass_scales.inv_inertia1,
+                                 settings.mass_scales.inv_mass2,
+                                 settings.mass_scales.inv_inertia2};
+        bool finite = Vec3(manifold.local_normal).is_normalized() &&
+                      settings.relative_linear_surface_velocity.is_finite() &&
+                      settings.relative_angular_surface_velocity.is_finite();
+        for (float x : numbers) finite = finite && std::isfinite(x);
+        if (!finite) s.fail("manifold: a number is not finite, or the normal is not unit");
+      }
       uint32_t num_points = manifold.num_points;
       s.count("points", num_points, k_min_point_bytes);
       if (restoring && num_points > static_cast<uint32_t>(k_max_manifold_points))
@@ -1127,6 +1153,11 @@ void ContactConstraintManager::visit_cache_state(
         visit_state(s, "point.normal_lambda", point.normal_lambda);
         visit_state(s, "point.friction_lambda1", point.friction_lambda1);
         visit_state(s, "point.friction_lambda2", point.friction_lambda2);
+        if (restoring && s.ok() &&
+            !(Vec3(point.local_on_1).is_finite() && Vec3(point.local_on_2).is_finite() &&
+              std::isfinite(point.normal_lambda) && std::isfinite(point.friction_lambda1) &&
+              std::isfinite(point.friction_lambda2)))
+          s.fail("point: a number is not finite");
         if (restoring) restored.points.push_back(point);
       }
       if (restoring) restored.manifolds.push_back(manifold);
