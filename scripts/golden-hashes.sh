@@ -21,8 +21,9 @@ if ! "$atoll" info | grep -q "cross-platform deterministic: yes"; then
   exit 2
 fi
 steps=100
-scenes="demo tower10 bullets chain ragdolls joint_grid highspeed convex_vs_mesh many_pyramids
-        highspeed_spheres pyramid"
+# Every built-in scene, as the program lists them (a new scene joins the check by itself).
+scenes="$("$atoll" info | sed -n 's/^built-in scenes: //p')"
+[ -n "$scenes" ] || { echo "golden-hashes: no built-in scenes in \`$atoll info\`" >&2; exit 2; }
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 for scene in $scenes; do
@@ -39,12 +40,12 @@ if [ "$update" = "--update" ]; then
   mkdir -p "$(dirname "$golden")"
   {
     echo "# scene steps state_hash — written by scripts/golden-hashes.sh from a crossplatform build"
-    cat "$tmp/hashes.txt"
+    sort "$tmp/hashes.txt"
   } > "$golden"
   echo "golden-hashes: wrote $golden"
   exit 0
 fi
-if diff <(grep -v '^#' "$golden") "$tmp/hashes.txt" > "$tmp/diff.txt"; then
+if diff <(grep -v '^#' "$golden" | sort) <(sort "$tmp/hashes.txt") > "$tmp/diff.txt"; then
   echo "golden-hashes: $(wc -l < "$tmp/hashes.txt") scenes match $golden"
 else
   echo "golden-hashes: $atoll differs from $golden (< golden, > this build):" >&2

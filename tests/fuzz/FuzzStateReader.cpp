@@ -10,12 +10,10 @@
 // state saved before and after are the same bytes); an accepted state leaves every body finite,
 // also after two more steps.
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "FuzzCommon.h"
-#include "atoll/core/Hash.h"
 #include "atoll/run/SceneWorld.h"
 #include "atoll/scene/SceneReader.h"
 #include "atoll/state/StateRecorder.h"
@@ -31,32 +29,6 @@ constexpr char k_scene[] = R"({
               { "name": "b", "shape": "crate", "position": [2, 0.91, 0] } ],
   "generators": [ { "type": "ragdoll", "name": "r", "position": [0, 1.2, 0] } ]
 })";
-
-// The format's header (docs/state-format.md): magic, version, parts, payload length, checksum.
-constexpr size_t k_header_bytes = 28;
-
-uint64_t checksum(const uint8_t* data, size_t size) {
-  uint64_t hash = atl::k_fnv1a_basis;
-  size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, data + i, 8);
-    hash = (hash ^ word) * atl::k_fnv1a_prime;
-  }
-  if (i < size) {
-    uint64_t word = 0;
-    std::memcpy(&word, data + i, size - i);
-    hash = (hash ^ word) * atl::k_fnv1a_prime;
-  }
-  return hash;
-}
-
-void seal(std::vector<uint8_t>& state) {
-  const uint64_t length = state.size() - k_header_bytes;
-  const uint64_t sum = checksum(state.data() + k_header_bytes, length);
-  std::memcpy(state.data() + 12, &length, 8);
-  std::memcpy(state.data() + 20, &sum, 8);
-}
 
 std::unique_ptr<atl::SceneWorld> make_world() {
   using namespace atl;
@@ -77,27 +49,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   StateRecorder before;
   system.save_state(before);
 
+  // Modes 1 and 2 get a valid header, length and checksum from StateRecorder itself.
+  constexpr size_t k_header = StateRecorder::k_header_bytes;
+  StateRecorder recorder;
   std::vector<uint8_t> bytes;
   const uint8_t mode = data[0] % 3;
   if (mode == 0) {
     bytes.assign(data + 1, data + size);
   } else if (mode == 1) {
-    bytes.assign(k_header_bytes, 0);
-    const uint32_t header[3] = {0x54535441u, StateRecorder::k_version,
-                                size > 1 ? data[1] & 15u : 15u};
-    std::memcpy(bytes.data(), header, sizeof(header));
+    (void)recorder.begin_save(StateParts(size > 1 ? data[1] & 15u : 15u));
+    bytes = recorder.data();
     if (size > 2) bytes.insert(bytes.end(), data + 2, data + size);
-    seal(bytes);
   } else {
     bytes = before.data();
     const size_t offset =
-        size > 2 ? (size_t{data[1]} | size_t{data[2]} << 8) % (bytes.size() - k_header_bytes) : 0;
-    for (size_t i = 3; i < size && k_header_bytes + offset + (i - 3) < bytes.size(); ++i)
-      bytes[k_header_bytes + offset + (i - 3)] ^= data[i];
-    seal(bytes);
+        size > 2 ? (size_t{data[1]} | size_t{data[2]} << 8) % (bytes.size() - k_header) : 0;
+    for (size_t i = 3; i < size && k_header + offset + (i - 3) < bytes.size(); ++i)
+      bytes[k_header + offset + (i - 3)] ^= data[i];
   }
-  StateRecorder recorder;
   recorder.set_data(bytes);
+  if (mode != 0) recorder.finish_save();
   const Status restored = system.restore_state(recorder);
   if (!restored.ok()) {
     fuzz::check(

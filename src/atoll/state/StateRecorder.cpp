@@ -17,7 +17,8 @@ namespace {
 
 constexpr uint32_t k_magic = 0x54535441u;  // "ATST"
 // magic, version, parts (u32 each), payload length, checksum (u64 each).
-constexpr size_t k_header_bytes = 3 * 4 + 2 * 8;
+constexpr size_t k_header_bytes = StateRecorder::k_header_bytes;
+static_assert(k_header_bytes == 3 * 4 + 2 * 8);
 constexpr size_t k_length_offset = 12;
 constexpr size_t k_checksum_offset = 20;
 

@@ -10,6 +10,7 @@
 // user set up (shapes, masses, friction, settings): it restores into the world it was saved
 // from, or one built the same way (the same scene).
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -63,7 +64,11 @@ class StateRecorder {
   /// Starts a save of `parts`: clears the data and returns the stream that appends the
   /// payload. Call finish_save after the walk.
   std::unique_ptr<StateStream> begin_save(StateParts parts);
-  /// Writes the header's length and checksum of the payload the walk appended.
+  /// Bytes of the header before the payload.
+  static constexpr size_t k_header_bytes = 28;
+  /// Writes the header's payload length and checksum for the data as it is: after the walk of
+  /// a save appended the payload (or after set_data of a hand-made one, as the fuzz target
+  /// does).
   void finish_save();
   /// The parts a saved state holds, after checking its header and checksum; an error names
   /// what is wrong (not an Atoll state, another version, truncated, corrupted).
