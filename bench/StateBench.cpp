@@ -1,7 +1,7 @@
 // The cost of a saved state (issue 10: "report bytes per body and µs per save/restore for the
 // pyramid"): Jolt's Pyramid (1240 boxes) after 60 steps, when the pyramid has fallen into one
 // pile with ~8 500 contacts, saved whole and restored into the same world. Counters: bytes of
-// the state, bytes per body.
+// the state, bytes per body. The same for a rollback snapshot, which holds the body set too.
 
 #include <benchmark/benchmark.h>
 
@@ -51,6 +51,29 @@ void BM_ValidateStatePyramid(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(world->system().restore_state(recorder).ok());
 }
 BENCHMARK(BM_ValidateStatePyramid)->Unit(benchmark::kMicrosecond);
+
+// Rollback snapshots (state/WorldSnapshot.h): the whole world with its body set. Saved into
+// the same snapshot again and again (a ring of snapshots reuses its buffers).
+void BM_SaveSnapshotPyramid(benchmark::State& state) {
+  std::unique_ptr<SceneWorld> world = pyramid_after(60);
+  WorldSnapshot snapshot;
+  for (auto _ : state) {
+    world->system().save_snapshot(snapshot);
+    benchmark::DoNotOptimize(&snapshot);
+  }
+  state.counters["bytes"] = static_cast<double>(snapshot.bytes());
+  state.counters["bytes_per_body"] =
+      static_cast<double>(snapshot.bytes()) / world->system().bodies().num_bodies();
+}
+BENCHMARK(BM_SaveSnapshotPyramid)->Unit(benchmark::kMicrosecond);
+
+void BM_RestoreSnapshotPyramid(benchmark::State& state) {
+  std::unique_ptr<SceneWorld> world = pyramid_after(60);
+  WorldSnapshot snapshot;
+  world->system().save_snapshot(snapshot);
+  for (auto _ : state) benchmark::DoNotOptimize(world->system().restore_snapshot(snapshot).ok());
+}
+BENCHMARK(BM_RestoreSnapshotPyramid)->Unit(benchmark::kMicrosecond);
 
 }  // namespace state_bench
 }  // namespace atl

@@ -3,11 +3,14 @@
 // of fuzzed size; any motion type, quality, DOFs, material values), add, remove and destroy
 // them, forces, torques and impulses, teleports, velocities, kinematic moves, motion type and
 // shape changes, activation, quarantine release, gravity and solver settings, constraints
-// (point, distance, hinge, fixed) between any bodies (also removed ones and invalid IDs), and
-// steps with a fuzzed dt and sub-step count. Values come from ByteReader::real(): also 0, huge,
-// NaN and ±∞. Checks: every rejection has a message; after every step every body that the
-// engine has not quarantined has a finite pose and velocity.
+// (point, distance, hinge, fixed) between any bodies (also removed ones and invalid IDs),
+// rollback snapshots saved and restored, and steps with a fuzzed dt and sub-step count. Values
+// come from ByteReader::real(): also 0, huge, NaN and ±∞. Checks: every rejection has a
+// message; after every step every body that the engine has not quarantined has a finite pose
+// and velocity; a restored snapshot gives back the world it was taken of (the same body IDs,
+// constraints and saved state, byte for byte) and a valid broadphase.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "FuzzCommon.h"
@@ -23,6 +26,7 @@
 #include "atoll/shape/SphereShape.h"
 #include "atoll/shape/StaticCompoundShape.h"
 #include "atoll/shape/TriangleMeshShape.h"
+#include "atoll/state/WorldSnapshot.h"
 #include "atoll/world/PhysicsSystem.h"
 
 namespace fuzz_api_calls {
@@ -350,16 +354,70 @@ class Session {
           if (in_.boolean()) constraints_.erase(constraints_.begin() + i);
         }
         break;
+      case 21:
+        save_snapshot(snapshots_[in_.below(k_snapshots)]);
+        break;
+      case 22:
+        restore_snapshot(snapshots_[in_.below(k_snapshots)]);
+        break;
       default:
         if (steps_ < k_max_steps) step();
         break;
     }
   }
 
+  // A rollback snapshot with what the world looked like when it was taken, to check the restore.
+  struct Snapshot {
+    atl::WorldSnapshot world;
+    std::vector<atl::BodyID> ids;
+    std::vector<const atl::Constraint*> constraints;
+    std::vector<uint8_t> state;
+  };
+  static constexpr uint32_t k_snapshots = 2;
+
+  // The world's outline and whole saved state.
+  void describe(std::vector<atl::BodyID>& ids, std::vector<const atl::Constraint*>& constraints,
+                std::vector<uint8_t>& state) const {
+    ids = system_.bodies().body_ids();
+    constraints.clear();
+    for (const atl::Ref<atl::Constraint>& c : system_.constraints()) constraints.push_back(c.get());
+    atl::StateRecorder recorder;
+    system_.save_state(recorder);
+    state = recorder.data();
+  }
+
+  void save_snapshot(Snapshot& snapshot) {
+    system_.save_snapshot(snapshot.world);
+    describe(snapshot.ids, snapshot.constraints, snapshot.state);
+  }
+
+  void restore_snapshot(const Snapshot& snapshot) {
+    const atl::Status restored = system_.restore_snapshot(snapshot.world);
+    if (snapshot.world.empty()) {
+      atl::fuzz::check(!restored.ok(), "restore_snapshot: an empty snapshot was accepted");
+      (void)accepted(restored, "restore_snapshot");
+      return;
+    }
+    atl::fuzz::check(restored.ok(),
+                     std::string("restore_snapshot: refused a snapshot of this world: ") +
+                         (restored.ok() ? "" : restored.error().message()));
+    Snapshot now;
+    describe(now.ids, now.constraints, now.state);
+    atl::fuzz::check(now.ids == snapshot.ids, "restore_snapshot: other body IDs");
+    atl::fuzz::check(now.constraints == snapshot.constraints,
+                     "restore_snapshot: other constraints");
+    atl::fuzz::check(now.state == snapshot.state, "restore_snapshot: another state");
+    const atl::Status valid = system_.broadphase().validate();
+    atl::fuzz::check(valid.ok(), std::string("restore_snapshot: broadphase: ") +
+                                     (valid.ok() ? "" : valid.error().message()));
+    atl::fuzz::check_world_finite(system_);
+  }
+
   ByteReader& in_;
   atl::PhysicsSystem system_;
   std::vector<atl::BodyID> ids_;
   std::vector<atl::Ref<atl::Constraint>> constraints_;
+  Snapshot snapshots_[k_snapshots];
   int steps_ = 0;
 };
 

@@ -27,8 +27,6 @@ class Body {
  public:
   Body(Body&&) noexcept = default;
   Body& operator=(Body&&) noexcept = default;
-  Body(const Body&) = delete;
-  Body& operator=(const Body&) = delete;
 
   /// This body's ID (invalid for a free slot in the manager's storage).
   BodyID id() const { return id_; }
@@ -182,6 +180,10 @@ class Body {
   static constexpr uint8_t k_flag_sensor_detects_static = 1 << 3;
 
   Body() = default;
+  // Copies are made only by the BodyManager's rollback snapshots (a body duplicated by accident
+  // would share its MotionProperties with the original).
+  Body(const Body&) = default;
+  Body& operator=(const Body&) = default;
   void set_flag(uint8_t flag, bool on) {
     flags_ = on ? uint8_t(flags_ | flag) : uint8_t(flags_ & ~flag);
   }

@@ -244,6 +244,70 @@ void BodyManager::take_activation_events(std::vector<BodyActivationEvent>& out) 
   out.swap(activation_events_);
 }
 
+size_t BodySetSnapshot::bytes() const {
+  return bodies_.size() * sizeof(Body) + collision_groups_.size() * sizeof(CollisionGroup) +
+         sequences_.size() + free_body_slots_.size() * sizeof(uint32_t) +
+         motion_properties_.size() * sizeof(MotionProperties) +
+         free_motion_properties_.size() * sizeof(MotionProperties*) +
+         active_.size() * sizeof(uint32_t);
+}
+
+namespace {
+
+// Makes `to` hold copies of `from`'s elements, assigning over those it has (no allocation once
+// it is as large as it will get). `copy(to_element, from_element)` assigns, `append(element)`
+// adds a copy at the end (Body's copies are private to the BodyManager).
+template <class To, class From, class Copy, class Append>
+void copy_elements(To& to, const From& from, uint32_t from_size, Copy&& copy, Append&& append) {
+  while (to.size() > from_size) to.pop_back();
+  for (uint32_t i = 0; i < from_size; ++i) {
+    if (i < to.size())
+      copy(to[i], from[i]);
+    else
+      append(from[i]);
+  }
+}
+
+}  // namespace
+
+void BodyManager::save_body_set(BodySetSnapshot& snapshot) const {
+  snapshot.owner_ = identity_;
+  copy_elements(
+      snapshot.bodies_, bodies_, bodies_.size(), [](Body& to, const Body& from) { to = from; },
+      [&](const Body& body) { snapshot.bodies_.push_back(Body(body)); });
+  copy_elements(
+      snapshot.motion_properties_, motion_properties_, motion_properties_.size(),
+      [](MotionProperties& to, const MotionProperties& from) { to = from; },
+      [&](const MotionProperties& m) { snapshot.motion_properties_.push_back(m); });
+  snapshot.collision_groups_ = collision_groups_;
+  snapshot.sequences_ = sequences_;
+  snapshot.free_body_slots_ = free_body_slots_;
+  snapshot.free_motion_properties_ = free_motion_properties_;
+  snapshot.active_ = active_;
+  snapshot.num_bodies_ = num_bodies_;
+}
+
+void BodyManager::restore_body_set(const BodySetSnapshot& snapshot) {
+  ATOLL_ASSERT(saved(snapshot), "a snapshot of another body manager");
+  // The bodies' motion_ pointers name slots of motion_properties_, whose addresses do not
+  // change: restoring the same slots with the same contents makes every pointer right again.
+  copy_elements(
+      bodies_, snapshot.bodies_, uint32_t(snapshot.bodies_.size()),
+      [](Body& to, const Body& from) { to = from; },
+      [&](const Body& body) { bodies_.emplace_back(Body(body)); });
+  copy_elements(
+      motion_properties_, snapshot.motion_properties_, uint32_t(snapshot.motion_properties_.size()),
+      [](MotionProperties& to, const MotionProperties& from) { to = from; },
+      [&](const MotionProperties& m) { motion_properties_.emplace_back(m); });
+  collision_groups_ = snapshot.collision_groups_;
+  sequences_ = snapshot.sequences_;
+  free_body_slots_ = snapshot.free_body_slots_;
+  free_motion_properties_ = snapshot.free_motion_properties_;
+  active_ = snapshot.active_;
+  num_bodies_ = snapshot.num_bodies_;
+  activation_events_.clear();
+}
+
 MotionProperties* BodyManager::allocate_motion_properties() {
   if (!free_motion_properties_.empty()) {
     MotionProperties* motion = free_motion_properties_.back();

@@ -15,7 +15,9 @@
 //
 // Not thread-safe: the world calls it between (or in ordered parts of) steps.
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -41,6 +43,37 @@ struct BodyState {
   bool quarantined = false;
   MotionProperties::SleepTestSphere sleep_test_spheres[MotionProperties::k_num_sleep_test_points];
   float sleep_test_timer = 0.0f;
+};
+
+/// Everything a BodyManager holds, copied for a rollback snapshot (state/WorldSnapshot.h):
+/// every slot's body (its shape by reference, material, pose, flags), the slots' sequence
+/// numbers and free list (the ID allocator), the motion properties with their free list, and
+/// the active list in its order. Move-only, so that bodies are never copied by accident; saving
+/// into a used one reuses its buffers.
+class BodySetSnapshot {
+ public:
+  BodySetSnapshot() = default;
+  BodySetSnapshot(BodySetSnapshot&&) noexcept = default;
+  BodySetSnapshot& operator=(BodySetSnapshot&&) noexcept = default;
+
+  /// Bytes the copied arrays use.
+  size_t bytes() const;
+  /// True until a body set is saved into it.
+  bool empty() const { return owner_ == nullptr; }
+
+ private:
+  friend class BodyManager;
+  // The manager's identity (BodyManager::identity_): held, so that no later manager can have
+  // the same one while this snapshot exists.
+  std::shared_ptr<const int> owner_;
+  std::vector<Body> bodies_;
+  std::vector<CollisionGroup> collision_groups_;
+  std::vector<uint8_t> sequences_;
+  std::vector<uint32_t> free_body_slots_;
+  std::vector<MotionProperties> motion_properties_;
+  std::vector<MotionProperties*> free_motion_properties_;
+  std::vector<uint32_t> active_;
+  uint32_t num_bodies_ = 0;
 };
 
 class BodyManager {
@@ -98,6 +131,17 @@ class BodyManager {
   /// bounds refreshed), activating or deactivating it without an activation event: for
   /// restoring a saved state. The caller moves its broadphase entry.
   void set_body_state(Body& body, const BodyState& state);
+  /// Copies the whole body set into `snapshot` (replacing what it held).
+  void save_body_set(BodySetSnapshot& snapshot) const;
+  /// Makes the body set exactly what `snapshot` holds — slots, IDs, free lists, every body's
+  /// fields and motion, the active list — whatever was created, destroyed or changed since;
+  /// the bodies keep their addresses (slot storage never moves). Bodies created since are gone
+  /// (their IDs stale), destroyed ones are back under their old IDs. No events; the activation
+  /// events buffered since the last update are dropped (they describe a discarded past). The
+  /// caller restores the broadphase with it. `snapshot` must come from this manager.
+  void restore_body_set(const BodySetSnapshot& snapshot);
+  /// Whether `snapshot` was saved from this manager.
+  bool saved(const BodySetSnapshot& snapshot) const { return snapshot.owner_ == identity_; }
   /// Changes the motion type: gives a body that stops being static MotionProperties (default
   /// settings, all DOFs, mass from its shape), frees them when it becomes static (deactivating
   /// it). Dynamic needs a shape with mass (or an override) and a DOF: the caller checks.
@@ -164,6 +208,9 @@ class BodyManager {
 
   void remove_from_active_list(Body& body);
 
+  // Tells this manager's snapshots from others' (a pointer to the manager could be reused by a
+  // later one at the same address).
+  std::shared_ptr<const int> identity_ = std::make_shared<const int>(0);
   ChunkedArray<Body> bodies_;
   // Per slot, beside the bodies rather than in them: Body keeps its hot data in two cache lines
   // (static_assert in Body.h), and the group is read once per candidate pair.

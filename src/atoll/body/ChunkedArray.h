@@ -51,6 +51,13 @@ class ChunkedArray {
     return *item;
   }
 
+  /// Destroys the last element; its chunk stays for the next emplace_back.
+  void pop_back() {
+    ATOLL_ASSERT(size_ > 0);
+    --size_;
+    chunks_[size_ / k_chunk_size]->at(size_ % k_chunk_size).~T();
+  }
+
   /// Destroys every element and frees the chunks.
   void clear() {
     for (uint32_t i = 0; i < size_; ++i) (*this)[i].~T();

@@ -41,6 +41,18 @@ bool ConstraintManager::remove(const Constraint& constraint) {
   return true;
 }
 
+void ConstraintManager::replace_all(std::span<const Ref<Constraint>> list) {
+  ATOLL_ASSERT(std::all_of(list.begin(), list.end(),
+                           [this](const Ref<Constraint>& c) {
+                             return contains(*c) || c->index_ == Constraint::k_not_in_world;
+                           }),
+               "a constraint of another world");
+  for (const Ref<Constraint>& constraint : constraints_)
+    constraint->index_ = Constraint::k_not_in_world;
+  constraints_.assign(list.begin(), list.end());
+  for (uint32_t i = 0; i < constraints_.size(); ++i) constraints_[i]->index_ = i;
+}
+
 void ConstraintManager::sort_solved() {
   const uint32_t n = num_solved();
   order_.resize(n);

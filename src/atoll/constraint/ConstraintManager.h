@@ -30,6 +30,10 @@ class ConstraintManager {
   bool remove(const Constraint& constraint);
   /// True when the constraint is in this manager.
   bool contains(const Constraint& constraint) const;
+  /// Makes `list` the constraints, in its order (a rollback snapshot's list,
+  /// state/WorldSnapshot.h): the ones not in it leave the world, the others take their index in
+  /// it. Each of `list` must be in this manager or in none (the caller checks).
+  void replace_all(std::span<const Ref<Constraint>> list);
   /// Every constraint, in index order.
   std::span<const Ref<Constraint>> constraints() const { return constraints_; }
   /// Number of constraints.

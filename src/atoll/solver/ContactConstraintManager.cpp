@@ -1053,6 +1053,23 @@ constexpr uint32_t k_min_point_bytes = 4 * (3 + 3 + 3);
 
 }  // namespace
 
+void ContactConstraintManager::save_cache(CacheSnapshot& snapshot) const {
+  // Assigned list by list: no allocation once the snapshot's lists are large enough.
+  snapshot.cache_.pairs = cache_[current_].pairs;
+  snapshot.cache_.manifolds = cache_[current_].manifolds;
+  snapshot.cache_.points = cache_[current_].points;
+  snapshot.cache_.settings = cache_[current_].settings;
+}
+
+void ContactConstraintManager::restore_cache(const CacheSnapshot& snapshot) {
+  Cache& cache = cache_[current_];
+  cache.pairs = snapshot.cache_.pairs;
+  cache.manifolds = snapshot.cache_.manifolds;
+  cache.points = snapshot.cache_.points;
+  cache.settings = snapshot.cache_.settings;
+  lookup_cursor_ = 0;
+}
+
 void ContactConstraintManager::visit_cache_state(
     StateStream& stream, const std::function<bool(uint32_t, uint32_t)>& keep) {
   StateStream& s = stream;

@@ -241,6 +241,13 @@ class ContactConstraintManager {
   /// at the end).
   void visit_cache_state(StateStream& stream,
                          const std::function<bool(uint32_t, uint32_t)>& keep = {});
+  /// The contact cache copied as it is, for a rollback snapshot (state/WorldSnapshot.h): the
+  /// same content as visit_cache_state walks, in memory, ~20× faster (pyramid).
+  class CacheSnapshot;
+  /// Copies the cache into `snapshot` (replacing what it held; its buffers are reused).
+  void save_cache(CacheSnapshot& snapshot) const;
+  /// Makes the cache what `snapshot` holds (from this world: its pairs name its bodies).
+  void restore_cache(const CacheSnapshot& snapshot);
 
   /// Number of solvable (non-sensor) contact constraints this step.
   uint32_t num_constraints() const { return static_cast<uint32_t>(added_.size()); }
@@ -458,6 +465,22 @@ class ContactConstraintManager {
     max_penetration_ = depth;
     max_penetration_keys_ = {pair.key1, pair.key2};
   }
+
+ public:
+  class CacheSnapshot {
+   public:
+    /// Bytes the copied lists use.
+    size_t bytes() const {
+      return cache_.pairs.size() * sizeof(CachedPair) +
+             cache_.manifolds.size() * sizeof(CachedManifold) +
+             cache_.points.size() * sizeof(CachedPoint) +
+             cache_.settings.size() * sizeof(ContactSettings);
+    }
+
+   private:
+    friend class ContactConstraintManager;
+    Cache cache_;
+  };
 };
 
 }  // namespace atl

@@ -195,4 +195,13 @@ Status restore_world_state(const WorldStateRefs& world, const StateRecorder& rec
   return Ok{};
 }
 
+void restore_own_world_state(const WorldStateRefs& world, const StateRecorder& recorder) {
+  ATOLL_ASSERT(!recorder.is_validating());
+  const Result<StateParts> parts = recorder.check();
+  ATOLL_ASSERT(parts.ok(), "a state this world saved");
+  const std::unique_ptr<StateStream> restorer = recorder.begin_read(StateStream::Mode::restore);
+  walk(*restorer, world, parts.value(), nullptr);
+  ATOLL_ASSERT(restorer->ok(), "a state this world saved fits it");
+}
+
 }  // namespace atl

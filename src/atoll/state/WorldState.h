@@ -58,4 +58,9 @@ void save_world_state(const WorldStateRefs& world, StateRecorder& recorder, Stat
 /// leaves the world as it was.
 Status restore_world_state(const WorldStateRefs& world, const StateRecorder& recorder);
 
+/// Restores a state that fits the world by construction — one this world saved, into the same
+/// bodies and constraints (a rollback snapshot's: state/WorldSnapshot.h) — without the checks
+/// and the backup of restore_world_state (asserts instead).
+void restore_own_world_state(const WorldStateRefs& world, const StateRecorder& recorder);
+
 }  // namespace atl

@@ -335,6 +335,15 @@ Status PhysicsSystem::restore_state(const StateRecorder& recorder) {
   return restore_world_state(state_refs(), recorder);
 }
 
+void PhysicsSystem::save_snapshot(WorldSnapshot& snapshot) const {
+  // As save_state: the walk takes the world by reference, saving only reads it.
+  save_world_snapshot(const_cast<PhysicsSystem*>(this)->state_refs(), snapshot);
+}
+
+Status PhysicsSystem::restore_snapshot(const WorldSnapshot& snapshot) {
+  return restore_world_snapshot(state_refs(), snapshot);
+}
+
 void PhysicsSystem::deliver_events() {
   if (activation_listener_ != nullptr) {
     // Taken out first: what the listener changes now is buffered for the next update.

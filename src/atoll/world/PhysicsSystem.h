@@ -20,6 +20,7 @@
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/state/DeterminismLog.h"
+#include "atoll/state/WorldSnapshot.h"
 #include "atoll/state/WorldState.h"
 #include "atoll/world/ConstraintListener.h"
 #include "atoll/world/ContactListener.h"
@@ -128,6 +129,18 @@ class PhysicsSystem final : private BodyListener {
   /// format version, truncated or corrupted, saved from a world with other bodies or
   /// constraints) leaves the world unchanged. Between updates.
   Status restore_state(const StateRecorder& recorder);
+
+  /// Takes a rollback snapshot into `snapshot` (replacing what it held; its buffers are reused):
+  /// the whole world — the body set with its IDs, the broadphase, the constraints and the
+  /// contact cache (state/WorldSnapshot.h). In memory only; between updates.
+  void save_snapshot(WorldSnapshot& snapshot) const;
+  /// Makes the world exactly the one `snapshot` was taken of, whatever bodies and constraints
+  /// were created, destroyed, added, removed or changed since: same IDs, and the next update()
+  /// gives the bits it would have given then. Fires no events (the activation events buffered
+  /// since the last update are dropped). Error, world unchanged: the snapshot is empty, was
+  /// taken of another PhysicsSystem, or holds a constraint now in another world. Between
+  /// updates.
+  Status restore_snapshot(const WorldSnapshot& snapshot);
 
  private:
   // BodyListener: keep the broadphase in sync with the body interface.

@@ -179,6 +179,20 @@ Status BroadPhase::set_fat_margin(float fat_margin) {
   return Ok{};
 }
 
+void BroadPhase::save(Snapshot& snapshot) const {
+  snapshot.trees_.resize(trees_.size());
+  for (size_t i = 0; i < trees_.size(); ++i) trees_[i].save(snapshot.trees_[i]);
+  snapshot.bodies_ = bodies_;
+  snapshot.body_count_ = body_count_;
+}
+
+void BroadPhase::restore(const Snapshot& snapshot) {
+  ATOLL_ASSERT(snapshot.trees_.size() == trees_.size(), "a snapshot of another broadphase");
+  for (size_t i = 0; i < trees_.size(); ++i) trees_[i].restore(snapshot.trees_[i]);
+  bodies_ = snapshot.bodies_;
+  body_count_ = snapshot.body_count_;
+}
+
 void BroadPhase::optimize() {
   for (DynamicTree& tree : trees_) tree.rebuild();
 }

@@ -172,6 +172,14 @@ class BroadPhase {
   /// difference at once, so the new margin counts from the next find_pairs. Error (nothing
   /// changed) for a bad margin.
   Status set_fat_margin(float fat_margin);
+  /// The trees and the bodies' entries, for a rollback snapshot (state/WorldSnapshot.h).
+  class Snapshot;
+  /// Copies the trees and entries into `snapshot` (replacing what it held; buffers reused).
+  void save(Snapshot& snapshot) const;
+  /// Makes the broadphase exactly what `snapshot` holds: the same bodies with the same fat
+  /// boxes in trees of the same shape, so that queries visit them in the same order. The
+  /// snapshot must come from this broadphase (asserted: same number of layers).
+  void restore(const Snapshot& snapshot);
   /// Checks every tree and the body → leaf mapping. For tests.
   Status validate() const;
 
@@ -224,6 +232,23 @@ class BroadPhase {
   // update_many scratch: the leaves to move, then one tree's share of them.
   std::vector<PendingMove> moves_;
   std::vector<DynamicTree::LeafMove> tree_moves_;
+
+ public:
+  class Snapshot {
+   public:
+    /// Bytes the copied trees and entries use.
+    size_t bytes() const {
+      size_t total = bodies_.size() * sizeof(BodyEntry);
+      for (const DynamicTree::Snapshot& tree : trees_) total += tree.bytes();
+      return total;
+    }
+
+   private:
+    friend class BroadPhase;
+    std::vector<DynamicTree::Snapshot> trees_;
+    std::vector<BodyEntry> bodies_;
+    uint32_t body_count_ = 0;
+  };
 };
 
 }  // namespace atl

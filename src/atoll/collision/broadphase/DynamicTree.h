@@ -91,6 +91,13 @@ class DynamicTree {
   /// centres) for the best query speed, e.g. after loading a level. Proxy ids stay valid.
   void rebuild();
 
+  /// The tree's nodes, root and free list, for a rollback snapshot (state/WorldSnapshot.h).
+  class Snapshot;
+  /// Copies the tree into `snapshot` (replacing what it held; its buffers are reused).
+  void save(Snapshot& snapshot) const;
+  /// Makes the tree exactly what `snapshot` holds (same proxies, same shape).
+  void restore(const Snapshot& snapshot);
+
   /// True when `proxy` is a leaf of this tree.
   bool is_leaf(uint32_t proxy) const { return proxy < nodes_.size() && nodes_[proxy].height == 0; }
   /// The stored fat box of a leaf (asserts is_leaf).
@@ -350,6 +357,37 @@ class DynamicTree {
   float rebuilt_area_ = 0.0f;
   // rebuild() scratch, kept to spare an allocation per rebuild.
   std::vector<BuildLeaf> build_scratch_;
+
+ public:
+  class Snapshot {
+   public:
+    /// Bytes the copied nodes use.
+    size_t bytes() const { return nodes_.size() * sizeof(Node); }
+
+   private:
+    friend class DynamicTree;
+    std::vector<Node> nodes_;
+    uint32_t root_ = k_null_node;
+    uint32_t free_list_ = k_null_node;
+    uint32_t leaf_count_ = 0;
+    float rebuilt_area_ = 0.0f;
+  };
 };
+
+inline void DynamicTree::save(Snapshot& snapshot) const {
+  snapshot.nodes_ = nodes_;
+  snapshot.root_ = root_;
+  snapshot.free_list_ = free_list_;
+  snapshot.leaf_count_ = leaf_count_;
+  snapshot.rebuilt_area_ = rebuilt_area_;
+}
+
+inline void DynamicTree::restore(const Snapshot& snapshot) {
+  nodes_ = snapshot.nodes_;
+  root_ = snapshot.root_;
+  free_list_ = snapshot.free_list_;
+  leaf_count_ = snapshot.leaf_count_;
+  rebuilt_area_ = snapshot.rebuilt_area_;
+}
 
 }  // namespace atl
