@@ -1,9 +1,9 @@
-// Rollback snapshots (issue 10 item 2, DESIGN.md §7; LAWS.md F2 beyond Jolt): a snapshot taken
-// at step 100 brings back exactly the world of step 100 after 50 steps in which bodies were
-// created, added, removed and destroyed, constraints added and removed and bodies changed —
-// the same body IDs, the same ID allocator (the next body created gets the ID it would have
-// got), the same constraints — and 200 more steps end with the hash of an uninterrupted
-// 300-step run. Jolt's StateRecorder cannot: its snapshots restore into the same body set only.
+// Rollback snapshots (issue 10 item 2 and its law F4; DESIGN.md §7; LAWS.md F2 beyond Jolt): a
+// snapshot taken at step 100 brings back exactly the world of step 100 after 50 steps in which
+// bodies were created, added, removed and destroyed, constraints added and removed and bodies
+// changed — the same body IDs, the same ID allocator (the next body created gets the ID it
+// would have got), the same constraints — and 200 more steps end with the hash of an
+// uninterrupted 300-step run. Jolt's StateRecorder cannot: it restores into the same body set.
 
 #include <cstdint>
 #include <memory>
@@ -152,7 +152,7 @@ WorldOutline outline(LawWorld& world) {
 
 class RollbackLaws : public LawFixture, public ::testing::WithParamInterface<Scene> {};
 
-TEST_P(RollbackLaws, F2_RollbackAcrossAddedAndRemovedBodiesEqualsTheUninterruptedRun) {
+TEST_P(RollbackLaws, F4_RollbackAcrossAddedAndRemovedBodiesEqualsTheUninterruptedRun) {
   const Scene& scene = GetParam();
   std::unique_ptr<LawWorld> straight =
       LawWorld::from_scene(scene.json, scene.name, scene.conditions);
@@ -190,7 +190,7 @@ TEST_P(RollbackLaws, F2_RollbackAcrossAddedAndRemovedBodiesEqualsTheUninterrupte
   EXPECT_EQ(next.value().value(), straight_next.value().value());
 }
 
-TEST_P(RollbackLaws, F2_OneSnapshotRestoresAgainAndAgain) {
+TEST_P(RollbackLaws, F4_OneSnapshotRestoresAgainAndAgain) {
   // A rollback game restores the same snapshot many times (each mispredicted input) and saves
   // into the ones it keeps: every round from the snapshot ends the same.
   const Scene& scene = GetParam();
@@ -231,7 +231,7 @@ class RollbackErrorLaws : public LawFixture {
   }
 };
 
-TEST_F(RollbackErrorLaws, F2_AnEmptySnapshotIsRefusedAndChangesNothing) {
+TEST_F(RollbackErrorLaws, F4_AnEmptySnapshotIsRefusedAndChangesNothing) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*world, 10);
   const WorldOutline before = outline(*world);
@@ -248,7 +248,7 @@ TEST_F(RollbackErrorLaws, F2_AnEmptySnapshotIsRefusedAndChangesNothing) {
   EXPECT_TRUE(mentions(world->system().restore_snapshot(empty), "is empty"));
 }
 
-TEST_F(RollbackErrorLaws, F2_ASnapshotOfAnotherWorldIsRefusedEvenAtTheSameAddress) {
+TEST_F(RollbackErrorLaws, F4_ASnapshotOfAnotherWorldIsRefusedEvenAtTheSameAddress) {
   std::unique_ptr<LawWorld> ragdolls = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*ragdolls, 10);
   WorldSnapshot snapshot;
@@ -271,7 +271,7 @@ TEST_F(RollbackErrorLaws, F2_ASnapshotOfAnotherWorldIsRefusedEvenAtTheSameAddres
       mentions(again->system().restore_snapshot(snapshot), "was taken of another PhysicsSystem"));
 }
 
-TEST_F(RollbackErrorLaws, F2_ASnapshotWhoseConstraintIsNowInAnotherWorldIsRefused) {
+TEST_F(RollbackErrorLaws, F4_ASnapshotWhoseConstraintIsNowInAnotherWorldIsRefused) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_ragdolls, "ragdolls");
   std::unique_ptr<LawWorld> other = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*world, 10);

@@ -89,15 +89,14 @@ bool cut_large_box(const ShapeInstance& box, const AABox& near, float margin,
   const auto& shape = static_cast<const BoxShape&>(*box.shape);
   const Vec3 half = shape.half_extent();
   const AABox local = world_box_to_local(box, near.expanded(margin));
+  // A cut side is at least this long, so that the box's convex radius always fits in it.
+  const float min_length = 2.0f * std::max(margin, shape.convex_radius());
   Vec3 lo = -half, hi = half;
   bool cut = false;
   for (int axis = 0; axis < 3; ++axis) {
-    if (half[axis] <= k_large_box_half_extent || half[axis] <= 2.0f * margin) continue;
-    // At least 2·margin long, so that the convex radius always fits.
-    const float new_lo =
-        std::max(-half[axis], std::min(local.min[axis], half[axis] - 2.0f * margin));
-    const float new_hi =
-        std::min(half[axis], std::max(local.max[axis], -half[axis] + 2.0f * margin));
+    if (half[axis] <= k_large_box_half_extent || half[axis] <= min_length) continue;
+    const float new_lo = std::max(-half[axis], std::min(local.min[axis], half[axis] - min_length));
+    const float new_hi = std::min(half[axis], std::max(local.max[axis], -half[axis] + min_length));
     if (!(new_lo < new_hi)) continue;
     lo.set_component(axis, new_lo);
     hi.set_component(axis, new_hi);
@@ -105,7 +104,10 @@ bool cut_large_box(const ShapeInstance& box, const AABox& near, float margin,
   }
   if (!cut) return false;
   const Vec3 center = 0.5f * (lo + hi);
-  out_shape.emplace(0.5f * (hi - lo), shape.convex_radius(), shape.density());
+  // Far from the box's centre, hi − lo rounds (by up to an ulp of the half extent, 8 mm at
+  // 100 km): keep the half extent at least the convex radius (found by the shapes fuzz target).
+  const Vec3 cut_half = Vec3::max(0.5f * (hi - lo), Vec3::replicate(shape.convex_radius()));
+  out_shape.emplace(cut_half, shape.convex_radius(), shape.density());
   out = box;
   out.shape = &*out_shape;
   out.transform = box.transform * Mat44::translation(center * box.scale);

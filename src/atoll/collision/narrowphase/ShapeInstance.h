@@ -50,10 +50,12 @@ inline constexpr float k_large_box_half_extent = 1.0e4f;
 bool is_large_box(const ShapeInstance& instance);
 
 /// When `box` is a BoxShape instance larger than k_large_box_half_extent along an axis (and
-/// more than 2·margin), sets `out_shape` to the part of the box within `margin` (m) of `near`
-/// (world bounds of what it may touch) — the box's own faces where they are that close, cut
-/// faces farther away — and `out` to its instance, placed so that its origin lies near `near`.
-/// GJK and EPA then work with coordinates near the contact. False when nothing is cut.
+/// more than twice the larger of margin and its convex radius), sets `out_shape` to the part of
+/// the box within `margin` (m) of `near` (world bounds of what it may touch) — the box's own
+/// faces where they are that close, cut faces farther away; each cut side at least twice the
+/// larger of margin and convex radius long — and `out` to its instance, placed so that its
+/// origin lies near `near`. GJK and EPA then work with coordinates near the contact. False when
+/// nothing is cut.
 bool cut_large_box(const ShapeInstance& box, const AABox& near, float margin,
                    std::optional<BoxShape>& out_shape, ShapeInstance& out);
 
