@@ -1,0 +1,101 @@
+#pragma once
+// A soft body's simulation state and its XPBD step (seed 002; LAWS.md G1–G3). A step of dt
+// runs `substeps` sub-steps of the real h = dt / substeps, each:
+//
+//   1. begin_substep  — every constraint's λ set to 0 (the only place λ is reset);
+//   2. predict        — free vertices: v += h·g, x_prev = x, x += h·v (pinned ones stay);
+//   3. project        — `iterations` passes over the constraints in a fixed order: edges,
+//                       bend edges, dihedral bends, the volume, then long-range attachments;
+//   4. finish_substep — v = (x − x_prev) / h, then damping v *= max(0, 1 − damping·h).
+//
+// λ lives in the soft body, one per constraint, for one sub-step: more iterations converge to
+// the stretch the compliance allows (C + α̃λ = 0) instead of stiffening the material.
+//
+// A step checks its inputs before changing anything and commits only a finite result: when it
+// fails, positions and velocities are as they were (seed 002's atomic commit).
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "atoll/geometry/AABox.h"
+#include "atoll/softbody/SoftBodySettings.h"
+
+namespace atl {
+
+/// How a soft body steps.
+struct SoftBodyStepSettings {
+  /// Sub-steps per step (≥ 1): more shortens h, which stiffens nothing (compliance is scaled by
+  /// h²) but resolves fast motion and collisions better, at their cost.
+  int substeps = 4;
+  /// Constraint iterations per sub-step (≥ 1): more converges a chain of constraints further
+  /// (each alone is solved in one), at their cost.
+  int iterations = 4;
+  /// Gravity (m/s²), finite.
+  Vec3 gravity{0.0f, -9.81f, 0.0f};
+};
+
+class SoftBody {
+ public:
+  /// A soft body at the settings' vertices. Error (the first bad field) when the settings are
+  /// invalid.
+  static Result<std::unique_ptr<SoftBody>> create(Ref<const SoftBodySettings> settings);
+
+  const SoftBodySettings& settings() const { return *settings_; }
+
+  /// Advances by dt (s, finite, > 0). Error, nothing changed: an invalid dt or step setting,
+  /// or a result that is not finite.
+  Status step(float dt, const SoftBodyStepSettings& step_settings);
+
+  // --- The sub-step's parts, for tests of the solver (step runs them) -------------------------
+
+  /// Sets every constraint's λ to 0.
+  void begin_substep();
+  /// Integrates the free vertices' velocities with `gravity` over h and predicts positions.
+  void predict(float h, const Vec3& gravity);
+  /// One pass over every constraint with sub-step h.
+  void project(float h);
+  /// Velocities from the sub-step's motion, then damping.
+  void finish_substep(float h);
+
+  // --- State and measures -----------------------------------------------------------------------
+
+  uint32_t vertex_count() const { return uint32_t(x_.size()); }
+  std::span<const Vec3> positions() const { return x_; }
+  std::span<const Vec3> velocities() const { return v_; }
+  /// Sets a vertex's position (m) and velocity (m/s); error for an index out of range or a
+  /// value that is not finite.
+  Status set_vertex(uint32_t index, const Vec3& position, const Vec3& velocity);
+  /// The accumulated λ of every edge, then every bend edge, dihedral bend and the volume (the
+  /// solver's state within a sub-step).
+  std::span<const float> lambdas() const { return lambda_; }
+
+  /// Mass-weighted centre of the free vertices (m); the mean of all when every one is pinned.
+  Vec3 center_of_mass() const;
+  /// Bounds of the vertices (m), without their radius.
+  AABox bounds() const;
+  /// Largest (length − rest) / rest over the structural edges (0 without edges).
+  float max_strain() const;
+  /// Volume the faces enclose (m³; 0 without faces).
+  float volume() const;
+  /// Kinetic energy of the free vertices (J).
+  float kinetic_energy() const;
+  /// Potential energy of the free vertices in `gravity` (J), relative to the origin.
+  float potential_energy(const Vec3& gravity) const;
+
+ private:
+  explicit SoftBody(Ref<const SoftBodySettings> settings);
+
+  Ref<const SoftBodySettings> settings_;
+  std::vector<Vec3> x_;
+  std::vector<Vec3> previous_x_;
+  std::vector<Vec3> v_;
+  std::vector<float> w_;
+  // λ of edges, bend edges, bends, then the volume, in that order.
+  std::vector<float> lambda_;
+  // Scratch of the volume projection and of the step's atomic commit.
+  std::vector<Vec3> volume_gradient_;
+  std::vector<Vec3> saved_x_, saved_v_;
+};
+
+}  // namespace atl
