@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <string>
 
+#include "atoll/collision/narrowphase/CollideShapes.h"
+#include "atoll/collision/narrowphase/ShapeInstance.h"
+#include "atoll/shape/SphereShape.h"
 #include "atoll/shape/Validation.h"
 
 namespace atl {
@@ -12,6 +15,19 @@ namespace {
 // Bounds on the step settings: beyond them a step is a mistake, not a request.
 constexpr int k_max_substeps = 1000;
 constexpr int k_max_iterations = 1000;
+// Smallest sphere a vertex is collided as (a vertex radius of 0 still needs a shape).
+constexpr float k_min_query_radius = 1.0e-3f;
+// Distance (m) beyond a vertex's reach in a step within which a contact plane is still taken.
+constexpr float k_contact_margin = 0.01f;
+
+std::optional<Error> check_collider(const std::string& field, const SoftBodyCollider& c) {
+  if (c.shape == nullptr) return field_error(field + ".shape", "is null");
+  if (auto e = check_rigid_transform(field + ".transform", c.transform)) return e;
+  if (auto e = check_finite(field + ".center_of_mass", c.center_of_mass)) return e;
+  if (auto e = check_finite(field + ".linear_velocity", c.linear_velocity)) return e;
+  if (auto e = check_finite(field + ".angular_velocity", c.angular_velocity)) return e;
+  return check_non_negative(field + ".friction", c.friction);
+}
 
 }  // namespace
 
@@ -39,7 +55,9 @@ SoftBody::SoftBody(Ref<const SoftBodySettings> settings) : settings_(std::move(s
   if (s.keep_volume) volume_gradient_.resize(n);
 }
 
-Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings) {
+Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
+                      std::span<SoftBodyCollider> colliders,
+                      std::span<const SoftBodyAttachment> attachments) {
   constexpr const char* call = "SoftBody::step: ";
   if (!(std::isfinite(dt) && dt > 0.0f))
     return Error(std::string(call) + "dt: must be finite and > 0, got " + format_float(dt));
@@ -53,18 +71,87 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings) {
   if (!step_settings.gravity.is_finite())
     return Error(std::string(call) + "gravity: must be finite, got " +
                  format_vec3(step_settings.gravity));
+  for (size_t i = 0; i < colliders.size(); ++i)
+    if (auto e = check_collider(std::string(call) + "colliders[" + std::to_string(i) + "]",
+                                colliders[i]))
+      return *e;
+  attached_.assign(x_.size(), 0);
+  for (size_t i = 0; i < attachments.size(); ++i) {
+    const SoftBodyAttachment& a = attachments[i];
+    const std::string field = std::string(call) + "attachments[" + std::to_string(i) + "]";
+    if (a.vertex >= x_.size())
+      return Error(field + ".vertex: " + std::to_string(a.vertex) + " out of range (" +
+                   std::to_string(x_.size()) + " vertices)");
+    if (w_[a.vertex] == 0.0f)
+      return Error(field + ".vertex: vertex " + std::to_string(a.vertex) +
+                   " is pinned (inverse mass 0); only a free vertex can be attached");
+    if (attached_[a.vertex] != 0)
+      return Error(field + ".vertex: vertex " + std::to_string(a.vertex) + " is attached twice");
+    if (a.collider >= colliders.size())
+      return Error(field + ".collider: " + std::to_string(a.collider) + " out of range (" +
+                   std::to_string(colliders.size()) + " colliders)");
+    if (auto e = check_finite(field + ".local_point", a.local_point)) return *e;
+    attached_[a.vertex] = 1;
+  }
+
   const float h = dt / float(step_settings.substeps);
   saved_x_ = x_;
   saved_v_ = v_;
+  impulses_.assign(colliders.size(), Vec3::zero());
+  angular_impulses_.assign(colliders.size(), Vec3::zero());
+  find_contacts(dt, colliders);
+  pushed_.assign(x_.size(), Vec3::zero());
+  depth_.assign(x_.size(), 0.0f);
+  // Gives collider c the impulse j (N·s) at `point`.
+  const auto push_collider = [&](uint32_t c, const Vec3& j, const Vec3& point) {
+    impulses_[c] += j;
+    angular_impulses_[c] += (point - colliders[c].center_of_mass).cross(j);
+  };
   for (int substep = 0; substep < step_settings.substeps; ++substep) {
+    const float elapsed = h * float(substep + 1);
     begin_substep();
     predict(h, step_settings.gravity);
-    for (int iteration = 0; iteration < step_settings.iterations; ++iteration) project(h);
+    // An attached vertex starts the sub-step where its point will be at the sub-step's end.
+    std::vector<Vec3>& targets = targets_;
+    targets.resize(attachments.size());
+    for (size_t i = 0; i < attachments.size(); ++i) {
+      const SoftBodyAttachment& a = attachments[i];
+      const SoftBodyCollider& c = colliders[a.collider];
+      const Vec3 now = c.transform * a.local_point;
+      const Vec3 velocity = c.linear_velocity + c.angular_velocity.cross(now - c.center_of_mass);
+      targets[i] = now + velocity * elapsed;
+      x_[a.vertex] = targets[i];
+    }
+    std::fill(pushed_.begin(), pushed_.end(), Vec3::zero());
+    std::fill(depth_.begin(), depth_.end(), 0.0f);
+    for (int iteration = 0; iteration < step_settings.iterations; ++iteration) {
+      project(h);
+      project_contacts(elapsed);
+    }
+    apply_friction(h);
+    // What the contacts gave the vertices, the colliders got back (momentum m·Δx / h).
+    for (size_t i = 0; i < x_.size(); ++i) {
+      const Contact& contact = contacts_[i];
+      if (contact.collider < 0 || pushed_[i].length_sq() == 0.0f) continue;
+      push_collider(uint32_t(contact.collider), pushed_[i] * (-1.0f / (w_[i] * h)), contact.point);
+    }
+    // An attached vertex pulled away from its point by its constraints pulls the collider by
+    // as much, and is put back on the point.
+    for (size_t i = 0; i < attachments.size(); ++i) {
+      const SoftBodyAttachment& a = attachments[i];
+      const Vec3 pull = x_[a.vertex] - targets[i];
+      push_collider(a.collider, pull * (1.0f / (w_[a.vertex] * h)), targets[i]);
+      x_[a.vertex] = targets[i];
+    }
     finish_substep(h);
   }
   const bool finite =
       std::all_of(x_.begin(), x_.end(), [](const Vec3& p) { return p.is_finite(); }) &&
-      std::all_of(v_.begin(), v_.end(), [](const Vec3& v) { return v.is_finite(); });
+      std::all_of(v_.begin(), v_.end(), [](const Vec3& v) { return v.is_finite(); }) &&
+      std::all_of(impulses_.begin(), impulses_.end(),
+                  [](const Vec3& j) { return j.is_finite(); }) &&
+      std::all_of(angular_impulses_.begin(), angular_impulses_.end(),
+                  [](const Vec3& j) { return j.is_finite(); });
   if (!finite) {
     x_.swap(saved_x_);
     v_.swap(saved_v_);
@@ -73,7 +160,93 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings) {
                  "the result is not finite (nothing was changed; a smaller dt or softer "
                  "constraints may help)");
   }
+  for (size_t c = 0; c < colliders.size(); ++c) {
+    colliders[c].impulse += impulses_[c];
+    colliders[c].angular_impulse += angular_impulses_[c];
+  }
   return Ok{};
+}
+
+void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> colliders) {
+  contacts_.assign(x_.size(), Contact());
+  if (colliders.empty()) return;
+  const float radius = settings_->vertex_radius;
+  const SphereShape sphere(std::max(radius, k_min_query_radius));
+  std::vector<AABox> collider_bounds(colliders.size());
+  for (size_t c = 0; c < colliders.size(); ++c)
+    collider_bounds[c] = colliders[c].shape->world_bounds(colliders[c].transform);
+  CollideShapeSettings settings;
+  settings.collect_faces = false;
+  for (size_t i = 0; i < x_.size(); ++i) {
+    if (w_[i] == 0.0f || attached_[i] != 0) continue;
+    const float speed = v_[i].length();
+    const Mat44 at = Mat44::translation(x_[i]);
+    Contact& best = contacts_[i];
+    float best_depth = -k_float_max;
+    for (size_t c = 0; c < colliders.size(); ++c) {
+      // How far the vertex and the collider may close in within the step (the collider's
+      // rotation counted at its bounds' far corner).
+      const SoftBodyCollider& collider = colliders[c];
+      const float reach = (speed + collider.linear_velocity.length() +
+                           collider.angular_velocity.length() *
+                               (collider_bounds[c].center() - collider.center_of_mass).length()) *
+                              dt +
+                          k_contact_margin;
+      const AABox near = AABox::from_center(x_[i], Vec3::replicate(sphere.radius() + reach));
+      if (!collider_bounds[c].overlaps(near)) continue;
+      settings.max_separation_distance = reach + std::max(0.0f, radius - sphere.radius());
+      ClosestContactCollector closest;
+      collide_shapes_unchecked(sphere, at, *colliders[c].shape, colliders[c].transform, settings,
+                               closest);
+      if (!closest.has_hit || closest.closest.penetration_depth <= best_depth) continue;
+      best_depth = closest.closest.penetration_depth;
+      best.collider = int32_t(c);
+      // The manifold's normal points from the vertex's sphere into the collider.
+      best.normal = -closest.closest.normal;
+      best.point = closest.closest.points_on_2[0];
+      best.point_velocity = collider.linear_velocity +
+                            collider.angular_velocity.cross(best.point - collider.center_of_mass);
+      best.friction = std::sqrt(settings_->friction * collider.friction);
+    }
+  }
+}
+
+void SoftBody::project_contacts(float elapsed) {
+  const float radius = settings_->vertex_radius;
+  for (size_t i = 0; i < x_.size(); ++i) {
+    const Contact& contact = contacts_[i];
+    if (contact.collider < 0) continue;
+    const Vec3 plane_point = contact.point + contact.point_velocity * elapsed;
+    const float c = contact.normal.dot(x_[i] - plane_point) - radius;
+    if (c >= 0.0f) continue;
+    const Vec3 push = contact.normal * -c;
+    x_[i] += push;
+    pushed_[i] += push;
+    depth_[i] -= c;
+  }
+}
+
+void SoftBody::apply_friction(float h) {
+  for (size_t i = 0; i < x_.size(); ++i) {
+    const Contact& contact = contacts_[i];
+    if (contact.collider < 0 || depth_[i] == 0.0f) continue;
+    // The sub-step's motion relative to the collider's surface, along the plane.
+    const Vec3 relative = (x_[i] - previous_x_[i]) - contact.point_velocity * h;
+    const Vec3 tangential = relative - contact.normal * contact.normal.dot(relative);
+    const float slide = tangential.length();
+    if (slide == 0.0f) continue;
+    const float limit = contact.friction * depth_[i];
+    // Static friction holds the vertex; kinetic friction takes off as much as the normal push.
+    const Vec3 correction = slide <= limit ? -tangential : tangential * (-limit / slide);
+    x_[i] += correction;
+    pushed_[i] += correction;
+  }
+}
+
+uint32_t SoftBody::num_contacts() const {
+  uint32_t count = 0;
+  for (const Contact& contact : contacts_) count += contact.collider >= 0 ? 1 : 0;
+  return count;
 }
 
 void SoftBody::begin_substep() { std::fill(lambda_.begin(), lambda_.end(), 0.0f); }

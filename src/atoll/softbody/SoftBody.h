@@ -19,9 +19,45 @@
 #include <vector>
 
 #include "atoll/geometry/AABox.h"
+#include "atoll/math/Mat44.h"
+#include "atoll/shape/Shape.h"
 #include "atoll/softbody/SoftBodySettings.h"
 
 namespace atl {
+
+/// A rigid shape a soft body's vertices collide with during a step (the world gathers the
+/// bodies near the soft body). The vertices are spheres of the settings' vertex_radius; each
+/// takes the deepest contact it finds at the step's start as a plane that moves with the
+/// collider's velocity, is kept out of it every iteration and slides on it with Coulomb
+/// friction. Within the step the collider moves at its velocity and is not pushed: the impulse
+/// the vertices gave it comes back in `impulse` / `angular_impulse` for the caller to apply
+/// (exact while the soft body is light against the collider; a resting soft body gives its
+/// weight). Not owned; must outlive the step.
+struct SoftBodyCollider {
+  const Shape* shape = nullptr;
+  /// Where the shape is (a rotation and translation, world space).
+  Mat44 transform;
+  /// The collider's centre of mass (m, world space); angular velocity and impulses are about it.
+  Vec3 center_of_mass = Vec3::zero();
+  Vec3 linear_velocity = Vec3::zero();
+  Vec3 angular_velocity = Vec3::zero();
+  /// Friction coefficient (≥ 0), combined with the soft body's as sqrt(a·b).
+  float friction = 0.5f;
+  /// Out: the impulse (N·s) and angular impulse about the centre of mass (N·m·s) the step's
+  /// vertices gave the collider (contacts and attachments). Added to, not reset.
+  Vec3 impulse = Vec3::zero();
+  Vec3 angular_impulse = Vec3::zero();
+};
+
+/// A free vertex tied to a point of a collider: it follows the point, and pulls the collider
+/// by what its constraints pull it with (a rope tied to a crate).
+struct SoftBodyAttachment {
+  uint32_t vertex = 0;
+  /// Index in the step's colliders.
+  uint32_t collider = 0;
+  /// The point in the collider's shape space (its transform's local space).
+  Vec3 local_point = Vec3::zero();
+};
 
 /// How a soft body steps.
 struct SoftBodyStepSettings {
@@ -43,9 +79,12 @@ class SoftBody {
 
   const SoftBodySettings& settings() const { return *settings_; }
 
-  /// Advances by dt (s, finite, > 0). Error, nothing changed: an invalid dt or step setting,
-  /// or a result that is not finite.
-  Status step(float dt, const SoftBodyStepSettings& step_settings);
+  /// Advances by dt (s, finite, > 0), colliding with `colliders` and moving the attached
+  /// vertices with theirs. Error, nothing changed (the colliders' impulses included): an
+  /// invalid dt, step setting, collider or attachment, or a result that is not finite.
+  Status step(float dt, const SoftBodyStepSettings& step_settings,
+              std::span<SoftBodyCollider> colliders = {},
+              std::span<const SoftBodyAttachment> attachments = {});
 
   // --- The sub-step's parts, for tests of the solver (step runs them) -------------------------
 
@@ -57,6 +96,8 @@ class SoftBody {
   void project(float h);
   /// Velocities from the sub-step's motion, then damping.
   void finish_substep(float h);
+  /// Number of vertices that found a collider at the last step's start.
+  uint32_t num_contacts() const;
 
   // --- State and measures -----------------------------------------------------------------------
 
@@ -93,9 +134,37 @@ class SoftBody {
   std::vector<float> w_;
   // λ of edges, bend edges, bends, then the volume, in that order.
   std::vector<float> lambda_;
+  // A vertex's contact of this step: the plane (normal n out of the collider, through `point`
+  // at the step's start, moving at the collider's velocity there) it is kept out of.
+  struct Contact {
+    int32_t collider = -1;
+    Vec3 normal;
+    Vec3 point;
+    Vec3 point_velocity;
+    float friction = 0.0f;
+  };
+  // Finds each free vertex's deepest contact among the colliders.
+  void find_contacts(float dt, std::span<const SoftBodyCollider> colliders);
+  // Keeps the vertices out of their planes as they are `elapsed` s after the step's start;
+  // adds the push to `pushed_` and its normal part to `depth_`.
+  void project_contacts(float elapsed);
+  // Coulomb friction on the sub-step's motion relative to the planes.
+  void apply_friction(float h);
+
   // Scratch of the volume projection and of the step's atomic commit.
   std::vector<Vec3> volume_gradient_;
   std::vector<Vec3> saved_x_, saved_v_;
+  // The step's contacts, and per sub-step each vertex's push by contacts and friction (m) and
+  // the normal depth it was pushed out by (m).
+  std::vector<Contact> contacts_;
+  std::vector<Vec3> pushed_;
+  std::vector<float> depth_;
+  // Where each attachment's vertex is held this sub-step.
+  std::vector<Vec3> targets_;
+  // Whether a vertex is attached this step.
+  std::vector<uint8_t> attached_;
+  // The impulses of this step, per collider, until the step commits.
+  std::vector<Vec3> impulses_, angular_impulses_;
 };
 
 }  // namespace atl

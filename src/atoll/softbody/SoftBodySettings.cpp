@@ -191,6 +191,7 @@ Status SoftBodySettings::validate() const {
     if (auto error = check_positive("rest_volume", rest_volume)) return *error;
   }
   if (auto error = check_non_negative("vertex_radius", vertex_radius)) return *error;
+  if (auto error = check_non_negative("friction", friction)) return *error;
   if (auto error = check_non_negative("linear_damping", linear_damping)) return *error;
   return Ok{};
 }

@@ -82,6 +82,9 @@ class SoftBodySettings : public RefTarget<SoftBodySettings> {
 
   /// Collision radius of every vertex (m, ≥ 0).
   float vertex_radius = 0.02f;
+  /// Friction coefficient of the vertices against rigid shapes (≥ 0), combined with the
+  /// shape's as sqrt(a·b).
+  float friction = 0.5f;
   /// Linear damping of the vertices' velocities (1/s, ≥ 0): v *= max(0, 1 − damping · h) per
   /// sub-step. 0 conserves energy up to the solver's own dissipation.
   float linear_damping = 0.05f;
