@@ -298,9 +298,10 @@ TEST_F(RecordingTest, DamagedFilesAreRejectedWithAReason) {
     return r.ok() ? std::string() : std::string(r.error().message());
   };
   const std::string bad = path("bad.rec").string();
-  // Version 2: 32 bytes of pose and flags, 18 figures of 4 bytes, the 8-byte contact index.
+  // Version 2: 32 bytes of pose and flags, 19 figures of 4 bytes (4 + one per stage), the
+  // 8-byte contact index.
   EXPECT_EQ(read_damaged(good.substr(0, good.size() - 1)),
-            bad + ": 335 bytes of frames, expected 336 (3 frames of 1 bodies)");
+            bad + ": 347 bytes of frames, expected 348 (3 frames of 1 bodies)");
   EXPECT_EQ(read_damaged("ATOLLREX" + good.substr(8)),
             bad + ": not an Atoll recording (no ATOLLREC magic)");
   std::string future = good;

@@ -75,6 +75,9 @@ class Body {
   bool is_sensor() const { return (flags_ & k_flag_sensor) != 0; }
   void set_sensor(bool sensor) { set_flag(k_flag_sensor, sensor); }
   /// Whether this sensor (when not static) also reports static bodies; default false.
+  /// True for the body of a soft body (softbody/SoftBodyManager.h): its vertices are its state,
+  /// the rigid stages and BodyInterface's rigid calls leave it alone.
+  bool is_soft_body() const { return (flags_ & k_flag_soft_body) != 0; }
   bool sensor_detects_static() const { return (flags_ & k_flag_sensor_detects_static) != 0; }
   void set_sensor_detects_static(bool detects) { set_flag(k_flag_sensor_detects_static, detects); }
   /// Free for the user.
@@ -178,6 +181,7 @@ class Body {
   static constexpr uint8_t k_flag_added = 1 << 1;
   static constexpr uint8_t k_flag_quarantined = 1 << 2;
   static constexpr uint8_t k_flag_sensor_detects_static = 1 << 3;
+  static constexpr uint8_t k_flag_soft_body = 1 << 4;
 
   Body() = default;
   // Copies are made only by the BodyManager's rollback snapshots (a body duplicated by accident

@@ -51,6 +51,15 @@ std::optional<std::string> dynamic_problem(const Body& body, const Shape& shape)
 
 // --- Lifetime ---------------------------------------------------------------------------------
 
+Result<Body*> BodyInterface::lookup_rigid(BodyID id, const char* call) {
+  Result<Body*> found = manager_.lookup(id, call);
+  if (found && (*found)->is_soft_body())
+    return body_error(call, **found,
+                      "is a soft body: its vertices move it (PhysicsSystem::soft_body), not "
+                      "this call");
+  return found;
+}
+
 Result<BodyID> BodyInterface::create_body(const BodyCreationSettings& settings) {
   return manager_.create_body(settings);
 }
@@ -141,7 +150,7 @@ Status BodyInterface::set_position_and_rotation(BodyID id, const Vec3& position,
 
 Status BodyInterface::set_pose(const char* call, BodyID id, const Vec3* position,
                                const Quat* rotation, Activation activation) {
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (position != nullptr) {
@@ -162,7 +171,7 @@ Status BodyInterface::set_pose(const char* call, BodyID id, const Vec3* position
 Status BodyInterface::move_kinematic(BodyID id, const Vec3& target_position,
                                      const Quat& target_rotation, float dt) {
   constexpr const char* call = "BodyInterface::move_kinematic";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "cannot move");
@@ -215,7 +224,7 @@ Result<Vec3> BodyInterface::point_velocity(BodyID id, const Vec3& world_point) c
 
 Status BodyInterface::set_linear_velocity(BodyID id, const Vec3& velocity) {
   constexpr const char* call = "BodyInterface::set_linear_velocity";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "cannot have a velocity");
@@ -227,7 +236,7 @@ Status BodyInterface::set_linear_velocity(BodyID id, const Vec3& velocity) {
 
 Status BodyInterface::set_angular_velocity(BodyID id, const Vec3& velocity) {
   constexpr const char* call = "BodyInterface::set_angular_velocity";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "cannot have a velocity");
@@ -240,7 +249,7 @@ Status BodyInterface::set_angular_velocity(BodyID id, const Vec3& velocity) {
 template <class Apply>
 Status BodyInterface::apply_to_dynamic(const char* call, BodyID id,
                                        std::initializer_list<NamedVector> vectors, Apply&& apply) {
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (!body.is_dynamic()) return not_dynamic_error(call, body);
@@ -309,7 +318,7 @@ Result<MotionType> BodyInterface::motion_type(BodyID id) const {
 
 Status BodyInterface::set_motion_type(BodyID id, MotionType motion_type, Activation activation) {
   constexpr const char* call = "BodyInterface::set_motion_type";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (!is_valid_motion_type(motion_type))
@@ -338,7 +347,7 @@ Result<MotionQuality> BodyInterface::motion_quality(BodyID id) const {
 
 Status BodyInterface::set_motion_quality(BodyID id, MotionQuality motion_quality) {
   constexpr const char* call = "BodyInterface::set_motion_quality";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "has no motion quality");
@@ -356,7 +365,7 @@ Result<Ref<const Shape>> BodyInterface::shape(BodyID id) const {
 
 Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation activation) {
   constexpr const char* call = "BodyInterface::set_shape";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (shape == nullptr) return field_error(arg(call, "shape"), "must not be null");
@@ -385,7 +394,7 @@ Result<float> BodyInterface::friction(BodyID id) const {
 
 Status BodyInterface::set_friction(BodyID id, float friction) {
   constexpr const char* call = "BodyInterface::set_friction";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   if (auto error = check_non_negative(arg(call, "friction"), friction)) return *error;
   (*found)->set_friction(friction);
@@ -399,7 +408,7 @@ Result<float> BodyInterface::restitution(BodyID id) const {
 
 Status BodyInterface::set_restitution(BodyID id, float restitution) {
   constexpr const char* call = "BodyInterface::set_restitution";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   if (auto error = check_unit_interval(arg(call, "restitution"), restitution)) return *error;
   (*found)->set_restitution(restitution);
@@ -446,7 +455,7 @@ Result<float> BodyInterface::gravity_factor(BodyID id) const {
 
 Status BodyInterface::set_gravity_factor(BodyID id, float gravity_factor) {
   constexpr const char* call = "BodyInterface::set_gravity_factor";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "has no gravity factor");
@@ -459,7 +468,7 @@ Status BodyInterface::set_gravity_factor(BodyID id, float gravity_factor) {
 
 Status BodyInterface::activate(BodyID id) {
   constexpr const char* call = "BodyInterface::activate";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_static()) return static_error(call, body, "can never be active");
@@ -471,7 +480,7 @@ Status BodyInterface::activate(BodyID id) {
 }
 
 Status BodyInterface::deactivate(BodyID id) {
-  Result<Body*> found = manager_.lookup(id, "BodyInterface::deactivate");
+  Result<Body*> found = lookup_rigid(id, "BodyInterface::deactivate");
   if (!found) return found.error();
   manager_.deactivate(**found);
   return Ok{};
@@ -490,7 +499,7 @@ Result<bool> BodyInterface::is_quarantined(BodyID id) const {
 
 Status BodyInterface::release_quarantine(BodyID id, Activation activation) {
   constexpr const char* call = "BodyInterface::release_quarantine";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_rigid(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (!body.is_quarantined()) return body_error(call, body, "is not quarantined");

@@ -153,6 +153,8 @@ class BodyInterface {
   Status release_quarantine(BodyID id, Activation activation = Activation::Activate);
 
  private:
+  // lookup, refusing a soft body (for the calls that move or change a rigid body).
+  Result<Body*> lookup_rigid(BodyID id, const char* call);
   // Looks the body up and returns get(body) or the lookup error.
   template <class T, class Getter>
   Result<T> read(BodyID id, const char* call, Getter&& get) const {

@@ -103,7 +103,9 @@ void BodyManager::remove_body(Body& body) {
 
 void BodyManager::activate(Body& body) {
   ATOLL_ASSERT(body.is_added() && !body.is_static(), "only added, moving bodies can be active");
-  if (body.is_quarantined()) return;
+  // Soft bodies are simulated whenever they are added (softbody/SoftBodyManager.h): the active
+  // list is the rigid stages'.
+  if (body.is_quarantined() || body.is_soft_body()) return;
   // An active body only restarts its sleep test (Jolt does the same): a user who wakes a body
   // expects it to stay awake for time_before_sleep.
   if (!body.is_active()) {

@@ -95,6 +95,22 @@ class BodyManager {
 
   /// Validates `settings` and creates a body (not added to the simulation, inactive).
   Result<BodyID> create_body(const BodyCreationSettings& settings);
+  /// Makes a body that is not added the body of a soft body (Body::is_soft_body): activate()
+  /// leaves it alone, so no rigid stage sees it.
+  void mark_soft_body(Body& body) {
+    ATOLL_ASSERT(!body.is_added(), "mark a soft body before adding it");
+    body.set_flag(Body::k_flag_soft_body, true);
+  }
+  /// Gives the body of a soft body its vertices' centre of mass (m), mean velocity (m/s) and
+  /// bounds (m, radius included); rotation identity.
+  void set_soft_body_motion(Body& body, const Vec3& center_of_mass, const Vec3& velocity,
+                            const AABox& bounds) {
+    ATOLL_ASSERT(body.is_soft_body() && body.motion_ != nullptr);
+    body.com_position_ = center_of_mass;
+    body.rotation_ = Quat();
+    body.world_bounds_ = bounds;
+    body.motion_->linear_velocity_ = velocity;
+  }
   /// Destroys a body, removing it from the simulation first if needed; its ID becomes stale.
   Status destroy_body(BodyID id);
   /// The body, or nullptr for an invalid, destroyed or stale ID.

@@ -49,6 +49,8 @@ std::span<const Field<PhysicsSettings>> FieldTable<PhysicsSettings>::fields() {
       field<Bool, &S::use_position_solver_for_contacts>("use_position_solver_for_contacts"),
       field<Int, &S::stack_solve_min_bodies>("stack_solve_min_bodies"),
       field<Real, &S::stack_solve_min_mass_ratio>("stack_solve_min_mass_ratio"),
+      field<Int, &S::soft_body_substeps>("soft_body_substeps"),
+      field<Int, &S::soft_body_iterations>("soft_body_iterations"),
   };
   return k;
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 namespace atl {
 
@@ -27,6 +28,10 @@ Status PhysicsSettings::validate() const {
   }
   if (velocity_steps < 1) return field_error("velocity_steps", "must be >= 1", velocity_steps);
   if (position_steps < 0) return field_error("position_steps", "must be >= 0", position_steps);
+  for (const auto& [name, value] : {std::pair("soft_body_substeps", soft_body_substeps),
+                                    std::pair("soft_body_iterations", soft_body_iterations)})
+    if (value < 1 || value > 1000)
+      return field_error(name, "must be in [1, 1000]", static_cast<float>(value));
   if (stack_solve_min_bodies < 0)
     return field_error("stack_solve_min_bodies", "must be >= 0",
                        static_cast<float>(stack_solve_min_bodies));

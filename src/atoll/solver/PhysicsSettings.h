@@ -102,6 +102,15 @@ struct PhysicsSettings {
   /// this factor (0: never). Not in Jolt.
   float stack_solve_min_mass_ratio = 50.0f;
 
+  /// Soft bodies' sub-steps per collision step (1–1000; softbody/SoftBody.h): more resolves
+  /// fast motion and contacts better at a proportional cost; compliance keeps its meaning (it
+  /// is scaled by the real sub-step h²).
+  int soft_body_substeps = 4;
+  /// Soft bodies' constraint iterations per sub-step (1–1000): more converges long chains of
+  /// constraints (a rope, cloth) further at a proportional cost; a lone constraint is solved in
+  /// one, and λ carried across them keeps a compliant rope as soft (LAWS.md G1).
+  int soft_body_iterations = 4;
+
   /// Checks every field (finite, in range); the error names the first bad field, e.g.
   /// "PhysicsSettings.velocity_steps: must be >= 1, got 0".
   Status validate() const;

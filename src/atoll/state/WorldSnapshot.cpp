@@ -10,8 +10,8 @@ WorldSnapshot& WorldSnapshot::operator=(WorldSnapshot&&) noexcept = default;
 WorldSnapshot::~WorldSnapshot() = default;
 
 size_t WorldSnapshot::bytes() const {
-  return bodies_.bytes() + broadphase_.bytes() + constraints_.size() * sizeof(Ref<Constraint>) +
-         contacts_.bytes() + state_.data().size();
+  return bodies_.bytes() + broadphase_.bytes() + soft_bodies_.bytes() +
+         constraints_.size() * sizeof(Ref<Constraint>) + contacts_.bytes() + state_.data().size();
 }
 
 void WorldSnapshot::clear() { *this = WorldSnapshot(); }
@@ -19,6 +19,7 @@ void WorldSnapshot::clear() { *this = WorldSnapshot(); }
 void save_world_snapshot(const WorldStateRefs& world, WorldSnapshot& snapshot) {
   world.bodies.save_body_set(snapshot.bodies_);
   world.broadphase.save(snapshot.broadphase_);
+  world.soft_bodies.save(snapshot.soft_bodies_);
   const std::span<const Ref<Constraint>> constraints = world.constraints.constraints();
   snapshot.constraints_.assign(constraints.begin(), constraints.end());
   world.contacts.save_cache(snapshot.contacts_);
@@ -42,6 +43,7 @@ Status restore_world_snapshot(const WorldStateRefs& world, const WorldSnapshot& 
   // the constraint list, and the walked state of the constraints and the world.
   world.bodies.restore_body_set(snapshot.bodies_);
   world.broadphase.restore(snapshot.broadphase_);
+  world.soft_bodies.restore(snapshot.soft_bodies_);
   world.contacts.restore_cache(snapshot.contacts_);
   world.constraints.replace_all(snapshot.constraints_);
   restore_own_world_state(world, snapshot.state_);

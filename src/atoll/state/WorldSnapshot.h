@@ -11,6 +11,7 @@
 // - every body slot as it was (shape by reference, material, mass, pose, motion, flags, user
 //   data), the slots' sequence numbers and free list, the active list in its order;
 // - the broadphase trees as they were (queries visit bodies in the same order);
+// - every soft body's vertices, constraints' settings by reference, and ties to bodies;
 // - the constraints in the world, by reference, with the state a saved state holds of them
 //   (impulses, enabled, motor states and targets); settings a user changes on a constraint
 //   object itself (priority, step overrides, user data, motor force limits) are not rolled back;
@@ -55,6 +56,7 @@ class WorldSnapshot {
 
   BodySetSnapshot bodies_;
   BroadPhase::Snapshot broadphase_;
+  SoftBodyManager::Snapshot soft_bodies_;
   std::vector<Ref<Constraint>> constraints_;
   ContactConstraintManager::CacheSnapshot contacts_;
   // Global state and the constraints' state, walked as a saved state walks them.

@@ -141,7 +141,12 @@ void walk_constraints(StateStream& s, const WorldStateRefs& w, const StateFilter
 
 void walk(StateStream& s, const WorldStateRefs& w, StateParts parts, const StateFilter* filter) {
   if (has_part(parts, StateParts::global)) walk_global(s, w);
-  if (has_part(parts, StateParts::bodies)) walk_bodies(s, w, filter);
+  if (has_part(parts, StateParts::bodies)) {
+    walk_bodies(s, w, filter);
+    std::function<bool(BodyID)> keep;
+    if (filter != nullptr) keep = [&](BodyID id) { return filter->save_body(*w.bodies.get(id)); };
+    if (s.ok()) w.soft_bodies.visit_state(s, keep);
+  }
   if (has_part(parts, StateParts::contacts)) {
     std::function<bool(uint32_t, uint32_t)> keep;
     if (filter != nullptr)

@@ -9,6 +9,7 @@
 #include "atoll/collision/broadphase/BroadPhase.h"
 #include "atoll/constraint/ConstraintManager.h"
 #include "atoll/core/Result.h"
+#include "atoll/softbody/SoftBodyManager.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/state/StateRecorder.h"
 
@@ -44,6 +45,7 @@ struct WorldStateRefs {
   BroadPhase& broadphase;
   ContactConstraintManager& contacts;
   ConstraintManager& constraints;
+  SoftBodyManager& soft_bodies;
   Vec3& gravity;
   uint64_t& step_count;
 };

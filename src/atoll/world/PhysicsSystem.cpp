@@ -8,6 +8,7 @@
 #include "atoll/core/FloatEnvironment.h"
 #include "atoll/core/Hash.h"
 #include "atoll/core/QuickSort.h"
+#include "atoll/shape/SphereShape.h"
 #include "atoll/solver/IslandSolver.h"
 #include "atoll/solver/SolverBodies.h"
 #include "atoll/state/StateHash.h"
@@ -85,7 +86,8 @@ Result<bool> PhysicsSystem::were_bodies_in_contact(BodyID body1, BodyID body2) c
 // --- BodyListener: the broadphase mirrors the bodies that are in the simulation -------------
 
 void PhysicsSystem::on_added(const Body& body) {
-  if (body.is_quarantined()) return;  // it re-enters the broadphase when released
+  // A quarantined body re-enters the broadphase when released; soft bodies are not in it.
+  if (body.is_quarantined() || body.is_soft_body()) return;
   const Status added = broadphase_.add(body.id().index(), body.object_layer(), body.world_bounds());
   ATOLL_ASSERT(added.ok(), "a validated body must enter the broadphase");
   (void)added;
@@ -172,6 +174,9 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
       determinism_log_->on_stage(step_count_, collision_step, stage_name(stage), stage_hash(stage));
   };
 
+  // The impulses soft bodies gave dynamic bodies in the last step (waking them), before the
+  // body lists are made.
+  soft_body_manager_.apply_impulses(body_manager_);
   // A sleeping body joined to an awake one wakes before the body lists are made.
   timed(Stage::build_islands, [&] { wake_constrained_bodies(body_manager_, constraint_manager_); });
   // The active list is in activation order; sorting makes every later list deterministic.
@@ -233,6 +238,18 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
                    ctx.to_sleep);
     });
   timed(Stage::update_bounds, [&] { update_bounds(dt); });
+  timed(Stage::update_soft_bodies, [&] {
+    SoftBodyStepSettings soft;
+    soft.substeps = settings_.soft_body_substeps;
+    soft.iterations = settings_.soft_body_iterations;
+    soft.gravity = settings_.gravity;
+    const uint32_t failed = soft_body_manager_.update(dt, soft, body_manager_, broadphase_,
+                                                      *object_layer_pair_filter_, ctx.jobs);
+    if (failed != 0) {
+      result.failed_soft_bodies += failed;
+      result.flag(UpdateError::soft_body_step_failed);
+    }
+  });
 }
 
 void PhysicsSystem::find_pairs() {
@@ -310,6 +327,12 @@ uint64_t PhysicsSystem::stage_hash(Stage stage) {
       hash = stream.hash();
       break;
     }
+    case Stage::update_soft_bodies: {
+      HashingStateStream stream(hash);
+      soft_body_manager_.visit_state(stream);
+      hash = stream.hash();
+      break;
+    }
     case Stage::build_islands:
       for (uint32_t i = 0; i < ctx_.islands.num_islands(); ++i)
         for (uint32_t body : ctx_.islands.island_bodies(i)) hash = hash_bytes(&body, 4, hash);
@@ -321,8 +344,34 @@ uint64_t PhysicsSystem::stage_hash(Stage stage) {
 }
 
 WorldStateRefs PhysicsSystem::state_refs() {
-  return {body_manager_,       broadphase_,       contact_manager_,
-          constraint_manager_, settings_.gravity, step_count_};
+  return {body_manager_,      broadphase_,       contact_manager_, constraint_manager_,
+          soft_body_manager_, settings_.gravity, step_count_};
+}
+
+Result<BodyID> PhysicsSystem::create_soft_body(const SoftBodyCreationSettings& settings) {
+  constexpr const char* call = "PhysicsSystem::create_soft_body";
+  if (Status valid = soft_body_manager_.validate(settings, body_manager_, call); !valid)
+    return valid.error();
+  // Its Body: a placeholder sphere (the soft body is not in the broadphase; rigid stages never
+  // see it) with the vertices' mass, at their centre of mass.
+  const SoftBodySettings& soft = *settings.settings;
+  const float mass = soft.total_mass();
+  BodyCreationSettings body;
+  body.shape = new SphereShape(std::max(soft.vertex_radius, 0.01f));
+  body.motion_type = mass > 0.0f ? MotionType::Dynamic : MotionType::Kinematic;
+  if (mass > 0.0f) body.override_mass = mass;
+  body.object_layer = settings.object_layer;
+  body.user_data = settings.user_data;
+  body.allow_sleeping = false;
+  Vec3 center = Vec3::zero();
+  for (const SoftBodyVertex& v : soft.vertices) center += v.position;
+  body.position = center / float(soft.vertices.size());
+  Result<BodyID> id = body_interface_.create_body(body);
+  if (!id) return Error(std::string(call) + ": " + id.error().message());
+  Body& created = *body_manager_.get(*id);
+  body_manager_.mark_soft_body(created);
+  soft_body_manager_.add(*id, settings, body_manager_);
+  return id;
 }
 
 void PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,

@@ -17,6 +17,7 @@
 #include "atoll/collision/broadphase/DefaultLayers.h"
 #include "atoll/constraint/ConstraintManager.h"
 #include "atoll/core/JobSystem.h"
+#include "atoll/softbody/SoftBodyManager.h"
 #include "atoll/solver/ContactConstraintManager.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/state/DeterminismLog.h"
@@ -83,6 +84,15 @@ class PhysicsSystem final : private BodyListener {
   Status add_constraint(const Ref<Constraint>& constraint);
   /// Removes a constraint; error (nothing changed) when it is not in this world.
   Status remove_constraint(const Ref<Constraint>& constraint);
+  /// Creates a soft body (softbody/SoftBodyManager.h): a body of the world — an ID, an object
+  /// layer, added with body_interface().add_body, removed and destroyed like any other — whose
+  /// vertices are simulated by XPBD against the rigid bodies (soft_body_substeps and
+  /// soft_body_iterations of the settings; two-way: the dynamic bodies they push are pushed
+  /// back). Its Body's pose is the vertices' centre of mass; BodyInterface's calls that move
+  /// or change a rigid body refuse it. Error (nothing created) naming the bad field.
+  Result<BodyID> create_soft_body(const SoftBodyCreationSettings& settings);
+  /// The soft body's vertices and measures, or null when `id` is not a live soft body.
+  const SoftBody* soft_body(BodyID id) const { return soft_body_manager_.get(id); }
   /// The constraints in the world, in the order they were added (index order).
   std::span<const Ref<Constraint>> constraints() const { return constraint_manager_.constraints(); }
 
@@ -173,6 +183,7 @@ class PhysicsSystem final : private BodyListener {
   BroadPhase broadphase_;
   ContactConstraintManager contact_manager_;
   ConstraintManager constraint_manager_;
+  SoftBodyManager soft_body_manager_;
   PhysicsSettings settings_;
   PhysicsSystemSettings system_settings_;
   ContactListener* contact_listener_ = nullptr;

@@ -23,15 +23,17 @@ enum class Stage : uint8_t {
   finish_contacts,       ///< 11b. contacts gone since last step → removed events
   update_sleep,          ///< 12. whole-island sleeping
   update_bounds,         ///< 13. broadphase bounds of moved bodies
+  update_soft_bodies,    ///< 13a. soft bodies' XPBD sub-steps against the rigid bodies
 };
-inline constexpr int k_num_stages = 14;
+inline constexpr int k_num_stages = 15;
 
 /// The stage's name ("apply_forces", …).
 constexpr const char* stage_name(Stage stage) {
   constexpr std::array<const char*, k_num_stages> k_names{
-      "apply_forces",   "find_pairs",      "gather_solver_bodies", "narrow_phase", "build_islands",
-      "setup_velocity", "solve_velocity",  "integrate_positions",  "ccd",          "solve_position",
-      "write_back",     "finish_contacts", "update_sleep",         "update_bounds"};
+      "apply_forces",  "find_pairs",     "gather_solver_bodies", "narrow_phase",
+      "build_islands", "setup_velocity", "solve_velocity",       "integrate_positions",
+      "ccd",           "solve_position", "write_back",           "finish_contacts",
+      "update_sleep",  "update_bounds",  "update_soft_bodies"};
   return k_names[static_cast<int>(stage)];
 }
 

@@ -27,6 +27,10 @@ std::string UpdateResult::to_string() const {
         rejected_settings_field + " for bodies " + std::to_string(rejected_settings_body1.value()) +
         " and " + std::to_string(rejected_settings_body2.value()) + " (must be finite and >= 0; " +
         std::to_string(rejected_contact_settings) + " contact(s) kept their default settings)";
+  if (has(UpdateError::soft_body_step_failed))
+    next() += std::to_string(failed_soft_bodies) +
+              " soft body step(s) gave a result that was not finite and were undone (the soft "
+              "bodies stayed as they were; a smaller dt or softer constraints may help)";
   return out;
 }
 

@@ -22,6 +22,9 @@ enum class UpdateError : uint32_t {
   manifold_cap_reached = 1u << 1,
   /// A contact listener set invalid ContactSettings; those contacts kept their defaults.
   invalid_contact_settings = 1u << 2,
+  /// A soft body's step gave a result that was not finite; it stayed as it was
+  /// (UpdateResult::failed_soft_bodies).
+  soft_body_step_failed = 1u << 3,
 };
 
 /// What happened during update().
@@ -57,6 +60,8 @@ struct UpdateResult {
   BodyID rejected_settings_body1, rejected_settings_body2;
   const char* rejected_settings_callback = "";
   std::string rejected_settings_field;
+  /// Soft body steps undone because their result was not finite, summed over collision steps.
+  uint32_t failed_soft_bodies = 0;
 
   /// Broadphase pairs collided in the last collision step.
   uint32_t num_body_pairs = 0;

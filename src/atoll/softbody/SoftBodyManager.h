@@ -1,0 +1,140 @@
+#pragma once
+// The soft bodies of a world (issue 11) and their stage of the step (DESIGN.md §2, 13). A soft
+// body is a body of the world: a Body (BodyID, object layer, user data, added or not, destroyed
+// like any other) marked Body::is_soft_body, whose pose is its vertices' centre of mass and
+// whose bounds are theirs; its vertices live here, in a SoftBody.
+//
+// Each step, every added soft body (in body-index order, several at once on a job system):
+// the rigid bodies whose bounds come near its vertices' (through the broadphase, with its
+// object layer's filters) and the bodies its vertices are tied to become its colliders; its
+// SoftBody steps; then, in the same order on the calling thread, its Body takes its new centre
+// of mass, velocity and bounds, and the impulses its vertices gave dynamic bodies are kept:
+// apply_impulses gives them to the bodies (waking them) at the start of the next step, before
+// gravity. So a crate hanging from a rope reads a velocity of 0 between steps (the rope's pull
+// and gravity cancel within a step) where adding the impulse at once would show g·dt upward.
+//
+// Not yet (issue 11 notes): soft bodies are not in the broadphase (ray casts and rigid bodies'
+// own queries do not see them), never sleep, and do not collide with each other.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "atoll/body/BodyManager.h"
+#include "atoll/collision/broadphase/BroadPhase.h"
+#include "atoll/core/JobSystem.h"
+#include "atoll/core/StateStream.h"
+#include "atoll/softbody/SoftBody.h"
+
+namespace atl {
+
+/// A vertex tied to a rigid body: it follows the point of the body it is at when the soft body
+/// is created.
+struct SoftBodyTie {
+  uint32_t vertex = 0;
+  BodyID body;
+};
+
+/// What a soft body is made of and how it sits in the world.
+struct SoftBodyCreationSettings {
+  /// The vertices and constraints (validated at creation; shared, not copied).
+  Ref<const SoftBodySettings> settings;
+  /// Object layer: which rigid bodies its vertices collide with (the world's filters).
+  ObjectLayer object_layer = layers::k_moving;
+  uint64_t user_data = 0;
+  /// Vertices tied to rigid bodies (each a free vertex, once; the body added and not soft).
+  std::vector<SoftBodyTie> ties;
+};
+
+class SoftBodyManager {
+ public:
+  /// Checks `settings` before the world creates the soft body's Body: the soft body settings,
+  /// the layer's range is the caller's. Error "`call`: …" naming the field.
+  Status validate(const SoftBodyCreationSettings& settings, const BodyManager& bodies,
+                  const char* call) const;
+  /// Takes the soft body of the Body `id` (created, marked soft, not yet added) with validated
+  /// settings.
+  void add(BodyID id, const SoftBodyCreationSettings& settings, BodyManager& bodies);
+
+  /// The soft body of `id`, or null when `id` names no live soft body.
+  const SoftBody* get(BodyID id) const;
+  SoftBody* get(BodyID id);
+  /// Number of soft bodies (added or not).
+  uint32_t size() const { return uint32_t(entries_.size()); }
+
+  /// The stage: steps every added soft body by dt with `step_settings` (gravity included)
+  /// against the rigid bodies near it, then gives the impulses to the dynamic ones. Soft bodies
+  /// whose Body was destroyed are dropped first.
+  /// Returns how many soft bodies could not step (a result that was not finite: each stays as
+  /// it was).
+  uint32_t update(float dt, const SoftBodyStepSettings& step_settings, BodyManager& bodies,
+                  const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter,
+                  JobSystem* jobs);
+
+  /// Gives the dynamic bodies the impulses the soft bodies' last step left for them (waking
+  /// them), in body-index order. Bodies gone or no longer dynamic since are skipped.
+  void apply_impulses(BodyManager& bodies);
+
+  /// Walks the soft bodies' vertices (positions, velocities) in body-index order, for saved
+  /// states (state/WorldState.h): when saving or validating, those for which `keep(id)` is true
+  /// (all when empty). A restore finds each by id and checks its vertex count. Then the
+  /// impulses waiting for the next step (body ids and impulses).
+  void visit_state(StateStream& stream, const std::function<bool(BodyID)>& keep = {});
+
+  /// Every soft body as it is, for a rollback snapshot (state/WorldSnapshot.h).
+  class Snapshot;
+  void save(Snapshot& snapshot) const;
+  void restore(const Snapshot& snapshot);
+
+ private:
+  struct Tie {
+    uint32_t vertex;
+    BodyID body;
+    // The point in the body's shape space.
+    Vec3 local_point;
+  };
+  struct Entry {
+    BodyID id;
+    std::unique_ptr<SoftBody> body;
+    std::vector<Tie> ties;
+    // The step's scratch: colliders, their bodies' indices, attachments.
+    std::vector<SoftBodyCollider> colliders;
+    std::vector<uint32_t> collider_bodies;
+    std::vector<SoftBodyAttachment> attachments;
+    bool failed = false;
+  };
+  // Drops the entries whose Body is gone.
+  void prune(const BodyManager& bodies);
+  void step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,
+                  const BodyManager& bodies, const BroadPhase& broadphase,
+                  const ObjectLayerPairFilter& layer_filter) const;
+
+  // In body-index order.
+  std::vector<Entry> entries_;
+  // Impulses for dynamic bodies, applied at the next step's start; by body index, one entry
+  // per body.
+  struct Pending {
+    BodyID body;
+    Vec3 impulse;
+    Vec3 angular_impulse;
+  };
+  std::vector<Pending> pending_;
+
+ public:
+  class Snapshot {
+   public:
+    size_t bytes() const;
+
+   private:
+    friend class SoftBodyManager;
+    struct Saved {
+      BodyID id;
+      SoftBody body;
+      std::vector<Tie> ties;
+    };
+    std::vector<Saved> saved_;
+    std::vector<Pending> pending_;
+  };
+};
+
+}  // namespace atl
