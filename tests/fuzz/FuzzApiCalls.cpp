@@ -4,11 +4,12 @@
 // them, forces, torques and impulses, teleports, velocities, kinematic moves, motion type and
 // shape changes, activation, quarantine release, gravity and solver settings, constraints
 // (point, distance, hinge, fixed) between any bodies (also removed ones and invalid IDs),
-// rollback snapshots saved and restored, and steps with a fuzzed dt and sub-step count. Values
-// come from ByteReader::real(): also 0, huge, NaN and ±∞. Checks: every rejection has a
-// message; after every step every body that the engine has not quarantined has a finite pose
-// and velocity; a restored snapshot gives back the world it was taken of (the same body IDs,
-// constraints and saved state, byte for byte) and a valid broadphase.
+// rollback snapshots saved and restored, soft bodies (ropes, cloth, pressure balls of fuzzed
+// size, pins, compliance and damping, tied to any body) created and added, and steps with a fuzzed
+// dt and sub-step count. Values come from ByteReader::real(): also 0, huge, NaN and ±∞. Checks:
+// every rejection has a message; after every step every body that the engine has not quarantined
+// has a finite pose and velocity; a restored snapshot gives back the world it was taken of (the
+// same body IDs, constraints and saved state, byte for byte) and a valid broadphase.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "atoll/shape/SphereShape.h"
 #include "atoll/shape/StaticCompoundShape.h"
 #include "atoll/shape/TriangleMeshShape.h"
+#include "atoll/softbody/SoftBodyGenerators.h"
 #include "atoll/state/WorldSnapshot.h"
 #include "atoll/world/PhysicsSystem.h"
 
@@ -207,7 +209,7 @@ class Session {
   void one_call() {
     using namespace atl;
     BodyInterface& bodies = system_.body_interface();
-    switch (in_.below(24)) {
+    switch (in_.below(25)) {
       case 0:
       case 1:
         create_body();
@@ -360,10 +362,54 @@ class Session {
       case 22:
         restore_snapshot(snapshots_[in_.below(k_snapshots)]);
         break;
+      case 23:
+        create_soft_body();
+        break;
       default:
         if (steps_ < k_max_steps) step();
         break;
     }
+  }
+
+  // A soft body of fuzzed parameters (mostly small, sometimes any value), maybe pinned, maybe
+  // tied to a body, maybe added. A rejection must have a message.
+  void create_soft_body() {
+    using namespace atl;
+    const auto value = [&](float lo, float hi) {
+      return in_.u8() < 16 ? in_.real() : in_.in_range(lo, hi);
+    };
+    Result<Ref<SoftBodySettings>> made = Error("none");
+    switch (in_.below(3)) {
+      case 0:
+        made = make_rope(position(in_), position(in_), 1 + in_.below(12), value(0.1f, 5.0f),
+                         value(0.0f, 1.0e-3f), value(0.0f, 1.0e-2f), value(0.0f, 0.1f));
+        break;
+      case 1:
+        made = make_cloth(position(in_), value(0.2f, 3.0f), value(0.2f, 3.0f), 2 + in_.below(8),
+                          2 + in_.below(8), value(0.1f, 5.0f), value(0.0f, 1.0e-3f),
+                          value(0.0f, 1.0e-2f));
+        break;
+      default:
+        made = make_pressure_ball(position(in_), value(0.1f, 1.0f), in_.below(3), value(0.1f, 5.0f),
+                                  value(0.5f, 2.0f), value(0.0f, 1.0e-3f));
+        break;
+    }
+    if (!accepted(made, "make_soft_body")) return;
+    Ref<SoftBodySettings> settings = made.value();
+    if (in_.boolean())
+      settings->vertices[in_.below(uint32_t(settings->vertices.size()))].inverse_mass = 0.0f;
+    if (in_.u8() < 32) settings->linear_damping = in_.real();
+    if (in_.u8() < 32) settings->friction = in_.real();
+    if (in_.u8() < 32) settings->vertex_radius = in_.real();
+    SoftBodyCreationSettings creation;
+    creation.settings = settings;
+    if (in_.boolean())
+      creation.ties.push_back({in_.below(uint32_t(settings->vertices.size()) + 2), any_body()});
+    const Result<BodyID> id = system_.create_soft_body(creation);
+    if (!accepted(id, "create_soft_body")) return;
+    ids_.push_back(*id);
+    if (in_.boolean())
+      (void)accepted(system_.body_interface().add_body(*id, activation()), "add_body");
   }
 
   // A rollback snapshot with what the world looked like when it was taken, to check the restore.

@@ -44,7 +44,15 @@ inline bool finite(const Quat& q) {
 
 /// Every body of `system` that the engine has not quarantined has a finite pose and velocity.
 inline void check_world_finite(const PhysicsSystem& system) {
-  system.bodies().for_each_body([](const Body& body) {
+  system.bodies().for_each_body([&](const Body& body) {
+    if (body.is_soft_body()) {
+      const SoftBody* soft = system.soft_body(body.id());
+      check(soft != nullptr, "soft body index " + std::to_string(body.id().index()) +
+                                 ": its body lives, its vertices are gone");
+      for (const Vec3& p : soft->positions())
+        check(finite(p), "soft body index " + std::to_string(body.id().index()) +
+                             ": a vertex position is not finite");
+    }
     if (body.is_quarantined()) return;
     check(finite(body.position()) && finite(body.rotation()) && finite(body.linear_velocity()) &&
               finite(body.angular_velocity()),

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "atoll/body/Validation.h"
 #include "atoll/math/Math.h"
 #include "atoll/shape/Validation.h"
 
@@ -136,7 +137,8 @@ Status SoftBodySettings::validate() const {
   for (size_t i = 0; i < n; ++i) {
     const SoftBodyVertex& v = vertices[i];
     const std::string field = indexed("vertices", i);
-    if (auto error = check_finite(field + ".position", v.position)) return *error;
+    if (auto error = check_bounded(field + ".position", v.position, k_max_position, "m"))
+      return *error;
     if (auto error = check_finite(field + ".velocity", v.velocity)) return *error;
     if (auto error = check_non_negative(field + ".inverse_mass", v.inverse_mass)) return *error;
   }
@@ -191,6 +193,9 @@ Status SoftBodySettings::validate() const {
     if (auto error = check_positive("rest_volume", rest_volume)) return *error;
   }
   if (auto error = check_non_negative("vertex_radius", vertex_radius)) return *error;
+  if (vertex_radius > k_max_vertex_radius)
+    return field_error("vertex_radius", "must be at most " + format_float(k_max_vertex_radius) +
+                                            " m, got " + format_float(vertex_radius));
   if (auto error = check_non_negative("friction", friction)) return *error;
   if (auto error = check_non_negative("linear_damping", linear_damping)) return *error;
   return Ok{};

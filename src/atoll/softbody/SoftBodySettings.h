@@ -22,7 +22,7 @@
 namespace atl {
 
 struct SoftBodyVertex {
-  /// Position (m, world space).
+  /// Position (m, world space; each coordinate within ±k_max_position, as a body's).
   Vec3 position;
   /// Initial velocity (m/s).
   Vec3 velocity = Vec3::zero();
@@ -80,7 +80,9 @@ class SoftBodySettings : public RefTarget<SoftBodySettings> {
   /// Volume (m³) the faces enclose at rest (> 0 when keep_volume; compute_rest_values sets it).
   float rest_volume = 0.0f;
 
-  /// Collision radius of every vertex (m, ≥ 0).
+  /// Largest vertex_radius (m): a vertex is a small sphere, not a body.
+  static constexpr float k_max_vertex_radius = 100.0f;
+  /// Collision radius of every vertex (m, in [0, k_max_vertex_radius]).
   float vertex_radius = 0.02f;
   /// Friction coefficient of the vertices against rigid shapes (≥ 0), combined with the
   /// shape's as sqrt(a·b).
