@@ -139,6 +139,27 @@ TEST(SoftBodyWorld, ARopeTiedToACrateCarriesIt) {
   EXPECT_LT(world.body(crate).linear_velocity().length(), 0.01f);
 }
 
+TEST(SoftBodyWorld, ASoftBodySleepsAtRestAndAFallingBodyWakesIt) {
+  LawWorld world{PhysicsSettings()};  // the engine's settings: sleeping allowed
+  world.add_static_box(Vec3(3, 0.5f, 3), Vec3(0, -0.5f, 0));
+  const BodyID id = add_soft(world, cloth(Vec3(0, 0.3f, 0)));
+  step(world, 240);
+  ASSERT_TRUE(world.system().is_soft_body_sleeping(id)) << "at rest on the floor for 4 s";
+  const Vec3 at = world.system().soft_body(id)->center_of_mass();
+  step(world, 30);
+  EXPECT_EQ(world.system().soft_body(id)->center_of_mass(), at) << "asleep, it is not stepped";
+  // A ball dropped on it wakes it, and it is pushed down where the ball lands.
+  const BodyID ball = world.add_sphere(0.15f, Vec3(0, 1.0f, 0), BodyOptions{.mass = 2.0f});
+  bool woke = false;
+  for (int i = 0; i < 60 && !woke; ++i) {
+    step(world, 1);
+    woke = !world.system().is_soft_body_sleeping(id);
+  }
+  EXPECT_TRUE(woke);
+  step(world, 60);
+  EXPECT_GT(world.body(ball).center_of_mass_position().y(), 0.1f) << "the cloth holds the ball";
+}
+
 TEST(SoftBodyWorld, CreationErrorsNameTheFieldAndCreateNothing) {
   LawWorld world;
   const BodyID crate = world.add_box(Vec3(0.2f, 0.2f, 0.2f), Vec3(0, 0.8f, 0));

@@ -1,6 +1,7 @@
 #include "atoll/softbody/SoftBodyManager.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "atoll/body/Validation.h"
@@ -86,7 +87,8 @@ void SoftBodyManager::prune(const BodyManager& bodies) {
 }
 
 void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,
-                                 const BodyManager& bodies, const BroadPhase& broadphase,
+                                 const SoftBodySleepSettings& sleep, const BodyManager& bodies,
+                                 const BroadPhase& broadphase,
                                  const ObjectLayerPairFilter& layer_filter) const {
   const Body& self = *bodies.get(entry.id);
   SoftBody& soft = *entry.body;
@@ -129,11 +131,47 @@ void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSetti
     entry.attachments.push_back(
         {tie.vertex, uint32_t(at - entry.collider_bodies.begin()), tie.local_point});
   }
+  if (entry.asleep) {
+    // Woken by a collider that moves (a resting awake body under it does not).
+    bool moving = false;
+    for (const SoftBodyCollider& c : entry.colliders) {
+      const float reach =
+          (c.shape->world_bounds(c.transform).center() - c.center_of_mass).length() +
+          c.shape->local_bounds().extent().length();
+      moving = moving || c.linear_velocity.length() + c.angular_velocity.length() * reach >
+                             sleep.point_velocity_sleep_threshold;
+    }
+    if (!moving && sleep.allow_sleeping) {
+      entry.colliders.clear();
+      return;
+    }
+    entry.asleep = false;
+    entry.sleep_timer = 0.0f;
+  }
   entry.failed = !soft.step(dt, step_settings, entry.colliders, entry.attachments).ok();
+  if (!sleep.allow_sleeping) {
+    entry.sleep_timer = 0.0f;
+    return;
+  }
+  float speed = 0.0f;
+  for (const Vec3& v : soft.velocities()) speed = std::max(speed, v.length());
+  entry.sleep_timer = speed < sleep.point_velocity_sleep_threshold ? entry.sleep_timer + dt : 0.0f;
+  if (entry.sleep_timer >= sleep.time_before_sleep) {
+    entry.asleep = true;
+    for (uint32_t i = 0; i < soft.vertex_count(); ++i)
+      (void)soft.set_vertex(i, soft.positions()[i], Vec3::zero());
+  }
+}
+
+bool SoftBodyManager::is_sleeping(BodyID id) const {
+  for (const Entry& entry : entries_)
+    if (entry.id == id) return entry.asleep;
+  return false;
 }
 
 uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_settings,
-                                 BodyManager& bodies, const BroadPhase& broadphase,
+                                 const SoftBodySleepSettings& sleep, BodyManager& bodies,
+                                 const BroadPhase& broadphase,
                                  const ObjectLayerPairFilter& layer_filter, JobSystem* jobs) {
   prune(bodies);
   const auto step_range = [&](uint32_t begin, uint32_t end, uint32_t /*worker*/) {
@@ -142,7 +180,7 @@ uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_sett
       entry.failed = false;
       entry.colliders.clear();
       if (!bodies.get(entry.id)->is_added()) continue;
-      step_entry(entry, dt, step_settings, bodies, broadphase, layer_filter);
+      step_entry(entry, dt, step_settings, sleep, bodies, broadphase, layer_filter);
     }
   };
   if (jobs != nullptr && entries_.size() > 1)
@@ -236,6 +274,10 @@ void SoftBodyManager::visit_state(StateStream& s, const std::function<bool(BodyI
     }
     SoftBody& soft = *entry->body;
     s.expect("vertex_count", soft.vertex_count());
+    float sleep_timer = entry->sleep_timer;
+    bool asleep = entry->asleep;
+    atl::visit_state(s, "sleep_timer", sleep_timer);
+    s.flag("asleep", asleep);
     x.assign(soft.positions().begin(), soft.positions().end());
     v.assign(soft.velocities().begin(), soft.velocities().end());
     for (uint32_t i = 0; i < soft.vertex_count() && s.ok(); ++i) {
@@ -243,6 +285,12 @@ void SoftBodyManager::visit_state(StateStream& s, const std::function<bool(BodyI
       atl::visit_state(s, "velocity", v[i]);
     }
     if (!s.restoring() || !s.ok()) continue;
+    if (!std::isfinite(sleep_timer)) {
+      s.fail("sleep_timer: not finite");
+      return;
+    }
+    entry->sleep_timer = sleep_timer;
+    entry->asleep = asleep;
     for (uint32_t i = 0; i < soft.vertex_count(); ++i) {
       if (Status set = soft.set_vertex(i, x[i], v[i]); !set) {
         s.fail("vertex " + std::to_string(i) + ": not finite");
@@ -294,6 +342,8 @@ void SoftBodyManager::restore(const Snapshot& snapshot) {
     entry.id = saved.id;
     entry.body = std::make_unique<SoftBody>(saved.body);
     entry.ties = saved.ties;
+    entry.sleep_timer = saved.sleep_timer;
+    entry.asleep = saved.asleep;
     entries_.push_back(std::move(entry));
   }
 }

@@ -13,8 +13,12 @@
 // gravity. So a crate hanging from a rope reads a velocity of 0 between steps (the rope's pull
 // and gravity cancel within a step) where adding the impulse at once would show g·dt upward.
 //
+// A soft body sleeps once all its vertices have been slow for a while, and wakes when a rigid
+// body near it or tied to it moves (SoftBodySleepSettings); asleep it costs one broadphase
+// query per step and gives no impulses.
+//
 // Not yet (issue 11 notes): soft bodies are not in the broadphase (ray casts and rigid bodies'
-// own queries do not see them), never sleep, and do not collide with each other.
+// own queries do not see them) and do not collide with each other.
 
 #include <functional>
 #include <memory>
@@ -27,6 +31,16 @@
 #include "atoll/softbody/SoftBody.h"
 
 namespace atl {
+
+/// When soft bodies sleep (the world's PhysicsSettings of the same names).
+struct SoftBodySleepSettings {
+  bool allow_sleeping = true;
+  /// A soft body whose every vertex moved slower than this (m/s) for time_before_sleep (s)
+  /// falls asleep: its velocities are zeroed and it is not stepped until a rigid body near it
+  /// (or tied to it) moves faster than this.
+  float point_velocity_sleep_threshold = 0.03f;
+  float time_before_sleep = 0.5f;
+};
 
 /// A vertex tied to a rigid body: it follows the point of the body it is at when the soft body
 /// is created.
@@ -67,9 +81,12 @@ class SoftBodyManager {
   /// whose Body was destroyed are dropped first.
   /// Returns how many soft bodies could not step (a result that was not finite: each stays as
   /// it was).
-  uint32_t update(float dt, const SoftBodyStepSettings& step_settings, BodyManager& bodies,
+  uint32_t update(float dt, const SoftBodyStepSettings& step_settings,
+                  const SoftBodySleepSettings& sleep, BodyManager& bodies,
                   const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter,
                   JobSystem* jobs);
+  /// Whether the soft body `id` sleeps (false for an ID that names no soft body).
+  bool is_sleeping(BodyID id) const;
 
   /// Gives the dynamic bodies the impulses the soft bodies' last step left for them (waking
   /// them), in body-index order. Bodies gone or no longer dynamic since are skipped.
@@ -102,12 +119,15 @@ class SoftBodyManager {
     std::vector<uint32_t> collider_bodies;
     std::vector<SoftBodyAttachment> attachments;
     bool failed = false;
+    // The sleep test: how long every vertex has been slow (s), and whether it sleeps.
+    float sleep_timer = 0.0f;
+    bool asleep = false;
   };
   // Drops the entries whose Body is gone.
   void prune(const BodyManager& bodies);
   void step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,
-                  const BodyManager& bodies, const BroadPhase& broadphase,
-                  const ObjectLayerPairFilter& layer_filter) const;
+                  const SoftBodySleepSettings& sleep, const BodyManager& bodies,
+                  const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter) const;
 
   // In body-index order.
   std::vector<Entry> entries_;
@@ -131,6 +151,8 @@ class SoftBodyManager {
       BodyID id;
       SoftBody body;
       std::vector<Tie> ties;
+      float sleep_timer;
+      bool asleep;
     };
     std::vector<Saved> saved_;
     std::vector<Pending> pending_;

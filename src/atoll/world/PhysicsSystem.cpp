@@ -243,7 +243,11 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     soft.substeps = settings_.soft_body_substeps;
     soft.iterations = settings_.soft_body_iterations;
     soft.gravity = settings_.gravity;
-    const uint32_t failed = soft_body_manager_.update(dt, soft, body_manager_, broadphase_,
+    SoftBodySleepSettings sleep;
+    sleep.allow_sleeping = settings_.allow_sleeping;
+    sleep.point_velocity_sleep_threshold = settings_.point_velocity_sleep_threshold;
+    sleep.time_before_sleep = settings_.time_before_sleep;
+    const uint32_t failed = soft_body_manager_.update(dt, soft, sleep, body_manager_, broadphase_,
                                                       *object_layer_pair_filter_, ctx.jobs);
     if (failed != 0) {
       result.failed_soft_bodies += failed;
