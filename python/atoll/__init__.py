@@ -437,6 +437,21 @@ class World:
         velocities, in body-ID order), as 16 hex digits."""
         return self._w.state_hash()
 
+    # rollback ---------------------------------------------------------------------------
+    def save_snapshot(self, into=None):
+        """A rollback snapshot of the whole world: every body with its ID (the ID allocator
+        too), the constraints, the contact cache and the names this world keeps. In memory
+        only; ``.bytes`` is its size. Saved into ``into`` (a snapshot of this world) when
+        given, reusing its buffers. For a reinforcement-learning reset or a rollback."""
+        return self._w.save_snapshot(into)
+
+    def restore_snapshot(self, snapshot):
+        """Back to the world ``snapshot`` was taken of: bodies and constraints made or removed
+        since are undone (same IDs and names), and the next steps give the same bits as they
+        did then. Raises (nothing changed) for a snapshot of another world or while
+        recording."""
+        self._w.restore_snapshot(snapshot)
+
     def run(self, steps):
         """Runs ``steps`` steps of the world's scene loop (its events and probes, step numbers
         counted from this call) and returns the summary dict of ``atoll run --summary`` (scene

@@ -29,6 +29,7 @@
 #include "atoll/scene/SceneShapes.h"
 #include "atoll/scene/SceneWriter.h"
 #include "atoll/state/StateHash.h"
+#include "atoll/state/WorldSnapshot.h"
 #include "atoll/world/ContactListener.h"
 #include "atoll/world/WorldQuery.h"
 
@@ -173,6 +174,7 @@ class EventBuffer final : public ContactListener {
 };
 
 struct PyConstraint;
+struct PySnapshot;
 
 class PyWorld {
  public:
@@ -469,6 +471,15 @@ class PyWorld {
                                                const std::optional<std::string>& name);
   void remove_constraint(PyConstraint& constraint);
 
+  // Rollback snapshots ---------------------------------------------------------------------
+
+  // The whole world (bodies, IDs, constraints, contacts; state/WorldSnapshot.h) and the names
+  // this object keeps, into `into` when given (its buffers are reused) or a new snapshot.
+  std::shared_ptr<PySnapshot> save_snapshot(std::shared_ptr<PySnapshot> into);
+  // Back to the world `snapshot` was taken of: bodies and constraints made or removed since
+  // are undone, names included. Refused while recording.
+  void restore_snapshot(const PySnapshot& snapshot);
+
   // Queries --------------------------------------------------------------------------------
 
   py::object cast_ray(const std::array<float, 3>& origin, const std::array<float, 3>& direction) {
@@ -731,6 +742,49 @@ void PyWorld::remove_constraint(PyConstraint& constraint) {
   constraints_.erase(constraint.name);
 }
 
+// A rollback snapshot of a PyWorld: the engine's, plus the names the PyWorld keeps.
+struct PySnapshot {
+  WorldSnapshot world;
+  const PyWorld* owner = nullptr;
+  std::vector<std::string> names;
+  std::vector<BodyID> ids;
+  std::map<std::string, BodyID, std::less<>> by_name;
+  int next_body_number = 0;
+  std::map<std::string, std::shared_ptr<PyConstraint>, std::less<>> constraints;
+  size_t bytes() const { return world.bytes(); }
+};
+
+std::shared_ptr<PySnapshot> PyWorld::save_snapshot(std::shared_ptr<PySnapshot> into) {
+  std::shared_ptr<PySnapshot> snapshot =
+      into != nullptr ? std::move(into) : std::make_shared<PySnapshot>();
+  system().save_snapshot(snapshot->world);
+  snapshot->owner = this;
+  snapshot->names = names_;
+  snapshot->ids = ids_;
+  snapshot->by_name = by_name_;
+  snapshot->next_body_number = next_body_number_;
+  snapshot->constraints = constraints_;
+  return snapshot;
+}
+
+void PyWorld::restore_snapshot(const PySnapshot& snapshot) {
+  if (recording_) throw Error("restore_snapshot: a recording is open (finish_recording first)");
+  if (snapshot.owner != this) throw Error("restore_snapshot: snapshot: was taken of another World");
+  check(system().restore_snapshot(snapshot.world));
+  names_ = snapshot.names;
+  ids_ = snapshot.ids;
+  by_name_ = snapshot.by_name;
+  next_body_number_ = snapshot.next_body_number;
+  constraints_ = snapshot.constraints;
+  // A constraint object is in the world again exactly when the snapshot had it.
+  for (auto& [name, constraint] : constraints_) {
+    const uint32_t index = constraint->constraint->index();
+    constraint->added = index < system().constraints().size() &&
+                        system().constraints()[index].get() == constraint->constraint.get();
+  }
+  events_.events().clear();
+}
+
 // Recording -> dict with numpy arrays.
 py::dict read_recording_dict(const std::filesystem::path& path) {
   Recording recording = unwrap(read_recording(path));
@@ -949,7 +1003,16 @@ PYBIND11_MODULE(_atoll, m) {
            "Runs the scene loop (events, probes); the summary JSON text.")
       .def("start_recording", &PyWorld::start_recording, py::arg("path"), py::arg("steps"),
            "Starts a recording of the next `steps` steps.")
-      .def("finish_recording", &PyWorld::finish_recording, "Finishes and writes the recording.");
+      .def("finish_recording", &PyWorld::finish_recording, "Finishes and writes the recording.")
+      .def("save_snapshot", &PyWorld::save_snapshot, py::arg("into") = nullptr,
+           "A rollback snapshot of the whole world (bodies and their IDs, constraints, "
+           "contacts, names); saved into `into` when given (its buffers are reused).")
+      .def("restore_snapshot", &PyWorld::restore_snapshot, py::arg("snapshot"),
+           "Back to the world of the snapshot: bodies and constraints made or removed since "
+           "are undone; the next steps give the same bits.");
+  py::class_<PySnapshot, std::shared_ptr<PySnapshot>>(
+      m, "Snapshot", "A rollback snapshot (World.save_snapshot); lives in memory only.")
+      .def_property_readonly("bytes", &PySnapshot::bytes, "Bytes it holds.");
   m.def("read_recording", &read_recording_dict, py::arg("path"),
         "Reads a recording: header fields and numpy arrays of the frames.");
 }
