@@ -52,7 +52,7 @@ void SoftBodyManager::add(BodyID id, const SoftBodyCreationSettings& settings,
                           BodyManager& bodies) {
   Entry entry;
   entry.id = id;
-  entry.body = std::move(SoftBody::create(settings.settings).value_or_throw());
+  entry.body = SoftBody::create(settings.settings).value_or_throw();
   for (const SoftBodyTie& tie : settings.ties) {
     const Body& body = *bodies.get(tie.body);
     const Vec3 at = settings.settings->vertices[tie.vertex].position;
