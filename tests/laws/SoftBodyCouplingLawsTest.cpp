@@ -72,7 +72,7 @@ TEST_F(SoftBodyCouplingLaws, ClothDrapesOverAStaticSphereWithoutSinkingIn) {
 
 TEST_F(SoftBodyCouplingLaws, ClothLandsOnATriangleMeshAndGivesItsWeightBack) {
   TriangleMeshShapeSettings floor;
-  floor.vertices = {Float3(-5, 0, -5), Float3(5, 0, -5), Float3(5, 0, 5), Float3(-5, 0, 5)};
+  floor.vertices = {Float3{-5, 0, -5}, Float3{5, 0, -5}, Float3{5, 0, 5}, Float3{-5, 0, 5}};
   floor.triangles = {{{0, 2, 1}}, {{0, 3, 2}}};
   const Ref<Shape> mesh = floor.create().value_or_throw();
   const float mass = 0.8f;
