@@ -77,8 +77,16 @@ TEST(SoftBodyWorld, ASoftBodyIsABodyOfTheWorld) {
   step(world, 5);
   EXPECT_EQ(world.system().soft_body(id)->center_of_mass(), at);
   ASSERT_TRUE(world.bodies().destroy_body(id).ok());
+  EXPECT_EQ(world.system().soft_body(id), nullptr);
+  // A soft body created in its slot before the next step is the one found and simulated.
+  const BodyID again = add_soft(world, undamped);
+  ASSERT_EQ(again.index(), id.index());
+  ASSERT_NE(world.system().soft_body(again), nullptr);
+  const float start = world.system().soft_body(again)->center_of_mass().y();
   step(world, 1);
   EXPECT_EQ(world.system().soft_body(id), nullptr);
+  ASSERT_NE(world.system().soft_body(again), nullptr);
+  EXPECT_LT(world.system().soft_body(again)->center_of_mass().y(), start);
 }
 
 TEST(SoftBodyWorld, ClothDrapesOverAStaticSphereBody) {

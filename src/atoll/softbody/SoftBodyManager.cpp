@@ -50,6 +50,8 @@ Status SoftBodyManager::validate(const SoftBodyCreationSettings& settings,
 
 void SoftBodyManager::add(BodyID id, const SoftBodyCreationSettings& settings,
                           BodyManager& bodies) {
+  // A soft body destroyed since the last update may hold the slot the new one took.
+  prune(bodies);
   Entry entry;
   entry.id = id;
   entry.body = SoftBody::create(settings.settings).value_or_throw();

@@ -92,10 +92,14 @@ class PhysicsSystem final : private BodyListener {
   /// or change a rigid body refuse it. Error (nothing created) naming the bad field.
   Result<BodyID> create_soft_body(const SoftBodyCreationSettings& settings);
   /// The soft body's vertices and measures, or null when `id` is not a live soft body.
-  const SoftBody* soft_body(BodyID id) const { return soft_body_manager_.get(id); }
+  const SoftBody* soft_body(BodyID id) const {
+    return body_manager_.get(id) != nullptr ? soft_body_manager_.get(id) : nullptr;
+  }
   /// Whether the soft body `id` sleeps (SoftBodySleepSettings: the settings' allow_sleeping,
   /// time_before_sleep and point_velocity_sleep_threshold); false for any other ID.
-  bool is_soft_body_sleeping(BodyID id) const { return soft_body_manager_.is_sleeping(id); }
+  bool is_soft_body_sleeping(BodyID id) const {
+    return body_manager_.get(id) != nullptr && soft_body_manager_.is_sleeping(id);
+  }
   /// The constraints in the world, in the order they were added (index order).
   std::span<const Ref<Constraint>> constraints() const { return constraint_manager_.constraints(); }
 
