@@ -100,8 +100,9 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
   impulses_.assign(colliders.size(), Vec3::zero());
   angular_impulses_.assign(colliders.size(), Vec3::zero());
   find_contacts(dt, colliders);
-  pushed_.assign(x_.size(), Vec3::zero());
-  depth_.assign(x_.size(), 0.0f);
+  // Cleared at each sub-step's start.
+  pushed_.resize(x_.size());
+  depth_.resize(x_.size());
   // Gives collider c the impulse j (N·s) at `point`.
   const auto push_collider = [&](uint32_t c, const Vec3& j, const Vec3& point) {
     impulses_[c] += j;
@@ -302,6 +303,17 @@ Status SoftBody::set_vertex(uint32_t index, const Vec3& position, const Vec3& ve
   previous_x_[index] = position;
   v_[index] = w_[index] > 0.0f ? velocity : Vec3::zero();
   return Ok{};
+}
+
+Vec3 SoftBody::linear_velocity() const {
+  Vec3 momentum = Vec3::zero();
+  float mass = 0.0f;
+  for (size_t i = 0; i < v_.size(); ++i) {
+    if (w_[i] == 0.0f) continue;
+    momentum += v_[i] / w_[i];
+    mass += 1.0f / w_[i];
+  }
+  return mass > 0.0f ? momentum / mass : Vec3::zero();
 }
 
 Vec3 SoftBody::center_of_mass() const {

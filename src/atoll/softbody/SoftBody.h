@@ -113,6 +113,8 @@ class SoftBody {
 
   /// Mass-weighted centre of the free vertices (m); the mean of all when every one is pinned.
   Vec3 center_of_mass() const;
+  /// Mass-weighted mean velocity of the free vertices (m/s; 0 when every one is pinned).
+  Vec3 linear_velocity() const;
   /// Bounds of the vertices (m), without their radius.
   AABox bounds() const;
   /// Largest (length − rest) / rest over the structural edges (0 without edges).

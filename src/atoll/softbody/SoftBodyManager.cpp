@@ -75,11 +75,16 @@ const SoftBody* SoftBodyManager::get(BodyID id) const {
   return const_cast<SoftBodyManager*>(this)->get(id);
 }
 
-SoftBody* SoftBodyManager::get(BodyID id) {
+const SoftBodyManager::Entry* SoftBodyManager::find(BodyID id) const {
   const auto at =
       std::lower_bound(entries_.begin(), entries_.end(), id.index(),
                        [](const Entry& e, uint32_t index) { return e.id.index() < index; });
-  return at != entries_.end() && at->id == id ? at->body.get() : nullptr;
+  return at != entries_.end() && at->id == id ? &*at : nullptr;
+}
+
+SoftBody* SoftBodyManager::get(BodyID id) {
+  const Entry* entry = find(id);
+  return entry != nullptr ? entry->body.get() : nullptr;
 }
 
 void SoftBodyManager::prune(const BodyManager& bodies) {
@@ -166,9 +171,8 @@ void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSetti
 }
 
 bool SoftBodyManager::is_sleeping(BodyID id) const {
-  for (const Entry& entry : entries_)
-    if (entry.id == id) return entry.asleep;
-  return false;
+  const Entry* entry = find(id);
+  return entry != nullptr && entry->asleep;
 }
 
 uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_settings,
@@ -206,16 +210,7 @@ uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_sett
       pending_.push_back({body.id(), collider.impulse, collider.angular_impulse});
     }
     const SoftBody& soft = *entry.body;
-    Vec3 momentum = Vec3::zero();
-    float mass = 0.0f;
-    for (uint32_t i = 0; i < soft.vertex_count(); ++i) {
-      const float w = soft.settings().vertices[i].inverse_mass;
-      if (w == 0.0f) continue;
-      momentum += soft.velocities()[i] / w;
-      mass += 1.0f / w;
-    }
-    bodies.set_soft_body_motion(self, soft.center_of_mass(),
-                                mass > 0.0f ? momentum / mass : Vec3::zero(),
+    bodies.set_soft_body_motion(self, soft.center_of_mass(), soft.linear_velocity(),
                                 soft.bounds().expanded(soft.settings().vertex_radius));
   }
   // One entry per body, by index (a stable sort keeps the soft bodies' order for equal ones,
@@ -266,13 +261,12 @@ void SoftBodyManager::visit_state(StateStream& s, const std::function<bool(BodyI
     if (!s.ok()) return;
     if (s.restoring()) {
       s.object("soft body", BodyID(id).index());
-      SoftBody* found = get(BodyID(id));
-      if (found == nullptr) {
+      // find() is const; the entry is this manager's own.
+      entry = const_cast<Entry*>(find(BodyID(id)));
+      if (entry == nullptr) {
         s.fail("(id " + std::to_string(id) + "): not a soft body of this world");
         return;
       }
-      entry = &*std::find_if(entries_.begin(), entries_.end(),
-                             [&](const Entry& e) { return e.id.value() == id; });
     }
     SoftBody& soft = *entry->body;
     s.expect("vertex_count", soft.vertex_count());

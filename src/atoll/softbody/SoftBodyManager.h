@@ -123,6 +123,8 @@ class SoftBodyManager {
     float sleep_timer = 0.0f;
     bool asleep = false;
   };
+  // The entry of `id` (entries_ is in body-index order), or null.
+  const Entry* find(BodyID id) const;
   // Drops the entries whose Body is gone.
   void prune(const BodyManager& bodies);
   void step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,
