@@ -59,7 +59,7 @@ int bench_command(const BenchArgs& args) {
     std::printf(
         "%s: %zu bodies, %d steps, threads %d: %.2f steps/s (%.3f ms/step), state hash %s\n",
         source.c_str(), (*world)->body_ids().size(), steps, threads, steps / seconds,
-        1000.0 * seconds / steps, hash_to_hex(state_hash(system.bodies())).c_str());
+        1000.0 * seconds / steps, hash_to_hex(system.state_hash()).c_str());
   }
   return k_exit_ok;
 }

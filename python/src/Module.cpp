@@ -559,7 +559,7 @@ class PyWorld {
     return out;
   }
 
-  std::string state_hash() { return hash_to_hex(atl::state_hash(system().bodies())); }
+  std::string state_hash() { return hash_to_hex(system().state_hash()); }
 
   // Runs the world's scene (events, probes) for `steps` from the current state; the summary
   // of `atoll run --summary`.

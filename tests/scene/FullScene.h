@@ -1,6 +1,7 @@
 #pragma once
 // A scene that uses every key of the format at least once (every shape type, body field,
-// generator, action and probe option), for the round-trip and documentation tests.
+// generator, constraint type, soft body type, action and probe option), for the round-trip and
+// documentation tests.
 
 namespace atl::test {
 
@@ -127,6 +128,22 @@ inline constexpr const char* k_full_scene = R"({
     {"name": "rack", "type": "rack_and_pinion", "body1": "p1", "body2": "j1",
      "hinge_axis": [0, 0, 1], "slider_axis": [1, 0, 0], "ratio": 3, "constraint1": "door",
      "constraint2": "rail"}
+  ],
+  "soft_bodies": [
+    {"name": "cord", "type": "rope", "from": [-8, 8, 0], "to": [-6, 8, 0], "segments": 8,
+     "mass": 0.4, "compliance": 1e-5, "bend_compliance": 0.1, "radius": 0.03,
+     "pinned": ["first"], "attach": [{"vertex": "last", "body": "s3"}], "friction": 0.3,
+     "linear_damping": 0.1},
+    {"name": "flag", "type": "cloth", "center": [0, 9, 0], "size": [1, 0.5],
+     "resolution": [5, 3], "mass": 0.2, "compliance": 1e-6, "bend_compliance": 1e-2,
+     "long_range_attachments": false, "vertex_radius": 0.01, "pinned": "edge_min_x"},
+    {"name": "balloon", "type": "pressure_ball", "center": [4, 6, -4], "radius": 0.3,
+     "subdivisions": 1, "mass": 0.5, "pressure": 1.2, "compliance": 1e-4},
+    {"name": "tent", "type": "mesh", "vertices": [[-4, 6, -4], [-3, 6, -4], [-4, 6, -3],
+     [-4, 7, -4]], "faces": [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]],
+     "edges": [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]],
+     "inverse_masses": [0, 2, 2, 2], "mass": 1, "compliance": 1e-5, "bend_compliance": 0.5,
+     "pressure": 1, "vertex_radius": 0.02, "pinned": [0, "last"]}
   ],
   "events": [
     {"step": 1, "action": "add_force", "body": "hero", "force": [10, 0, 0]},

@@ -188,6 +188,22 @@ TEST(SceneDocs, ConstraintTablesAreTheConstraintFieldTables) {
   expect_rows_match(doc_rows(constraints.substr(types), true), table, "");
 }
 
+TEST(SceneDocs, SoftBodyTablesAreTheSoftBodyFieldTables) {
+  const std::string soft_bodies = section(read_doc(), "Soft bodies");
+  ASSERT_FALSE(soft_bodies.empty());
+  const size_t types = soft_bodies.find("\n### Soft body types\n");
+  ASSERT_NE(types, std::string::npos);
+  expect_rows_match(doc_rows(soft_bodies.substr(0, types), false), soft_body_common_field_docs(),
+                    "");
+  std::vector<FieldDoc> table;
+  for (const auto& [type, fields] : soft_body_field_docs())
+    for (FieldDoc field : fields) {
+      field.key = type + "/" + field.key;
+      table.push_back(field);
+    }
+  expect_rows_match(doc_rows(soft_bodies.substr(types), true), table, "");
+}
+
 TEST(SceneDocs, TheTableTestWouldNoticeAWrongRow) {
   std::vector<FieldDoc> table = body_field_docs();
   std::vector<DocRow> rows;
@@ -232,6 +248,7 @@ TEST(SceneDocs, EveryKeyAndTypeIsDocumented) {
   std::vector<std::string> names;
   for (const auto& [name, shape] : full["shapes"].items()) names.push_back(shape["type"]);
   for (const auto& generator : full["generators"]) names.push_back(generator["type"]);
+  for (const auto& soft_body : full["soft_bodies"]) names.push_back(soft_body["type"]);
   for (const auto& event : full["events"]) names.push_back(event["action"]);
   for (const std::string& name : names)
     EXPECT_NE(doc.find("| `" + name + "` |"), std::string::npos) << "undocumented " << name;

@@ -13,8 +13,11 @@
 #include "atoll/scene/ConstraintFields.h"
 #include "atoll/scene/SceneJson.h"
 #include "atoll/scene/SceneShapes.h"
+#include "atoll/scene/SceneSoftBodies.h"
+#include "atoll/shape/SphereShape.h"
 #include "atoll/state/StateHash.h"
 #include "atoll/world/ContactListener.h"
+#include "atoll/world/WorldQuery.h"
 
 namespace atl {
 
@@ -110,7 +113,28 @@ Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& s
       return Error(std::string(source) + ": " + path + ": " + ok.error().message());
     world->constraints_.push_back(*made);
   }
+  for (size_t i = 0; i < world->scene_.soft_bodies.size(); ++i) {
+    const SoftBodyDesc& desc = world->scene_.soft_bodies[i];
+    const std::string path = "soft_bodies[" + std::to_string(i) + "]";
+    Result<SceneSoftBody> built = build_scene_soft_body(desc);
+    if (!built) return Error(std::string(source) + ": " + built.error().message());
+    SoftBodyCreationSettings settings;
+    settings.settings = built->settings;
+    for (const auto& [vertex, body] : built->ties)
+      settings.ties.push_back({vertex, world->body(body)});
+    Result<BodyID> id = world->system_->create_soft_body(settings);
+    if (!id) return Error(std::string(source) + ": " + path + ": " + id.error().message());
+    if (Status added = bodies.add_body(*id, Activation::Activate); !added)
+      return Error(std::string(source) + ": " + path + ": " + added.error().message());
+    world->soft_body_ids_.push_back(*id);
+  }
   return world;
+}
+
+BodyID SceneWorld::soft_body(std::string_view name) const {
+  for (size_t i = 0; i < soft_body_ids_.size(); ++i)
+    if (scene_.soft_bodies[i].name == name) return soft_body_ids_[i];
+  return BodyID();
 }
 
 Ref<Constraint> SceneWorld::constraint(std::string_view name) const {
@@ -246,6 +270,36 @@ std::string event_error(const std::string& path, const EventDesc& event, std::st
   else if (argument == "target_rotation")
     argument = "rotation";
   return path + "." + argument + component + ": " + rest;
+}
+
+// The smallest signed distance from a vertex centre to a rigid shape that is not a sensor
+// (SoftBodySummary::lowest_vertex_clearance): a small sphere at each vertex, collided with the
+// world within the best distance found so far (so after the first vertices near a surface,
+// each query sees only the shapes that could do better).
+std::optional<float> lowest_vertex_clearance(const PhysicsSystem& system, const SoftBody& soft) {
+  constexpr float k_probe_radius = 1.0e-3f;
+  static const Ref<Shape> k_probe = [] {
+    SphereShapeSettings settings;
+    settings.radius = k_probe_radius;
+    return settings.create().value_or_throw();
+  }();
+  const WorldQuery query(system);
+  QueryFilter filter;
+  filter.bodies = [](const Body& body) { return !body.is_sensor(); };
+  std::optional<float> best;
+  CollideShapeSettings settings;
+  for (const Vec3& x : soft.positions()) {
+    settings.max_separation_distance =
+        best ? std::max(*best, 0.0f) + k_probe_radius : SoftBodySummary::k_clearance_search_m;
+    Result<std::vector<ShapeHit>> hits =
+        query.collide_shape(*k_probe, Mat44::translation(x), settings, filter);
+    if (!hits) continue;
+    for (const ShapeHit& hit : *hits) {
+      const float distance = k_probe_radius - hit.manifold.penetration_depth;
+      if (!best || distance < *best) best = distance;
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -454,7 +508,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
   }
 
   summary.wall_ms_per_step = summary.steps > 0 ? wall_ms / summary.steps : 0.0;
-  summary.state_hash = state_hash(system.bodies());
+  summary.state_hash = system.state_hash();
   for (size_t i = 0; i < world.body_ids().size(); ++i) {
     const Body* body = system.bodies().get(world.body_ids()[i]);
     if (body == nullptr) continue;  // removed by an event and destroyed
@@ -477,6 +531,19 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     fields::find_constraint_type(constraint.sub_type())
         ->total_lambda(constraint, snapshot.total_lambda);
     summary.constraints.push_back(std::move(snapshot));
+  }
+  for (size_t i = 0; i < world.soft_body_ids().size(); ++i) {
+    const SoftBody* soft = system.soft_body(world.soft_body_ids()[i]);
+    if (soft == nullptr) continue;
+    SoftBodySummary s;
+    s.name = scene.soft_bodies[i].name;
+    s.center_of_mass = soft->center_of_mass();
+    s.bounds = soft->bounds();
+    s.max_strain = soft->max_strain();
+    s.vertex_count = soft->vertex_count();
+    s.volume = soft->volume();
+    s.lowest_vertex_clearance = lowest_vertex_clearance(system, *soft);
+    summary.soft_bodies.push_back(std::move(s));
   }
   return summary;
 }
@@ -553,6 +620,20 @@ std::string summary_to_json(const RunSummary& summary) {
           {"total_lambda", std::move(lambda)}};
     }
     j["constraints"] = std::move(constraints);
+  }
+  if (!summary.soft_bodies.empty()) {
+    ordered_json soft_bodies = ordered_json::object();
+    for (const SoftBodySummary& s : summary.soft_bodies)
+      soft_bodies[s.name] = {
+          {"center_of_mass", vec(s.center_of_mass)},
+          {"bounds", ordered_json::array({vec(s.bounds.min), vec(s.bounds.max)})},
+          {"max_strain", s.max_strain},
+          {"vertex_count", s.vertex_count},
+          {"volume", s.volume},
+          {"lowest_vertex_clearance", s.lowest_vertex_clearance
+                                          ? ordered_json(*s.lowest_vertex_clearance)
+                                          : ordered_json(nullptr)}};
+    j["soft_bodies"] = std::move(soft_bodies);
   }
   ordered_json quarantined = ordered_json::array();
   for (const RunSummary::QuarantinedBody& q : summary.quarantined) quarantined.push_back(q.name);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -42,6 +43,10 @@ class SceneWorld {
   Ref<Constraint> constraint(std::string_view name) const;
   /// The constraints, parallel to scene().constraints.
   const std::vector<Ref<Constraint>>& constraints() const { return constraints_; }
+  /// The soft bodies' IDs, parallel to scene().soft_bodies.
+  const std::vector<BodyID>& soft_body_ids() const { return soft_body_ids_; }
+  /// The soft body created for the scene soft body `name`; invalid for an unknown name.
+  BodyID soft_body(std::string_view name) const;
 
  private:
   SceneWorld() = default;
@@ -51,6 +56,7 @@ class SceneWorld {
   std::vector<BodyID> ids_;
   std::map<std::string, BodyID, std::less<>> by_name_;
   std::vector<Ref<Constraint>> constraints_;
+  std::vector<BodyID> soft_body_ids_;
 };
 
 /// The world's constraints as a recording describes them (bodies as indices into body_ids(),
@@ -78,6 +84,27 @@ struct ConstraintSnapshot {
   /// The last step's impulse per part (snake_case name, components: one is a number, N·s or
   /// N·m·s).
   std::vector<std::pair<std::string, std::vector<float>>> total_lambda;
+};
+
+/// A soft body's state at the end of a run.
+struct SoftBodySummary {
+  /// Scene soft body name.
+  std::string name;
+  /// Mass-weighted centre of the free vertices (m).
+  Vec3 center_of_mass;
+  /// Bounds of the vertex centres (m).
+  AABox bounds;
+  /// Largest (length − rest) / rest over the structural edges.
+  float max_strain = 0.0f;
+  uint32_t vertex_count = 0;
+  /// Volume the faces enclose (m³; 0 without faces).
+  float volume = 0.0f;
+  /// Smallest signed distance (m) from a vertex centre to the surface of any rigid shape that
+  /// is not a sensor, negative inside; unset (JSON null) when none is within
+  /// k_clearance_search_m of any vertex.
+  std::optional<float> lowest_vertex_clearance;
+  /// How far lowest_vertex_clearance looks (m).
+  static constexpr float k_clearance_search_m = 1000.0f;
 };
 
 /// What `atoll run --summary` reports (DESIGN.md §4).
@@ -119,6 +146,8 @@ struct RunSummary {
   std::vector<QuarantinedBody> quarantined;
   /// Per scene constraint, in file order.
   std::vector<ConstraintSnapshot> constraints;
+  /// Per scene soft body, in file order.
+  std::vector<SoftBodySummary> soft_bodies;
 };
 
 /// How to run a scene.

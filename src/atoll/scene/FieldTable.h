@@ -612,6 +612,9 @@ void describe_object(const std::string& prefix, std::vector<FieldDoc>& rows, con
 
 /// A body as the writer writes it (scene/BodyFields.cpp).
 Json write_body(const BodyDesc& body);
+/// A soft body as the writer writes it: name, type, type keys, then the common keys
+/// (scene/SoftBodyFields.cpp).
+Json write_soft_body(const SoftBodyDesc& soft_body);
 /// A shape definition as the writer writes it, "type" first (scene/ShapeFields.cpp).
 Json write_shape(const SceneShape& shape);
 

@@ -99,6 +99,18 @@ const ConstraintDesc* SceneDescription::find_constraint(std::string_view name) c
   return nullptr;
 }
 
+SoftBodyDesc* SceneDescription::find_soft_body(std::string_view name) {
+  for (SoftBodyDesc& soft_body : soft_bodies)
+    if (soft_body.name == name) return &soft_body;
+  return nullptr;
+}
+
+const SoftBodyDesc* SceneDescription::find_soft_body(std::string_view name) const {
+  for (const SoftBodyDesc& soft_body : soft_bodies)
+    if (soft_body.name == name) return &soft_body;
+  return nullptr;
+}
+
 const SceneShape* SceneDescription::find_shape(std::string_view name) const {
   for (const NamedShape& shape : shapes)
     if (shape.name == name) return &shape.shape;
@@ -125,7 +137,8 @@ bool operator==(const SceneDescription& a, const SceneDescription& b) {
   if (!fields::equal_objects(a.physics, b.physics)) return false;
   return a.dt == b.dt && a.steps == b.steps && a.collision_steps == b.collision_steps &&
          a.description == b.description && a.shapes == b.shapes && a.bodies == b.bodies &&
-         a.constraints == b.constraints && a.events == b.events && a.probes == b.probes;
+         a.constraints == b.constraints && a.soft_bodies == b.soft_bodies && a.events == b.events &&
+         a.probes == b.probes;
 }
 
 namespace {

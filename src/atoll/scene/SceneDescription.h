@@ -31,6 +31,7 @@
 #include "atoll/shape/SphereShape.h"
 #include "atoll/shape/StaticCompoundShape.h"
 #include "atoll/shape/TriangleMeshShape.h"
+#include "atoll/softbody/SoftBodySettings.h"
 #include "atoll/solver/PhysicsSettings.h"
 
 namespace atl {
@@ -168,6 +169,98 @@ struct ConstraintDesc {
 /// Field-by-field equality through the constraint field tables.
 bool operator==(const ConstraintDesc& a, const ConstraintDesc& b);
 
+/// Vertices of a soft body as a file names them: one index, or a selector resolved against
+/// the vertices the soft body is made with ("first", "last", "corners", "edge_min_x", …;
+/// docs/scene-format.md lists them).
+struct SoftVertexSelection {
+  /// The selector; empty: `index`.
+  std::string selector;
+  /// The vertex index when there is no selector.
+  uint32_t index = 0;
+  bool operator==(const SoftVertexSelection&) const = default;
+};
+
+/// A soft body's vertices tied to a rigid body (a rope tied to a crate).
+struct SoftBodyAttachDesc {
+  /// The vertices (each must be free, and tied once).
+  SoftVertexSelection vertex;
+  /// Name of a scene body.
+  std::string body;
+};
+
+/// Keys a soft body type shares: total mass (kg), edge compliance (s²/kg) and the collision
+/// radius of its vertices (m). Defaults are the generators' and SoftBodySettings' own.
+struct SoftBodyCommonDesc {
+  float mass = 1.0f;
+  float compliance = 0.0f;
+  float vertex_radius = SoftBodySettings().vertex_radius;
+};
+
+/// "rope": make_rope's parameters (softbody/SoftBodyGenerators.h).
+struct SoftRopeDesc {
+  SoftBodyCommonDesc common;
+  Vec3 from, to;
+  uint32_t segments = 16;
+  /// Compliance of the distance between vertices two apart (s²/kg): small resists bending.
+  float bend_compliance = 0.01f;
+};
+
+/// "cloth": make_cloth's parameters; with `long_range_attachments`, every free vertex is also
+/// kept within its rest distance of the nearest pinned vertex (no sag from stretching).
+struct SoftClothDesc {
+  SoftBodyCommonDesc common;
+  Vec3 center;
+  std::array<float, 2> size = {1.0f, 1.0f};
+  std::array<uint32_t, 2> resolution = {16, 16};
+  float bend_compliance = 1.0e-3f;
+  bool long_range_attachments = true;
+};
+
+/// "pressure_ball": make_pressure_ball's parameters.
+struct SoftPressureBallDesc {
+  SoftBodyCommonDesc common;
+  Vec3 center;
+  float radius = 0.5f;
+  uint32_t subdivisions = 2;
+  float pressure = 1.0f;
+};
+
+/// "mesh": explicit vertices with edges and/or faces.
+struct SoftMeshDesc {
+  SoftBodyCommonDesc common;
+  std::vector<Vec3> vertices;
+  /// Distance constraints; none given: one per distinct edge of the faces.
+  std::vector<std::array<uint32_t, 2>> edges;
+  /// Surface triangles (counter-clockwise seen from outside).
+  std::vector<std::array<uint32_t, 3>> faces;
+  /// Per vertex (0 pins it); empty: `mass` shared equally.
+  std::vector<float> inverse_masses;
+  /// Dihedral bends across the faces' shared edges with this compliance (s²/(kg·m²)); unset:
+  /// none.
+  std::optional<float> bend_compliance;
+  /// Keeps the faces' volume at this multiple of the rest volume; unset: no volume constraint.
+  std::optional<float> pressure;
+};
+
+/// One soft body of the file's "soft_bodies" list. Keys, units, ranges and defaults are the
+/// field tables' (scene/SoftBodyFields.cpp).
+struct SoftBodyDesc {
+  /// Unique among soft bodies (--set and the summary refer to it).
+  std::string name;
+  /// How it is made (the "type" key picks the alternative).
+  std::variant<SoftRopeDesc, SoftClothDesc, SoftPressureBallDesc, SoftMeshDesc> type;
+  /// Pinned vertices (inverse mass 0).
+  std::vector<SoftVertexSelection> pinned;
+  /// Vertices tied to rigid bodies.
+  std::vector<SoftBodyAttachDesc> attach;
+  /// Friction of the vertices against rigid shapes and their damping (SoftBodySettings').
+  float friction = SoftBodySettings().friction;
+  float linear_damping = SoftBodySettings().linear_damping;
+};
+
+/// Field-by-field equality through the soft body field tables.
+bool operator==(const SoftBodyDesc& a, const SoftBodyDesc& b);
+
 /// What an event does to its body.
 enum class SceneAction : uint8_t {
   AddForce,
@@ -276,6 +369,8 @@ struct SceneDescription {
   std::vector<BodyDesc> bodies;
   /// Constraints in file order (a constraint may name only constraints before it).
   std::vector<ConstraintDesc> constraints;
+  /// Soft bodies in file order (after the rigid bodies, which they may be attached to).
+  std::vector<SoftBodyDesc> soft_bodies;
   /// Events in file order.
   std::vector<EventDesc> events;
   /// Probes in file order.
@@ -289,6 +384,9 @@ struct SceneDescription {
   /// The constraint of that name, or null.
   ConstraintDesc* find_constraint(std::string_view name);
   const ConstraintDesc* find_constraint(std::string_view name) const;
+  /// The soft body of that name, or null.
+  SoftBodyDesc* find_soft_body(std::string_view name);
+  const SoftBodyDesc* find_soft_body(std::string_view name) const;
   /// The definition `ref` stands for (named or inline), or null for an unknown name.
   const SceneShape* resolve(const ShapeRef& ref) const;
 };

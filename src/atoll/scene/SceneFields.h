@@ -37,4 +37,10 @@ std::vector<FieldDoc> constraint_common_field_docs();
 /// Per supported constraint type (its scene name, in ConstraintSubType order), its type keys.
 std::vector<std::pair<std::string, std::vector<FieldDoc>>> constraint_field_docs();
 
+/// The keys every soft body has (name, pinned, attach, …), in table order.
+std::vector<FieldDoc> soft_body_common_field_docs();
+
+/// Per soft body type (its scene name), its type keys.
+std::vector<std::pair<std::string, std::vector<FieldDoc>>> soft_body_field_docs();
+
 }  // namespace atl

@@ -12,8 +12,13 @@
 
 #include "atoll/scene/SceneDescription.h"
 #include "atoll/scene/SceneJson.h"
+#include "atoll/scene/SceneSoftBodies.h"
 
 namespace atl {
+
+/// build_scene_soft_body, failing with a PathError at the key under `path` (the soft body's
+/// path in the file or --set's key) that caused the problem.
+SceneSoftBody build_soft_body_at(const SoftBodyDesc& desc, const std::string& path);
 
 class SceneParser {
  public:
@@ -50,6 +55,11 @@ class SceneParser {
   /// whole key, for errors.
   void set_constraint_field(const std::string& name, const std::string& field, const Json& value,
                             const std::string& path);
+  /// One soft body object of "soft_bodies" (scene/SoftBodyFields.cpp).
+  void parse_soft_body(const Json& object, const std::string& path);
+  /// --set soft_bodies.NAME.FIELD; `path` is the whole key, for errors.
+  void set_soft_body_field(const std::string& name, const std::string& field, const Json& value,
+                           const std::string& path);
 
  private:
   void parse_settings(const Json& settings, const std::string& path);

@@ -79,7 +79,8 @@ void SceneParser::parse_document(const Json& root) {
   expect_object(root, "");
   read_members(root, "", [](std::string_view key, const Json&, const std::string&) {
     return key == "description" || key == "settings" || key == "shapes" || key == "bodies" ||
-           key == "generators" || key == "constraints" || key == "events" || key == "probes";
+           key == "generators" || key == "constraints" || key == "soft_bodies" || key == "events" ||
+           key == "probes";
   });
   if (const auto it = root.find("description"); it != root.end())
     scene_.description = read_string(*it, "description");
@@ -95,6 +96,11 @@ void SceneParser::parse_document(const Json& root) {
     expect_array(*it, "constraints");
     for (size_t i = 0; i < it->size(); ++i)
       parse_constraint((*it)[i], element_path("constraints", i));
+  }
+  if (const auto it = root.find("soft_bodies"); it != root.end()) {
+    expect_array(*it, "soft_bodies");
+    for (size_t i = 0; i < it->size(); ++i)
+      parse_soft_body((*it)[i], element_path("soft_bodies", i));
   }
   if (const auto it = root.find("events"); it != root.end()) {
     expect_array(*it, "events");
@@ -368,7 +374,15 @@ Status apply_override(SceneDescription& scene, std::string_view assignment) {
     constexpr std::string_view k_bodies = "bodies.";
     constexpr std::string_view k_settings = "settings.";
     constexpr std::string_view k_constraints = "constraints.";
-    if (key.rfind(k_constraints, 0) == 0) {
+    constexpr std::string_view k_soft_bodies = "soft_bodies.";
+    if (key.rfind(k_soft_bodies, 0) == 0) {
+      const std::string rest = key.substr(k_soft_bodies.size());
+      // Split at the last dot: field names have none, soft body names might.
+      const size_t dot = rest.rfind('.');
+      if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size())
+        fail(key, "expected soft_bodies.NAME.FIELD");
+      parser.set_soft_body_field(rest.substr(0, dot), rest.substr(dot + 1), value, key);
+    } else if (key.rfind(k_constraints, 0) == 0) {
       // NAME is the longest constraint name followed by a dot (names may hold dots; the field
       // may be nested: constraints.door.motor_settings.state).
       const std::string rest = key.substr(k_constraints.size());

@@ -18,8 +18,9 @@ Result<SceneDescription> read_scene_file(const std::filesystem::path& path);
 Result<SceneDescription> read_scene_text(std::string_view text, std::string_view source_name);
 
 /// Applies one "KEY=VALUE" override: KEY is a settings key ("velocity_steps=4",
-/// "gravity=[0,-1,0]", also as "settings.KEY") or "bodies.NAME.FIELD" (generated names too;
-/// NAME "*" sets the field on every body).
+/// "gravity=[0,-1,0]", also as "settings.KEY"), "bodies.NAME.FIELD" (generated names too;
+/// NAME "*" sets the field on every body), "constraints.NAME.FIELD" or
+/// "soft_bodies.NAME.FIELD" (a common or a type key: "soft_bodies.rope.compliance").
 /// VALUE is JSON; text that is not JSON is taken as a string ("motion=static"). Errors read
 /// "--set: KEY: problem" and leave `scene` unchanged.
 Status apply_override(SceneDescription& scene, std::string_view assignment);

@@ -133,6 +133,12 @@ std::string write_scene_json(const SceneDescription& scene) {
       constraints.push_back(fields::write_constraint(constraint));
     root["constraints"] = std::move(constraints);
   }
+  if (!scene.soft_bodies.empty()) {
+    Json soft_bodies = Json::array();
+    for (const SoftBodyDesc& soft_body : scene.soft_bodies)
+      soft_bodies.push_back(fields::write_soft_body(soft_body));
+    root["soft_bodies"] = std::move(soft_bodies);
+  }
   if (!scene.events.empty()) {
     Json events = Json::array();
     for (const EventDesc& event : scene.events) events.push_back(event_json(event));

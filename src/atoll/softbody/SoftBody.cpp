@@ -53,6 +53,7 @@ SoftBody::SoftBody(Ref<const SoftBodySettings> settings) : settings_(std::move(s
   lambda_.assign(s.edges.size() + s.bend_edges.size() + s.bends.size() + (s.keep_volume ? 1 : 0),
                  0.0f);
   if (s.keep_volume) volume_gradient_.resize(n);
+  closed_ = s.is_closed();
 }
 
 Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
@@ -347,7 +348,7 @@ float SoftBody::max_strain() const {
   return strain;
 }
 
-float SoftBody::volume() const { return mesh_volume(x_, settings_->faces); }
+float SoftBody::volume() const { return closed_ ? mesh_volume(x_, settings_->faces) : 0.0f; }
 
 float SoftBody::kinetic_energy() const {
   float energy = 0.0f;

@@ -119,7 +119,7 @@ class SoftBody {
   AABox bounds() const;
   /// Largest (length − rest) / rest over the structural edges (0 without edges).
   float max_strain() const;
-  /// Volume the faces enclose (m³; 0 without faces).
+  /// Volume the faces enclose (m³; 0 when they are not a closed surface: a cloth, a sheet).
   float volume() const;
   /// Kinetic energy of the free vertices (J).
   float kinetic_energy() const;
@@ -155,6 +155,8 @@ class SoftBody {
 
   // Scratch of the volume projection and of the step's atomic commit.
   std::vector<Vec3> volume_gradient_;
+  // The faces are a closed surface (SoftBodySettings::is_closed): volume() is meaningful.
+  bool closed_ = false;
   std::vector<Vec3> saved_x_, saved_v_;
   // The step's contacts, and per sub-step each vertex's push by contacts and friction (m) and
   // the normal depth it was pushed out by (m).

@@ -63,6 +63,19 @@ void SoftBodySettings::create_edges_from_faces(float compliance) {
   }
 }
 
+bool SoftBodySettings::is_closed() const {
+  if (faces.empty()) return false;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> uses;
+  for (const SoftBodyFace& face : faces)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t a = face[k], b = face[(k + 1) % 3];
+      ++uses[{std::min(a, b), std::max(a, b)}];
+    }
+  for (const auto& [edge, count] : uses)
+    if (count != 2) return false;
+  return true;
+}
+
 void SoftBodySettings::create_bends_from_faces(float compliance) {
   // For each edge, the first face that has it: where the edge starts in that face's order and
   // the vertex opposite it. A second face with the edge makes a bend (v0, v1, v2) = the first

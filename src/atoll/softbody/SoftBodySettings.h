@@ -104,6 +104,9 @@ class SoftBodySettings : public RefTarget<SoftBodySettings> {
   /// Sets every rest length, rest angle and the rest volume from the vertices' positions.
   void compute_rest_values();
 
+  /// Whether the faces form a closed surface: every edge of a face is shared by exactly two
+  /// faces (false without faces). Only a closed surface encloses a volume.
+  bool is_closed() const;
   /// Total mass (kg) of the free vertices.
   float total_mass() const;
   /// Checks every field; the error names the first bad one ("edges[3].vertex[1]: vertex 12

@@ -24,4 +24,17 @@ uint64_t state_hash(const BodyManager& bodies) {
   return hash;
 }
 
+uint64_t state_hash(const BodyManager& bodies, const SoftBodyManager& soft_bodies) {
+  uint64_t hash = state_hash(bodies);
+  bodies.for_each_body([&](const Body& body) {
+    if (!body.is_soft_body()) return;
+    const SoftBody* soft = soft_bodies.get(body.id());
+    if (soft == nullptr) return;
+    for (const std::span<const Vec3> values : {soft->positions(), soft->velocities()})
+      for (const Vec3& v : values)
+        for (int i = 0; i < 3; ++i) hash = hash_float(v[i], hash);
+  });
+  return hash;
+}
+
 }  // namespace atl

@@ -309,8 +309,12 @@ void PhysicsSystem::update_bounds(float dt) {
   }
 }
 
+uint64_t PhysicsSystem::state_hash() const {
+  return atl::state_hash(body_manager_, soft_body_manager_);
+}
+
 uint64_t PhysicsSystem::stage_hash(Stage stage) {
-  uint64_t hash = state_hash(body_manager_);
+  uint64_t hash = atl::state_hash(body_manager_);
   for (const SolverBody& b : ctx_.solver.bodies) {
     for (const Vec3& v : {b.linear_velocity, b.angular_velocity, b.com_position})
       for (int i = 0; i < 3; ++i) hash = hash_float(v[i], hash);

@@ -95,6 +95,11 @@ class PhysicsSystem final : private BodyListener {
   const SoftBody* soft_body(BodyID id) const {
     return body_manager_.get(id) != nullptr ? soft_body_manager_.get(id) : nullptr;
   }
+  /// The soft bodies (read only; BodyInterface and create_soft_body change them).
+  const SoftBodyManager& soft_bodies() const { return soft_body_manager_; }
+  /// One number for the whole simulation state (the summary's `state_hash`): every body's
+  /// pose and velocities and every soft body's vertices (state/StateHash.h).
+  uint64_t state_hash() const;
   /// Whether the soft body `id` sleeps (SoftBodySleepSettings: the settings' allow_sleeping,
   /// time_before_sleep and point_velocity_sleep_threshold); false for any other ID.
   bool is_soft_body_sleeping(BodyID id) const {
