@@ -4,7 +4,8 @@
 # DETERMINISTIC: no FMA or contraction, own trigonometry, the default floating-point
 # environment) and compares each state hash with tests/golden/state_hashes.txt. A g++ and a
 # clang build must both match it: the same bits whatever the compiler. The file is written
-# from a g++ build (--update refuses another) and CI checks a clang build against it.
+# from a g++ build (--update refuses another); CI checks the g++ `crossplatform` build and the
+# clang `asan` build (cross-platform deterministic as well) against it.
 #
 #   cmake --preset crossplatform && cmake --build --preset crossplatform
 #   scripts/golden-hashes.sh build/crossplatform            # check (exit 1 on a difference)
@@ -32,9 +33,10 @@ for scene in $scenes; do
   echo "$scene $steps $hash" >> "$tmp/hashes.txt"
 done
 if [ "$update" = "--update" ]; then
-  # Written from g++ and checked in CI with clang: a difference between the compilers shows.
+  # Written from g++ and checked in CI with g++ and clang: a difference between the compilers
+  # shows.
   if ! "$atoll" info | grep -q "^build: .*GNU"; then
-    echo "golden-hashes: --update takes a g++ build (the crossplatform preset); CI checks clang" >&2
+    echo "golden-hashes: --update takes a g++ build (the crossplatform preset)" >&2
     exit 2
   fi
   mkdir -p "$(dirname "$golden")"
