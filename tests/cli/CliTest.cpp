@@ -253,8 +253,8 @@ TEST_F(CliTest, BadCommandLineExitsTwoAndWritesNothing) {
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output,
             "atoll: no_such_scene: no such scene file or built-in scene (built-ins: bullets, "
-            "chain, convex_vs_mesh, demo, highspeed, highspeed_spheres, joint_grid, "
-            "many_pyramids, pyramid, ragdolls, tower10)\n");
+            "chain, cloth_on_sphere, convex_vs_mesh, demo, highspeed, highspeed_spheres, "
+            "joint_grid, many_pyramids, pyramid, ragdolls, rope_bridge, tower10)\n");
   out = run_atoll("run tower10 --quiet --set velocity_steps=0 --summary " + path("out.json"));
   EXPECT_EQ(out.status, 2);
   EXPECT_EQ(out.output, "atoll: --set: velocity_steps: must be >= 1, got 0\n");

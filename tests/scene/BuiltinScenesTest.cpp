@@ -30,9 +30,10 @@ size_t count_motion(const SceneDescription& scene, MotionType motion) {
 
 TEST(BuiltinScenes, NamesAreSortedAndUnknownNamesGiveNothing) {
   EXPECT_EQ(builtin_scene_names(),
-            (std::vector<std::string_view>{"bullets", "chain", "convex_vs_mesh", "demo",
-                                           "highspeed", "highspeed_spheres", "joint_grid",
-                                           "many_pyramids", "pyramid", "ragdolls", "tower10"}));
+            (std::vector<std::string_view>{"bullets", "chain", "cloth_on_sphere", "convex_vs_mesh",
+                                           "demo", "highspeed", "highspeed_spheres", "joint_grid",
+                                           "many_pyramids", "pyramid", "ragdolls", "rope_bridge",
+                                           "tower10"}));
   EXPECT_FALSE(builtin_scene_text("nope").has_value());
 }
 

@@ -212,7 +212,10 @@ struct SoftClothDesc {
   Vec3 center;
   std::array<float, 2> size = {1.0f, 1.0f};
   std::array<uint32_t, 2> resolution = {16, 16};
-  float bend_compliance = 1.0e-3f;
+  /// Compliance of each dihedral bend (s²/(kg·m²)): its stiffness is 1 / compliance N·m per
+  /// radian, so 1e-3 makes a stiff plate (a cloth that rolls off a sphere like a tray) and 10 a
+  /// cloth that drapes.
+  float bend_compliance = 10.0f;
   bool long_range_attachments = true;
 };
 

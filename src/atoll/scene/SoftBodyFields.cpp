@@ -26,8 +26,6 @@ using Ball = SoftPressureBallDesc;
 using MeshDesc = SoftMeshDesc;
 using Common = SoftBodyCommonDesc;
 
-constexpr Presence k_required = Presence::Required;
-
 constexpr RealRange k_vertex_radius_range{0.0f, SoftBodySettings::k_max_vertex_radius, "[0, 100]"};
 
 // The scene names of the soft body types, in the order of SoftBodyDesc::type's alternatives.
@@ -115,8 +113,8 @@ void check_count(const Json& object, const std::string& path, const char* key, s
 template <>
 std::span<const Field<Rope>> FieldTable<Rope>::fields() {
   static const Field<Rope> k[] = {
-      field<Vector, &Rope::from>("from", "m", k_required),
-      field<Vector, &Rope::to>("to", "m", k_required),
+      field<Vector, &Rope::from>("from", "m", Presence::Required),
+      field<Vector, &Rope::to>("to", "m", Presence::Required),
       field<Integer<uint32_t, 1, (1 << 20) - 1>, &Rope::segments>("segments"),
       field<Positive, &Rope::common, &Common::mass>("mass", "kg"),
       field<NonNegative, &Rope::common, &Common::compliance>("compliance", "s²/kg"),
@@ -129,7 +127,7 @@ std::span<const Field<Rope>> FieldTable<Rope>::fields() {
 template <>
 std::span<const Field<Cloth>> FieldTable<Cloth>::fields() {
   static const Field<Cloth> k[] = {
-      field<Vector, &Cloth::center>("center", "m", k_required),
+      field<Vector, &Cloth::center>("center", "m", Presence::Required),
       field<Array<Positive, 2>, &Cloth::size>("size", "m"),
       field<Array<Integer<uint32_t, 2, 4096>, 2>, &Cloth::resolution>("resolution"),
       field<Positive, &Cloth::common, &Common::mass>("mass", "kg"),
@@ -145,7 +143,7 @@ std::span<const Field<Cloth>> FieldTable<Cloth>::fields() {
 template <>
 std::span<const Field<Ball>> FieldTable<Ball>::fields() {
   static const Field<Ball> k[] = {
-      field<Vector, &Ball::center>("center", "m", k_required),
+      field<Vector, &Ball::center>("center", "m", Presence::Required),
       field<Positive, &Ball::radius>("radius", "m"),
       field<Integer<uint32_t, 0, 5>, &Ball::subdivisions>("subdivisions"),
       field<Positive, &Ball::common, &Common::mass>("mass", "kg"),
@@ -160,7 +158,7 @@ std::span<const Field<Ball>> FieldTable<Ball>::fields() {
 template <>
 std::span<const Field<MeshDesc>> FieldTable<MeshDesc>::fields() {
   static const Field<MeshDesc> k[] = {
-      field<List<Vector>, &MeshDesc::vertices>("vertices", "m", k_required),
+      field<List<Vector>, &MeshDesc::vertices>("vertices", "m", Presence::Required),
       field<List<Indices<2>>, &MeshDesc::edges>("edges"),
       field<List<Indices<3>>, &MeshDesc::faces>("faces"),
       field<List<NonNegative>, &MeshDesc::inverse_masses>("inverse_masses", "1/kg"),
@@ -200,8 +198,8 @@ template <>
 std::span<const Field<SoftBodyAttachDesc>> FieldTable<SoftBodyAttachDesc>::fields() {
   using A = SoftBodyAttachDesc;
   static const Field<A> k[] = {
-      field<VertexSelection, &A::vertex>("vertex", "", k_required),
-      field<BodyReference, &A::body>("body", "", k_required),
+      field<VertexSelection, &A::vertex>("vertex", "", Presence::Required),
+      field<BodyReference, &A::body>("body", "", Presence::Required),
   };
   return k;
 }
@@ -210,7 +208,7 @@ template <>
 std::span<const Field<SoftBodyDesc>> FieldTable<SoftBodyDesc>::fields() {
   using S = SoftBodyDesc;
   static const Field<S> k[] = {
-      field<Name, &S::name>("name", "", k_required),
+      field<Name, &S::name>("name", "", Presence::Required),
       field<VertexSelections, &S::pinned>("pinned"),
       field<List<Object<SoftBodyAttachDesc>>, &S::attach>("attach"),
       field<NonNegative, &S::friction>("friction"),

@@ -26,6 +26,10 @@ std::optional<Error> check_collider(const std::string& field, const SoftBodyColl
   if (auto e = check_finite(field + ".center_of_mass", c.center_of_mass)) return e;
   if (auto e = check_finite(field + ".linear_velocity", c.linear_velocity)) return e;
   if (auto e = check_finite(field + ".angular_velocity", c.angular_velocity)) return e;
+  if (auto e = check_non_negative(field + ".inverse_mass", c.inverse_mass)) return e;
+  for (int column = 0; column < 3; ++column)
+    if (auto e = check_finite(field + ".inverse_inertia", c.inverse_inertia.column3(column)))
+      return e;
   return check_non_negative(field + ".friction", c.friction);
 }
 
@@ -101,49 +105,67 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
   impulses_.assign(colliders.size(), Vec3::zero());
   angular_impulses_.assign(colliders.size(), Vec3::zero());
   find_contacts(dt, colliders);
+  moving_.resize(colliders.size());
+  for (size_t c = 0; c < colliders.size(); ++c) {
+    const SoftBodyCollider& collider = colliders[c];
+    moving_[c] = {collider.center_of_mass,
+                  collider.linear_velocity,
+                  collider.angular_velocity,
+                  Vec3::zero(),
+                  Vec3::zero(),
+                  collider.inverse_mass,
+                  collider.inverse_inertia};
+  }
   // Cleared at each sub-step's start.
   pushed_.resize(x_.size());
   depth_.resize(x_.size());
-  // Gives collider c the impulse j (N·s) at `point`.
-  const auto push_collider = [&](uint32_t c, const Vec3& j, const Vec3& point) {
-    impulses_[c] += j;
-    angular_impulses_[c] += (point - colliders[c].center_of_mass).cross(j);
-  };
+  // Each attachment's point at the step's start (world space).
+  std::vector<Vec3>& anchors = anchors_;
+  anchors.resize(attachments.size());
+  for (size_t i = 0; i < attachments.size(); ++i)
+    anchors[i] = colliders[attachments[i].collider].transform * attachments[i].local_point;
   for (int substep = 0; substep < step_settings.substeps; ++substep) {
-    const float elapsed = h * float(substep + 1);
+    // The colliders move to where they are at the sub-step's end.
+    for (Moving& m : moving_) {
+      m.offset += m.linear_velocity * h;
+      m.turn += m.angular_velocity * h;
+    }
     begin_substep();
     predict(h, step_settings.gravity);
     // An attached vertex starts the sub-step where its point will be at the sub-step's end.
     std::vector<Vec3>& targets = targets_;
     targets.resize(attachments.size());
     for (size_t i = 0; i < attachments.size(); ++i) {
-      const SoftBodyAttachment& a = attachments[i];
-      const SoftBodyCollider& c = colliders[a.collider];
-      const Vec3 now = c.transform * a.local_point;
-      const Vec3 velocity = c.linear_velocity + c.angular_velocity.cross(now - c.center_of_mass);
-      targets[i] = now + velocity * elapsed;
-      x_[a.vertex] = targets[i];
+      targets[i] = moving_[attachments[i].collider].at(anchors[i]);
+      x_[attachments[i].vertex] = targets[i];
     }
     std::fill(pushed_.begin(), pushed_.end(), Vec3::zero());
     std::fill(depth_.begin(), depth_.end(), 0.0f);
     for (int iteration = 0; iteration < step_settings.iterations; ++iteration) {
       project(h);
-      project_contacts(elapsed);
+      project_contacts();
     }
     apply_friction(h);
-    // What the contacts gave the vertices, the colliders got back (momentum m·Δx / h).
-    for (size_t i = 0; i < x_.size(); ++i) {
+    // What the contacts gave the vertices, the colliders got back, shared by inverse masses.
+    for (uint32_t i = 0; i < uint32_t(x_.size()); ++i) {
       const Contact& contact = contacts_[i];
       if (contact.collider < 0 || pushed_[i].length_sq() == 0.0f) continue;
-      push_collider(uint32_t(contact.collider), pushed_[i] * (-1.0f / (w_[i] * h)), contact.point);
+      const uint32_t c = uint32_t(contact.collider);
+      const Vec3 j = share(i, c, pushed_[i], contact.point, h);
+      impulses_[c] += j;
+      angular_impulses_[c] += (contact.point - colliders[c].center_of_mass).cross(j);
     }
-    // An attached vertex pulled away from its point by its constraints pulls the collider by
-    // as much, and is put back on the point.
+    // An attached vertex pulled away from its point by its constraints pulls the collider; the
+    // two meet where their inverse masses put them.
     for (size_t i = 0; i < attachments.size(); ++i) {
       const SoftBodyAttachment& a = attachments[i];
       const Vec3 pull = x_[a.vertex] - targets[i];
-      push_collider(a.collider, pull * (1.0f / (w_[a.vertex] * h)), targets[i]);
+      // Moved back onto the point by −pull, of which the collider then takes its share.
       x_[a.vertex] = targets[i];
+      if (pull.length_sq() == 0.0f) continue;
+      const Vec3 j = share(a.vertex, a.collider, -pull, anchors[i], h);
+      impulses_[a.collider] += j;
+      angular_impulses_[a.collider] += (anchors[i] - colliders[a.collider].center_of_mass).cross(j);
     }
     finish_substep(h);
   }
@@ -206,19 +228,17 @@ void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> collide
       // The manifold's normal points from the vertex's sphere into the collider.
       best.normal = -closest.closest.normal;
       best.point = closest.closest.points_on_2[0];
-      best.point_velocity = collider.linear_velocity +
-                            collider.angular_velocity.cross(best.point - collider.center_of_mass);
       best.friction = std::sqrt(settings_->friction * collider.friction);
     }
   }
 }
 
-void SoftBody::project_contacts(float elapsed) {
+void SoftBody::project_contacts() {
   const float radius = settings_->vertex_radius;
   for (size_t i = 0; i < x_.size(); ++i) {
     const Contact& contact = contacts_[i];
     if (contact.collider < 0) continue;
-    const Vec3 plane_point = contact.point + contact.point_velocity * elapsed;
+    const Vec3 plane_point = moving_[uint32_t(contact.collider)].at(contact.point);
     const float c = contact.normal.dot(x_[i] - plane_point) - radius;
     if (c >= 0.0f) continue;
     const Vec3 push = contact.normal * -c;
@@ -233,7 +253,8 @@ void SoftBody::apply_friction(float h) {
     const Contact& contact = contacts_[i];
     if (contact.collider < 0 || depth_[i] == 0.0f) continue;
     // The sub-step's motion relative to the collider's surface, along the plane.
-    const Vec3 relative = (x_[i] - previous_x_[i]) - contact.point_velocity * h;
+    const Vec3 relative = (x_[i] - previous_x_[i]) -
+                          moving_[uint32_t(contact.collider)].velocity_at(contact.point) * h;
     const Vec3 tangential = relative - contact.normal * contact.normal.dot(relative);
     const float slide = tangential.length();
     if (slide == 0.0f) continue;
@@ -243,6 +264,30 @@ void SoftBody::apply_friction(float h) {
     x_[i] += correction;
     pushed_[i] += correction;
   }
+}
+
+Vec3 SoftBody::share(uint32_t vertex, uint32_t c, const Vec3& move, const Vec3& point, float h) {
+  Moving& m = moving_[c];
+  const float length = move.length();
+  const Vec3 n = move / length;
+  const Vec3 r = point - m.center_of_mass;
+  const Vec3 r_cross_n = r.cross(n);
+  const Vec3 angular = m.inverse_inertia.multiply3x3(r_cross_n);
+  const float w_collider = m.inverse_mass + r_cross_n.dot(angular);
+  const float w_vertex = w_[vertex];
+  // λ (kg·m): the vertex keeps w_vertex·λ of the move, the collider's point takes the rest.
+  const float lambda = length / (w_vertex + w_collider);
+  if (w_collider > 0.0f) {
+    x_[vertex] -= n * (w_collider * lambda);
+    // The collider moves by −λ·n through its inverse mass and inertia, and keeps moving so.
+    const Vec3 dx = n * (-lambda * m.inverse_mass);
+    const Vec3 dtheta = angular * -lambda;
+    m.offset += dx;
+    m.turn += dtheta;
+    m.linear_velocity += dx / h;
+    m.angular_velocity += dtheta / h;
+  }
+  return n * (-lambda / h);
 }
 
 uint32_t SoftBody::num_contacts() const {

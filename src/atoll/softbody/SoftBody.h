@@ -28,11 +28,15 @@ namespace atl {
 /// A rigid shape a soft body's vertices collide with during a step (the world gathers the
 /// bodies near the soft body). The vertices are spheres of the settings' vertex_radius; each
 /// takes the deepest contact it finds at the step's start as a plane that moves with the
-/// collider's velocity, is kept out of it every iteration and slides on it with Coulomb
-/// friction. Within the step the collider moves at its velocity and is not pushed: the impulse
-/// the vertices gave it comes back in `impulse` / `angular_impulse` for the caller to apply
-/// (exact while the soft body is light against the collider; a resting soft body gives its
-/// weight). Not owned; must outlive the step.
+/// collider, is kept out of it every iteration and slides on it with Coulomb friction. A
+/// static or kinematic collider (inverse_mass 0) moves at its velocity and is not pushed. A
+/// dynamic one is pushed within the step: after each sub-step's iterations the vertices' pushes
+/// and the pulls of the vertices tied to it are shared between vertex and collider by their
+/// inverse masses (the collider's at the point, its inertia included), and the collider's
+/// velocity and pose for the later sub-steps change at once. (Pushed only a step later, a body
+/// lighter than about ten vertices tied to a rope was thrown further each step: a rope bridge
+/// of 2.5 kg planks exploded.) The impulse the vertices gave it comes back in `impulse` /
+/// `angular_impulse` for the caller to apply. Not owned; must outlive the step.
 struct SoftBodyCollider {
   const Shape* shape = nullptr;
   /// Where the shape is (a rotation and translation, world space).
@@ -43,6 +47,11 @@ struct SoftBodyCollider {
   Vec3 angular_velocity = Vec3::zero();
   /// Friction coefficient (≥ 0), combined with the soft body's as sqrt(a·b).
   float friction = 0.5f;
+  /// 1 / mass (1/kg, finite, ≥ 0) and the inverse inertia about the centre of mass (world
+  /// space, 1/(kg·m²); its 3 × 3 part is used) of a dynamic collider; 0 for one the vertices
+  /// cannot move (static, kinematic).
+  float inverse_mass = 0.0f;
+  Mat44 inverse_inertia = Mat44::zero();
   /// Out: the impulse (N·s) and angular impulse about the centre of mass (N·m·s) the step's
   /// vertices gave the collider (contacts and attachments). Added to, not reset.
   Vec3 impulse = Vec3::zero();
@@ -137,21 +146,40 @@ class SoftBody {
   // λ of edges, bend edges, bends, then the volume, in that order.
   std::vector<float> lambda_;
   // A vertex's contact of this step: the plane (normal n out of the collider, through `point`
-  // at the step's start, moving at the collider's velocity there) it is kept out of.
+  // at the step's start, moving with the collider) it is kept out of.
   struct Contact {
     int32_t collider = -1;
     Vec3 normal;
     Vec3 point;
-    Vec3 point_velocity;
     float friction = 0.0f;
+  };
+  // A collider as the step moves it: its velocities now, and its displacement and (small)
+  // rotation since the step's start, up to the current sub-step's end.
+  struct Moving {
+    Vec3 center_of_mass;
+    Vec3 linear_velocity, angular_velocity;
+    Vec3 offset, turn;
+    float inverse_mass = 0.0f;
+    Mat44 inverse_inertia;
+    // Where `point` (world space at the step's start) is now.
+    Vec3 at(const Vec3& point) const { return point + offset + turn.cross(point - center_of_mass); }
+    // The velocity of the collider's point that was at `point` at the step's start.
+    Vec3 velocity_at(const Vec3& point) const {
+      return linear_velocity + angular_velocity.cross(point - center_of_mass);
+    }
   };
   // Finds each free vertex's deepest contact among the colliders.
   void find_contacts(float dt, std::span<const SoftBodyCollider> colliders);
-  // Keeps the vertices out of their planes as they are `elapsed` s after the step's start;
-  // adds the push to `pushed_` and its normal part to `depth_`.
-  void project_contacts(float elapsed);
+  // Keeps the vertices out of their planes where the colliders are now; adds the push to
+  // `pushed_` and its normal part to `depth_`.
+  void project_contacts();
   // Coulomb friction on the sub-step's motion relative to the planes.
   void apply_friction(float h);
+  // Shares the correction `move` (m) the vertex `vertex` was given against collider `c` at
+  // `point` (world space at the step's start) between them by their inverse masses: the vertex
+  // keeps its part (it is moved back by the rest), the collider is moved by the rest and its
+  // velocity changes by it over h. Returns the impulse (N·s) the collider got.
+  Vec3 share(uint32_t vertex, uint32_t c, const Vec3& move, const Vec3& point, float h);
 
   // Scratch of the volume projection and of the step's atomic commit.
   std::vector<Vec3> volume_gradient_;
@@ -163,12 +191,15 @@ class SoftBody {
   std::vector<Contact> contacts_;
   std::vector<Vec3> pushed_;
   std::vector<float> depth_;
-  // Where each attachment's vertex is held this sub-step.
-  std::vector<Vec3> targets_;
+  // Where each attachment's point was at the step's start, and where its vertex is held this
+  // sub-step.
+  std::vector<Vec3> anchors_, targets_;
   // Whether a vertex is attached this step.
   std::vector<uint8_t> attached_;
   // The impulses of this step, per collider, until the step commits.
   std::vector<Vec3> impulses_, angular_impulses_;
+  // The colliders as the step moves them.
+  std::vector<Moving> moving_;
 };
 
 }  // namespace atl
