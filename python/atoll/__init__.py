@@ -264,6 +264,44 @@ class World:
         """Removes and destroys a body (by ID)."""
         self._w.remove_body(body)
 
+    # soft bodies ---------------------------------------------------------------------------
+
+    def create_soft_body(self, type, name=None, **keys):
+        """Creates a soft body and adds it, awake; returns its ID.
+
+        ``type`` and ``keys`` are the scene format's (docs/scene-format.md, "Soft bodies"):
+        ``"rope"`` takes ``from_`` for the ``from`` key (a Python keyword), ``to``,
+        ``segments``, ``mass``, ``compliance``, ...;
+        ``"cloth"``: ``center``, ``size``, ``resolution``, ...; ``"pressure_ball"``,
+        ``"mesh"``; any type: ``pinned`` (vertex indices or selectors such as "first",
+        "corners"), ``friction``, ``linear_damping`` and ``attach``, a list of
+        ``{"vertex": V, "body": ID}`` tying vertices to rigid bodies by ID. ``name`` defaults to
+        "soft_body" + a counter.
+        """
+        keys = dict(keys)
+        if "from_" in keys:
+            keys["from"] = keys.pop("from_")
+        keys["type"] = type
+        return self._w.create_soft_body(_dumps(keys, "create_soft_body"), name)
+
+    def soft_body(self, name):
+        """The ID of the soft body named ``name``."""
+        return self._w.soft_body(name)
+
+    @property
+    def soft_body_names(self):
+        """Soft body names, in creation order (the scene's first)."""
+        return self._w.soft_body_names()
+
+    def get_soft_body_positions(self, soft_body):
+        """The vertex positions (m) of a soft body (an ID) as an (n, 3) float64 array."""
+        return self._w.soft_body_positions(soft_body)
+
+    def soft_body_info(self, soft_body):
+        """A soft body's ``vertex_count``, ``center_of_mass``, ``bounds`` (min, max),
+        ``max_strain``, ``volume`` (m³; 0 for an open surface) and ``sleeping``."""
+        return self._w.soft_body_info(soft_body)
+
     def body(self, name):
         """The ID of the body named ``name``."""
         return self._w.body(name)

@@ -27,6 +27,7 @@
 #include "atoll/scene/ScenePerturbation.h"
 #include "atoll/scene/SceneReader.h"
 #include "atoll/scene/SceneShapes.h"
+#include "atoll/scene/SceneSoftBodies.h"
 #include "atoll/scene/SceneWriter.h"
 #include "atoll/state/StateHash.h"
 #include "atoll/state/WorldSnapshot.h"
@@ -262,6 +263,102 @@ class PyWorld {
         ids_.erase(ids_.begin() + static_cast<std::ptrdiff_t>(i));
         break;
       }
+    for (size_t i = 0; i < soft_ids_.size(); ++i)
+      if (soft_ids_[i] == id) {
+        soft_by_name_.erase(soft_names_[i]);
+        soft_names_.erase(soft_names_.begin() + static_cast<std::ptrdiff_t>(i));
+        soft_ids_.erase(soft_ids_.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+  }
+
+  // Soft bodies ----------------------------------------------------------------------------
+
+  // A soft body of the scene format (docs/scene-format.md, "Soft bodies"): `definition_text`
+  // holds "type" and the type's and common keys; "attach" names bodies by ID.
+  uint32_t create_soft_body(const std::string& definition_text,
+                            const std::optional<std::string>& name_in) {
+    json definition = parse_object(definition_text, "create_soft_body");
+    if (definition.contains("name"))
+      throw Error("create_soft_body: name: not a key here (give the name as an argument)");
+    const std::string name =
+        name_in ? *name_in : "soft_body" + std::to_string(next_soft_body_number_);
+    if (name.empty()) throw Error("create_soft_body: name: must not be empty");
+    if (soft_by_name_.count(name) != 0)
+      throw Error("create_soft_body: name: a soft body named \"" + name + "\" exists already");
+    definition["name"] = name;
+    // The bodies "attach" ties to, by ID, stand in the fragment as placeholder bodies b0, b1, …
+    json placeholders = json::array();
+    std::vector<BodyID> attached;
+    if (definition.contains("attach") && definition["attach"].is_array()) {
+      for (size_t i = 0; i < definition["attach"].size(); ++i) {
+        json& tie = definition["attach"][i];
+        if (!tie.is_object() || !tie.contains("body")) continue;  // the reader says what is wrong
+        if (!tie["body"].is_number_unsigned())
+          throw Error("create_soft_body: attach[" + std::to_string(i) +
+                      "].body: expected a body ID, got " + tie["body"].dump());
+        const BodyID id = checked(tie["body"].get<uint32_t>());
+        if (system().soft_body(id) != nullptr)
+          throw Error("create_soft_body: attach[" + std::to_string(i) +
+                      "].body: is a soft body; attach ties vertices to rigid bodies");
+        tie["body"] = "b" + std::to_string(attached.size());
+        placeholders.push_back(
+            json{{"name", tie["body"]}, {"shape", {{"type", "sphere"}, {"radius", 1.0}}}});
+        attached.push_back(id);
+      }
+    }
+    json fragment{{"soft_bodies", json::array({definition})}};
+    if (!placeholders.empty()) fragment["bodies"] = placeholders;
+    SceneDescription scene = read_fragment(fragment, "create_soft_body");
+    SceneSoftBody built = unwrap(build_scene_soft_body(scene.soft_bodies.front()));
+    SoftBodyCreationSettings settings;
+    settings.settings = built.settings;
+    for (const auto& [vertex, placeholder] : built.ties)
+      settings.ties.push_back({vertex, attached[std::stoul(placeholder.substr(1))]});
+    const BodyID id = unwrap(system().create_soft_body(settings));
+    if (Status added = bodies().add_body(id, Activation::Activate); !added) {
+      (void)bodies().destroy_body(id);
+      throw added.error();
+    }
+    ++next_soft_body_number_;
+    add_soft_name(name, id);
+    return id.value();
+  }
+  uint32_t soft_body(const std::string& name) const {
+    auto it = soft_by_name_.find(name);
+    if (it == soft_by_name_.end()) throw Error("soft_body: no soft body named \"" + name + "\"");
+    return it->second.value();
+  }
+  const std::vector<std::string>& soft_body_names() const { return soft_names_; }
+  const SoftBody& checked_soft(uint32_t raw, const char* call) {
+    const SoftBody* soft = system().soft_body(BodyID(raw));
+    if (soft == nullptr)
+      throw Error(std::string(call) + ": body " + format_body_id(BodyID(raw)) +
+                  " is not a soft body of this world");
+    return *soft;
+  }
+  // The vertices' positions (m) as an (n, 3) array.
+  py::array_t<double> soft_body_positions(uint32_t raw) {
+    const SoftBody& soft = checked_soft(raw, "get_soft_body_positions");
+    py::array_t<double> out({static_cast<py::ssize_t>(soft.vertex_count()), py::ssize_t(3)});
+    auto view = out.mutable_unchecked<2>();
+    for (uint32_t i = 0; i < soft.vertex_count(); ++i)
+      for (int k = 0; k < 3; ++k) view(i, k) = soft.positions()[i][k];
+    return out;
+  }
+  // The run summary's measures of one soft body, and whether it sleeps.
+  py::dict soft_body_info(uint32_t raw) {
+    const SoftBody& soft = checked_soft(raw, "soft_body_info");
+    const auto list = [](const Vec3& v) { return py::make_tuple(v.x(), v.y(), v.z()); };
+    py::dict d;
+    d["vertex_count"] = soft.vertex_count();
+    d["center_of_mass"] = list(soft.center_of_mass());
+    const AABox bounds = soft.bounds();
+    d["bounds"] = py::make_tuple(list(bounds.min), list(bounds.max));
+    d["max_strain"] = soft.max_strain();
+    d["volume"] = soft.volume();
+    d["sleeping"] = system().is_soft_body_sleeping(BodyID(raw));
+    return d;
   }
 
   uint32_t body(const std::string& name) const {
@@ -608,7 +705,14 @@ class PyWorld {
     world_ = unwrap(SceneWorld::create(scene, source));
     for (size_t i = 0; i < world_->body_ids().size(); ++i)
       add_name(world_->body_names()[i], world_->body_ids()[i]);
+    for (size_t i = 0; i < world_->soft_body_ids().size(); ++i)
+      add_soft_name(world_->scene().soft_bodies[i].name, world_->soft_body_ids()[i]);
     system().set_contact_listener(&events_);
+  }
+  void add_soft_name(const std::string& name, BodyID id) {
+    soft_names_.push_back(name);
+    soft_ids_.push_back(id);
+    soft_by_name_.emplace(name, id);
   }
   void add_name(const std::string& name, BodyID id) {
     names_.push_back(name);
@@ -641,6 +745,11 @@ class PyWorld {
   std::vector<BodyID> ids_;
   std::map<std::string, BodyID, std::less<>> by_name_;
   int next_body_number_ = 0;
+  // The soft bodies' names and IDs (from the scene, then create_soft_body).
+  std::vector<std::string> soft_names_;
+  std::vector<BodyID> soft_ids_;
+  std::map<std::string, BodyID, std::less<>> soft_by_name_;
+  int next_soft_body_number_ = 0;
   std::unique_ptr<RecordingWriter> recording_;
   int recorded_frames_ = 0;
 
@@ -750,6 +859,10 @@ struct PySnapshot {
   std::vector<BodyID> ids;
   std::map<std::string, BodyID, std::less<>> by_name;
   int next_body_number = 0;
+  std::vector<std::string> soft_names;
+  std::vector<BodyID> soft_ids;
+  std::map<std::string, BodyID, std::less<>> soft_by_name;
+  int next_soft_body_number = 0;
   std::map<std::string, std::shared_ptr<PyConstraint>, std::less<>> constraints;
   size_t bytes() const { return world.bytes(); }
 };
@@ -763,6 +876,10 @@ std::shared_ptr<PySnapshot> PyWorld::save_snapshot(std::shared_ptr<PySnapshot> i
   snapshot->ids = ids_;
   snapshot->by_name = by_name_;
   snapshot->next_body_number = next_body_number_;
+  snapshot->soft_names = soft_names_;
+  snapshot->soft_ids = soft_ids_;
+  snapshot->soft_by_name = soft_by_name_;
+  snapshot->next_soft_body_number = next_soft_body_number_;
   snapshot->constraints = constraints_;
   return snapshot;
 }
@@ -775,6 +892,10 @@ void PyWorld::restore_snapshot(const PySnapshot& snapshot) {
   ids_ = snapshot.ids;
   by_name_ = snapshot.by_name;
   next_body_number_ = snapshot.next_body_number;
+  soft_names_ = snapshot.soft_names;
+  soft_ids_ = snapshot.soft_ids;
+  soft_by_name_ = snapshot.soft_by_name;
+  next_soft_body_number_ = snapshot.next_soft_body_number;
   constraints_ = snapshot.constraints;
   // A constraint object is in the world again exactly when the snapshot had it.
   for (auto& [name, constraint] : constraints_) {
@@ -942,7 +1063,16 @@ PYBIND11_MODULE(_atoll, m) {
       .def_property_readonly("source", &PyWorld::source, "Scene source name.")
       .def("create_body", &PyWorld::create_body, py::arg("shape"), py::arg("fields"),
            py::arg("name") = py::none(), "Creates and adds a body; its ID.")
-      .def("remove_body", &PyWorld::remove_body, py::arg("id"), "Removes and destroys a body.")
+      .def("remove_body", &PyWorld::remove_body, py::arg("id"),
+           "Removes and destroys a body (a soft body too).")
+      .def("create_soft_body", &PyWorld::create_soft_body, py::arg("definition"),
+           py::arg("name") = py::none(), "Creates and adds a soft body; returns its ID.")
+      .def("soft_body", &PyWorld::soft_body, py::arg("name"), "The ID of the soft body `name`.")
+      .def("soft_body_names", &PyWorld::soft_body_names, "Soft body names in creation order.")
+      .def("soft_body_positions", &PyWorld::soft_body_positions, py::arg("id"),
+           "The soft body's vertex positions as an (n, 3) array.")
+      .def("soft_body_info", &PyWorld::soft_body_info, py::arg("id"),
+           "The soft body's vertex count, centre of mass, bounds, max strain, volume, sleep.")
       .def("body", &PyWorld::body, py::arg("name"), "The ID of the body `name`.")
       .def("body_name", &PyWorld::body_name, py::arg("id"), "The name of body `id`.")
       .def_property_readonly("body_names", &PyWorld::names, "Names, in creation order.")
