@@ -33,7 +33,7 @@ function check(ok, what, detail = '') {
   else { failed += 1; console.log(`FAIL  ${what}${detail ? `: ${detail}` : ''}`); }
 }
 
-// The recording, read here without the viewer's code (docs/recording-format.md, version 2).
+// The recording, read here without the viewer's code (docs/recording-format.md, version 3).
 function readRecordingForTest(path) {
   const data = readFileSync(path);
   if (data.toString('latin1', 0, 8) !== 'ATOLLREC') throw new Error(`${path}: no magic`);
@@ -41,12 +41,22 @@ function readRecordingForTest(path) {
   const headerBytes = data.readUInt32LE(12);
   const header = JSON.parse(data.toString('utf8', 16, 16 + headerBytes));
   const n = header.bodies.length, c = (header.constraints ?? []).length;
-  const frameBytes = Math.ceil((29 * n + c) / 4) * 4 + 4 * header.stats.length + 8;
+  const soft = header.soft_bodies ?? [];
+  // The version-2 frame, then the soft bodies' flags bytes (padded to 4) and their vertices.
+  const softFlagsAt = Math.ceil((29 * n + c) / 4) * 4 + 4 * header.stats.length + 8;
+  const vertexAt = [];
+  let end = softFlagsAt + Math.ceil(soft.length / 4) * 4;
+  for (const sb of soft) { vertexAt.push(end); end += 12 * sb.vertex_count; }
+  const frameBytes = soft.length === 0 ? softFlagsAt : end;
   const pose = (k, i) => {
     const o = 16 + headerBytes + k * frameBytes + 28 * i;
     return [0, 1, 2].map((a) => data.readFloatLE(o + 4 * a));
   };
-  return { version, header, frameCount: header.steps + 1, frameBytes, pose };
+  const softPositions = (k, s) => {
+    const o = 16 + headerBytes + k * frameBytes + vertexAt[s];
+    return Array.from({ length: 3 * soft[s].vertex_count }, (_, i) => data.readFloatLE(o + 4 * i));
+  };
+  return { version, header, frameCount: header.steps + 1, frameBytes, pose, softPositions };
 }
 
 // Page coordinates of world point p through column-major view and projection matrices.
@@ -68,7 +78,7 @@ try {
   const recPath = join(work, 'demo.rec');
   execFileSync(atoll, ['run', 'demo', '--quiet', '--record', recPath, '--record-contacts']);
   const rec = readRecordingForTest(recPath);
-  check(rec.version === 2, 'the demo is recorded in format version 2');
+  check(rec.version === 3, 'the demo is recorded in format version 3');
 
   // Serve it on a free port.
   server = spawn(atoll, ['view', recPath, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -215,6 +225,7 @@ try {
     await shapesPage.evaluate(() => window.atollViewer.pick(-1, -1));
     await shapesPage.screenshot({ path: join(screenshotDir, 'viewer-shapes.png') });
   }
+
   console.log(`viewer load ${hook.loadMs.toFixed(0)} ms; test ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } catch (e) {
   check(false, 'the test ran to the end', e.stack ?? String(e));

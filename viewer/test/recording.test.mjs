@@ -1,8 +1,9 @@
-// The viewer's recording reader (viewer/src/recording.js) on real files: version 2 written by
-// `atoll run --record --record-contacts`, a version-1 file made by hand, files cut short or
-// damaged (refused with a reason), and a file still arriving (partial frames, no contacts).
-// Also the served reader (viewer/src/frames.js) against `atoll view`: the header and figures
-// first, frames and contacts in chunks equal to the file's, a bounded cache.
+// The viewer's recording reader (viewer/src/recording.js) on real files: version 3 written by
+// `atoll run --record --record-contacts` without soft bodies (version 2's bytes), version 2 (the
+// same file with its version number), a version-1 file made by hand, files cut short or damaged
+// (refused with a reason), and a file still arriving (partial frames, no contacts). Also the
+// served reader (viewer/src/frames.js) against `atoll view`: the header and figures first,
+// frames and contacts in chunks equal to the file's, a bounded cache.
 // Run by ctest (viewer_reader) with node's test runner: node --test recording.test.mjs, with
 // ATOLL_CLI naming the atoll program.
 import { test } from 'node:test';
@@ -11,7 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRecording, motionOfFlags, FLAG_ADDED } from '../src/recording.js';
+import { readRecording, frameLayout, motionOfFlags, FLAG_ADDED } from '../src/recording.js';
 import { RemoteRecording, wholeRecording } from '../src/frames.js';
 
 const atoll = process.env.ATOLL_CLI;
@@ -28,10 +29,12 @@ function record(args) {
   }
 }
 
-test('version 2 with contacts: poses, figures and contacts of any frame', { skip: !atoll }, () => {
+test('version 3 without soft bodies, with contacts: poses, figures and contacts of any frame', { skip: !atoll }, () => {
   const buffer = record(['--record-contacts']);
   const r = readRecording(buffer);
-  assert.equal(r.version, 2);
+  assert.equal(r.version, 3);
+  assert.equal(r.softBodyCount, 0);
+  assert.equal(r.header.soft_bodies, undefined);
   assert.equal(r.frameCount, 6);
   assert.equal(r.bodyCount, 11);
   assert.equal(r.header.bodies[0].name, 'floor');
@@ -50,7 +53,28 @@ test('version 2 with contacts: poses, figures and contacts of any frame', { skip
   assert.ok(Math.abs(Math.hypot(c[3], c[4], c[5]) - 1) < 1e-4, 'unit normal');
 });
 
-test('damaged version-2 files are refused with a reason', { skip: !atoll }, () => {
+test('version 2 still reads: a recording without soft bodies is version 2 but for its number', { skip: !atoll }, () => {
+  const buffer = record(['--record-contacts']);
+  const v3 = readRecording(buffer);
+  const old = buffer.slice(0);
+  new DataView(old).setUint32(8, 2, true);
+  const v2 = readRecording(old);
+  assert.equal(v2.version, 2);
+  assert.equal(v2.frameBytes, v3.frameBytes);
+  assert.equal(v2.contactCount, v3.contactCount);
+  for (const k of [0, 3, 5]) {
+    assert.deepEqual(Array.from(v2.poses(k)), Array.from(v3.poses(k)));
+    assert.deepEqual(Array.from(v2.stats(k)), Array.from(v3.stats(k)));
+    assert.deepEqual(Array.from(v2.contacts(k)), Array.from(v3.contacts(k)));
+  }
+  // A version-2 file's frames have no soft bodies, whatever its header says.
+  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(old, 16, new DataView(old).getUint32(12, true))));
+  header.soft_bodies = [{ name: 'x', vertex_count: 5, vertex_radius: 0, edges: [], faces: [] }];
+  assert.equal(frameLayout(2, header).frameBytes, v2.frameBytes);
+  assert.equal(frameLayout(2, header).softBodies.length, 0);
+});
+
+test('damaged version-3 files are refused with a reason', { skip: !atoll }, () => {
   const buffer = record(['--record-contacts']);
   assert.throws(() => readRecording(buffer.slice(0, buffer.byteLength - 3)),
     /bytes of contacts, expected \d+ \(\d+ contacts\): the file is truncated or damaged/);
@@ -58,8 +82,8 @@ test('damaged version-2 files are refused with a reason', { skip: !atoll }, () =
   assert.throws(() => readRecording(buffer.slice(0, buffer.byteLength - r.contactCount * 28 - 4)),
     /bytes of frames, expected \d+ \(6 frames of 11 bodies\)/);
   const future = buffer.slice(0);
-  new DataView(future).setUint32(8, 3, true);
-  assert.throws(() => readRecording(future), /recording format version 3, this viewer reads versions 1 to 2/);
+  new DataView(future).setUint32(8, 4, true);
+  assert.throws(() => readRecording(future), /recording format version 4, this viewer reads versions 1 to 3/);
   const text = new Uint8Array(buffer.slice(0));
   text[0] = 'X'.charCodeAt(0);
   assert.throws(() => readRecording(text.buffer), /not an Atoll recording/);
