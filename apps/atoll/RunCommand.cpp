@@ -227,8 +227,8 @@ int run_command(const RunArgs& args) {
     record_options.max_contacts_per_frame = static_cast<uint32_t>(args.max_contacts);
     Result<std::unique_ptr<RecordingWriter>> writer = RecordingWriter::create(
         target_of(args.record), w.system().bodies(), w.body_ids(), w.body_names(), scene->dt,
-        args.steps > 0 ? args.steps : scene->steps, source, recorded_constraints(w),
-        record_options);
+        args.steps > 0 ? args.steps : scene->steps, source, recorded_constraints(w), record_options,
+        recorded_soft_bodies(w));
     if (!writer) return bad_input(writer.error().message());
     recording = std::move(*writer);
   }

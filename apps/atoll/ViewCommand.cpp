@@ -165,9 +165,10 @@ struct ServedRecording {
   /// file).
   std::string stats;
 
-  /// Index of frame k's first contact and its number of contacts (version 2).
+  /// Index of frame k's first contact and its number of contacts (version 2 and later).
   std::pair<uint64_t, uint64_t> contact_span(size_t k) const {
-    const unsigned char* index = recording.frame_data.data() + (k + 1) * frame_bytes - 8;
+    const unsigned char* index =
+        recording.frame_data.data() + k * frame_bytes + recording.contact_index_offset();
     uint32_t first = 0, count = 0;
     std::memcpy(&first, index, 4);  // little-endian file on a little-endian host
     std::memcpy(&count, index + 4, 4);
@@ -404,8 +405,7 @@ void prepare(ServedRecording& served, Recording recording,
   const size_t num_stats = rec.version >= 2 ? rec.header.stats.size() : 0;
   uint64_t contact_count = 0;
   if (num_stats > 0) {
-    // The figures sit before the frame's 8-byte contact index.
-    const size_t stats_at = served.frame_bytes - 8 - 4 * num_stats;
+    const size_t stats_at = rec.stats_offset();
     served.stats.reserve(served.frames * 4 * num_stats);
     for (size_t k = 0; k < served.frames; ++k)
       served.stats.append(as_text(rec.frame_data, k * served.frame_bytes + stats_at,

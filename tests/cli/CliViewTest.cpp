@@ -292,7 +292,7 @@ TEST_F(CliViewTest, ServesTheHeaderFiguresFramesAndContactsSeparately) {
   header_json.erase(header_json.find_last_not_of(' ') + 1);
   EXPECT_EQ(
       body_of(header),
-      "{\"version\": 2, \"frame_count\": 13, \"frame_bytes\": " + std::to_string(frame_bytes) +
+      "{\"version\": 3, \"frame_count\": 13, \"frame_bytes\": " + std::to_string(frame_bytes) +
           ", \"chunk_frames\": 13, \"stat_count\": " + std::to_string(rec.header.stats.size()) +
           ", \"contact_count\": " + std::to_string(rec.contact_data.size() / 28) +
           ", \"header\": " + header_json + "}");

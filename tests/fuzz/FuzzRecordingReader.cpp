@@ -1,8 +1,8 @@
 // Fuzz target: the reader of `atoll run --record` files (read_recording, which `atoll view`
 // uses). It reads a path, so the bytes go to a file of this process in the temporary directory
 // first. An accepted recording is read back completely: every body's state in every frame, the
-// stats, the constraint flags and the contacts of every frame. Checks: a rejection has a
-// message; no read outside the file's data (the address sanitizer).
+// stats, the constraint flags, the contacts and the soft bodies' vertices of every frame. Checks: a
+// rejection has a message; no read outside the file's data (the address sanitizer).
 #include <unistd.h>
 
 #include <cstdint>
@@ -51,6 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t c = 0; c < r.header.constraints.size(); ++c) (void)r.constraint_flags(frame, c);
     (void)r.stats(frame);
     (void)r.contacts(frame);
+    for (size_t soft = 0; soft < r.header.soft_bodies.size(); ++soft)
+      fuzz::check(r.soft_body_state(frame, soft).positions.size() ==
+                      r.header.soft_bodies[soft].vertex_count,
+                  "a soft body's state has not one position per vertex");
   }
   return 0;
 }

@@ -298,16 +298,16 @@ TEST_F(RecordingTest, DamagedFilesAreRejectedWithAReason) {
     return r.ok() ? std::string() : std::string(r.error().message());
   };
   const std::string bad = path("bad.rec").string();
-  // Version 2: 32 bytes of pose and flags, 19 figures of 4 bytes (4 + one per stage), the
-  // 8-byte contact index.
+  // Version 3 without soft bodies, a version-2 frame: 32 bytes of pose and flags, 19 figures
+  // of 4 bytes (4 + one per stage), the 8-byte contact index.
   EXPECT_EQ(read_damaged(good.substr(0, good.size() - 1)),
             bad + ": 347 bytes of frames, expected 348 (3 frames of 1 bodies)");
   EXPECT_EQ(read_damaged("ATOLLREX" + good.substr(8)),
             bad + ": not an Atoll recording (no ATOLLREC magic)");
   std::string future = good;
-  future[8] = 3;
+  future[8] = 4;
   EXPECT_EQ(read_damaged(future),
-            bad + ": recording format version 3, this build reads versions 1 to 2");
+            bad + ": recording format version 4, this build reads versions 1 to 3");
   std::string no_steps = good;
   no_steps.replace(no_steps.find("\"steps\""), 7, "\"stepz\"");
   EXPECT_EQ(read_damaged(no_steps), bad + ": header.steps: required key missing");

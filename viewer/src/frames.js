@@ -5,11 +5,12 @@
 //   a bounded number of chunks (least recently used ones are let go).
 // - wholeRecording(readRecording(buffer)): a recording held whole (the --html page).
 //
-// Both have: version, header, bodyCount, frameCount, frameBytes, statNames, maxContacts,
-// statSeries(name), stats(k), has(k), hasContacts(k), load(k, { contacts }) (a promise that
-// resolves once frame k — and its contacts if asked — is in), prefetch(k, frames), poses(k),
-// flags(k), constraintFlags(k), contacts(k) (the frame accessors need has(k)).
-import { frameLayout } from './recording.js';
+// Both have: version, header, bodyCount, softBodyCount, frameCount, frameBytes, statNames,
+// maxContacts, statSeries(name), stats(k), has(k), hasContacts(k), load(k, { contacts }) (a
+// promise that resolves once frame k — and its contacts if asked — is in), prefetch(k, frames),
+// poses(k), flags(k), constraintFlags(k), contacts(k), softFlags(k), softPositions(k, s) (the
+// frame accessors need has(k)).
+import { frameLayout, NEWEST_VERSION } from './recording.js';
 
 const CONTACT_FLOATS = 7;
 
@@ -61,8 +62,8 @@ export class RemoteRecording {
     if (!headerResponse.ok) throw new Error(`GET /header: HTTP ${headerResponse.status}`);
     const info = await headerResponse.json();
     const headerInMs = performance.now();
-    if (info.version !== 1 && info.version !== 2)
-      throw new Error(`recording format version ${info.version}, this viewer reads versions 1 to 2`);
+    if (!(info.version >= 1 && info.version <= NEWEST_VERSION))
+      throw new Error(`recording format version ${info.version}, this viewer reads versions 1 to ${NEWEST_VERSION}`);
     const rec = new RemoteRecording(base, info, options);
     // The figures and the first chunk together.
     const statsPromise = get(new URL('stats', base)).then(async (response) => {
@@ -86,6 +87,7 @@ export class RemoteRecording {
     const layout = frameLayout(this.version, this.header);
     this.layout = layout;
     this.bodyCount = layout.n;
+    this.softBodyCount = layout.softBodies.length;
     this.frameCount = this.header.steps + 1;
     this.frameBytes = layout.frameBytes;
     this.statNames = layout.statNames;
@@ -285,6 +287,16 @@ export class RemoteRecording {
   constraintFlags(k) {
     if (this.version < 2) return new Uint8Array(this.layout.constraints.length);
     return new Uint8Array(this.chunkAt(k).frames, this.frameOffset(k) + 29 * this.bodyCount, this.layout.c);
+  }
+  /** Soft body flags bytes of frame k, one per soft body. */
+  softFlags(k) {
+    if (this.softBodyCount === 0) return new Uint8Array(0);
+    return new Uint8Array(this.chunkAt(k).frames, this.frameOffset(k) + this.layout.softFlagsOffset, this.softBodyCount);
+  }
+  /** Vertex positions of soft body s in frame k: vertex v at [3v .. 3v + 2] = x y z. */
+  softPositions(k, s) {
+    return new Float32Array(this.chunkAt(k).frames, this.frameOffset(k) + this.layout.softOffsets[s],
+      3 * this.layout.softBodies[s].vertex_count);
   }
   /** Contacts of frame k (7 floats each: point, normal, penetration); empty when not loaded. */
   contacts(k) {

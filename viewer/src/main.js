@@ -1,11 +1,12 @@
 // Atoll's web viewer (docs/viewer.md): plays a recording (docs/recording-format.md) with
 // three.js. One InstancedMesh per (shape, part): a frame update writes every body's matrices
-// into the instance buffers straight from the recording's Float32Array poses.
+// into the instance buffers straight from the recording's Float32Array poses. One mesh (or set
+// of line segments) per soft body, whose vertex buffer takes the frame's positions.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import {
-  readRecording, motionOfFlags, FLAG_ACTIVE, FLAG_ADDED, FLAG_QUARANTINED,
-  CONSTRAINT_ENABLED, CONSTRAINT_BROKEN, CONSTRAINT_KNOWN,
+  readRecording, motionOfFlags, softBodyTopology, FLAG_ACTIVE, FLAG_ADDED, FLAG_QUARANTINED,
+  CONSTRAINT_ENABLED, CONSTRAINT_BROKEN, CONSTRAINT_KNOWN, SOFT_ACTIVE, SOFT_ADDED,
 } from './recording.js';
 import { RemoteRecording, wholeRecording } from './frames.js';
 import { partGeometry, partMatrix, partDoubleSided } from './geometry.js';
@@ -46,6 +47,8 @@ const COLOR_KINEMATIC = new THREE.Color(0x6f9fc9);
 const COLOR_ASLEEP = new THREE.Color(0x6b6e72);
 const COLOR_QUARANTINED = new THREE.Color(0xff2020);
 const COLOR_SELECTED = new THREE.Color(0xfff35c);
+// Soft bodies: lime, a colour no rigid body takes; asleep, grey like the bodies.
+const COLOR_SOFT = new THREE.Color(0xa6e22e);
 
 function bodyColor(index, flags, selected, out) {
   if (selected) return out.copy(COLOR_SELECTED);
@@ -100,6 +103,7 @@ class Viewer {
     this.appliedColorKey = new Uint16Array(recording.bodyCount).fill(0xffff);
     this.setUpScene();
     this.buildBodies();
+    this.buildSoftBodies();
     this.buildOverlays();
     this.frameCamera();
     this.buildPlots();
@@ -141,7 +145,8 @@ class Viewer {
     };
     new ResizeObserver(resize).observe(view);
     resize();
-    $('title').textContent = `${this.header.source ?? 'recording'} · ${this.rec.bodyCount} bodies · ` +
+    const soft = this.rec.softBodyCount > 0 ? `${this.rec.softBodyCount} soft bodies · ` : '';
+    $('title').textContent = `${this.header.source ?? 'recording'} · ${this.rec.bodyCount} bodies · ${soft}` +
       `${this.header.steps} steps of ${(this.header.dt * 1000).toFixed(2)} ms · format v${this.rec.version}`;
   }
 
@@ -169,6 +174,45 @@ class Viewer {
         this.scene.add(mesh);
         this.meshes.push(mesh);
       }
+    });
+  }
+
+  // Soft bodies: with faces a triangle mesh seen from both sides (a cloth), otherwise its edges as
+  // line segments (a rope) with a dot as wide as the vertex (lines are one pixel wide in
+  // WebGL), or dots alone without edges. The position buffer is the frame's (applied
+  // by applySoftBodies), shared by the lines and the dots.
+  buildSoftBodies() {
+    this.softBodies = softBodyTopology(this.header).map((soft) => {
+      const position = new THREE.BufferAttribute(new Float32Array(3 * soft.vertexCount), 3);
+      position.setUsage(THREE.DynamicDrawUsage);
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', position);
+      const objects = [];
+      let mode = 'points';
+      if (soft.faces.length > 0) {
+        mode = 'mesh';
+        geometry.setIndex(new THREE.BufferAttribute(soft.faces, 1));
+        objects.push(new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({
+          color: 0xffffff, roughness: 0.8, metalness: 0, side: THREE.DoubleSide })));
+      } else {
+        if (soft.edges.length > 0) {
+          mode = 'lines';
+          geometry.setIndex(new THREE.BufferAttribute(soft.edges, 1));
+          objects.push(new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ color: 0xffffff })));
+        }
+        const dots = new THREE.BufferGeometry();
+        dots.setAttribute('position', position);
+        // An attenuated point of size S is S · (half the canvas height) / depth pixels wide,
+        // and a length L at that depth L · (half height) / (depth · tan(fov / 2)): S is the
+        // vertex's diameter over tan(fov / 2).
+        const size = (2 * Math.max(soft.radius, 1e-3)) / Math.tan(THREE.MathUtils.degToRad(this.camera.fov / 2));
+        objects.push(new THREE.Points(dots, new THREE.PointsMaterial({ color: 0xffffff, size, sizeAttenuation: true })));
+      }
+      for (const o of objects) {
+        o.frustumCulled = false; // the vertices move every frame: no bounds to keep up to date
+        this.scene.add(o);
+      }
+      return { name: soft.name, mode, objects, position, geometry, appliedColor: -1 };
     });
   }
 
@@ -212,10 +256,17 @@ class Viewer {
   frameCamera() {
     const box = new THREE.Box3();
     const movers = this.header.bodies.map((b, i) => i).filter((i) => this.header.bodies[i].motion !== 'static');
-    const chosen = movers.length > 0 ? movers : this.header.bodies.map((b, i) => i);
+    // Soft bodies move too: their vertices count among the movers.
+    const softFlags = this.rec.softFlags(0);
+    const soft = this.softBodies.map((b, s) => s).filter((s) => softFlags[s] & SOFT_ADDED);
+    const chosen = movers.length > 0 || soft.length > 0 ? movers : this.header.bodies.map((b, i) => i);
     for (const k of [0]) {
       const poses = this.rec.poses(k);
       for (const i of chosen) box.expandByPoint(new THREE.Vector3(poses[7 * i], poses[7 * i + 1], poses[7 * i + 2]));
+      for (const s of soft) {
+        const p = this.rec.softPositions(k, s);
+        for (let v = 0; v < p.length; v += 3) box.expandByPoint(new THREE.Vector3(p[v], p[v + 1], p[v + 2]));
+      }
     }
     if (box.isEmpty()) box.set(new THREE.Vector3(-5, -5, -5), new THREE.Vector3(5, 5, 5));
     const center = box.getCenter(new THREE.Vector3());
@@ -366,7 +417,28 @@ class Viewer {
       mesh.boundingBox = null;
     }
     this.applyColors(flags);
+    this.applySoftBodies(k);
     this.applyOverlays(poses, flags);
+  }
+
+  // The soft bodies' vertices of frame k into their buffers; one not in the frame is hidden.
+  applySoftBodies(k) {
+    if (this.softBodies.length === 0) return;
+    const flags = this.rec.softFlags(k);
+    this.softBodies.forEach((soft, s) => {
+      const shown = (flags[s] & SOFT_ADDED) !== 0;
+      for (const o of soft.objects) o.visible = shown;
+      if (!shown) return;
+      soft.position.array.set(this.rec.softPositions(k, s));
+      soft.position.needsUpdate = true;
+      // Smooth shading of a cloth needs its normals, which change with every frame.
+      if (soft.mode === 'mesh') soft.geometry.computeVertexNormals();
+      const active = (flags[s] & SOFT_ACTIVE) !== 0;
+      if (soft.appliedColor !== Number(active)) {
+        soft.appliedColor = Number(active);
+        for (const o of soft.objects) o.material.color.copy(active ? COLOR_SOFT : COLOR_ASLEEP);
+      }
+    });
   }
 
   // Colours change only for bodies whose flags or selection changed since the last frame.
@@ -523,6 +595,7 @@ function installHook(viewer, loadMs, loadPhases) {
     version: viewer.rec.version,
     frameCount: viewer.rec.frameCount,
     bodyCount: viewer.rec.bodyCount,
+    softBodyCount: viewer.rec.softBodyCount,
     get frame() { return viewer.frame; },
     /** Shows step k (0 … frameCount − 1) and renders it: resolves to the step shown, once its
      * frame (and its contacts when they are shown) has arrived. */
@@ -572,6 +645,19 @@ function installHook(viewer, loadMs, loadPhases) {
       const out = new Uint8Array(4);
       gl.readPixels(px, canvas.height - 1 - py, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, out);
       return [out[0], out[1], out[2]];
+    },
+    /** The soft bodies drawn: [{ name, mode ('mesh', 'lines' or 'points'), visible, color
+     * [r, g, b] (0–1), positions (the vertex buffer drawn, x y z per vertex) }]. */
+    softBodies() {
+      return viewer.softBodies.map((soft) => ({ name: soft.name, mode: soft.mode, visible: soft.objects[0].visible,
+        color: soft.objects[0].material.color.toArray(), positions: Array.from(soft.position.array) }));
+    },
+    /** Page coordinates of vertex v of the soft body `name` as drawn in the current frame. */
+    projectSoftVertex(name, v) {
+      const soft = viewer.softBodies.find((b) => b.name === name);
+      if (!soft) throw new Error(`no soft body named "${name}"`);
+      const a = soft.position.array;
+      return viewer.project(new THREE.Vector3(a[3 * v], a[3 * v + 1], a[3 * v + 2]));
     },
     /** The part types drawn (one InstancedMesh per shape part), sorted, without repeats. */
     partTypes() { return [...new Set(viewer.meshes.map((m) => m.userData.partType))].sort(); },

@@ -8,7 +8,9 @@
 // its recorded position projects at step 0 and at the last step (the projection computed here
 // from the recording, read independently of the viewer, and the page's camera), plots with
 // steps + 1 points, a click that selects the body, the contacts toggle, and the --html file
-// opening from file:// without errors.
+// opening from file:// without errors, and soft bodies (a rope and a cloth) drawn from the
+// recorded vertices: the cloth as a mesh, the rope as lines, their buffers equal to the file's
+// at the last step and the cloth's colour at one of its vertices.
 // Usage: node browser-test.mjs ATOLL_BINARY [--screenshots DIR]
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -33,7 +35,7 @@ function check(ok, what, detail = '') {
   else { failed += 1; console.log(`FAIL  ${what}${detail ? `: ${detail}` : ''}`); }
 }
 
-// The recording, read here without the viewer's code (docs/recording-format.md, version 2).
+// The recording, read here without the viewer's code (docs/recording-format.md, version 3).
 function readRecordingForTest(path) {
   const data = readFileSync(path);
   if (data.toString('latin1', 0, 8) !== 'ATOLLREC') throw new Error(`${path}: no magic`);
@@ -41,12 +43,22 @@ function readRecordingForTest(path) {
   const headerBytes = data.readUInt32LE(12);
   const header = JSON.parse(data.toString('utf8', 16, 16 + headerBytes));
   const n = header.bodies.length, c = (header.constraints ?? []).length;
-  const frameBytes = Math.ceil((29 * n + c) / 4) * 4 + 4 * header.stats.length + 8;
+  const soft = header.soft_bodies ?? [];
+  // The version-2 frame, then the soft bodies' flags bytes (padded to 4) and their vertices.
+  const softFlagsAt = Math.ceil((29 * n + c) / 4) * 4 + 4 * header.stats.length + 8;
+  const vertexAt = [];
+  let end = softFlagsAt + Math.ceil(soft.length / 4) * 4;
+  for (const sb of soft) { vertexAt.push(end); end += 12 * sb.vertex_count; }
+  const frameBytes = soft.length === 0 ? softFlagsAt : end;
   const pose = (k, i) => {
     const o = 16 + headerBytes + k * frameBytes + 28 * i;
     return [0, 1, 2].map((a) => data.readFloatLE(o + 4 * a));
   };
-  return { version, header, frameCount: header.steps + 1, frameBytes, pose };
+  const softPositions = (k, s) => {
+    const o = 16 + headerBytes + k * frameBytes + vertexAt[s];
+    return Array.from({ length: 3 * soft[s].vertex_count }, (_, i) => data.readFloatLE(o + 4 * i));
+  };
+  return { version, header, frameCount: header.steps + 1, frameBytes, pose, softPositions };
 }
 
 // Page coordinates of world point p through column-major view and projection matrices.
@@ -68,7 +80,7 @@ try {
   const recPath = join(work, 'demo.rec');
   execFileSync(atoll, ['run', 'demo', '--quiet', '--record', recPath, '--record-contacts']);
   const rec = readRecordingForTest(recPath);
-  check(rec.version === 2, 'the demo is recorded in format version 2');
+  check(rec.version === 3, 'the demo is recorded in format version 3');
 
   // Serve it on a free port.
   server = spawn(atoll, ['view', recPath, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -215,6 +227,39 @@ try {
     await shapesPage.evaluate(() => window.atollViewer.pick(-1, -1));
     await shapesPage.screenshot({ path: join(screenshotDir, 'viewer-shapes.png') });
   }
+
+  // Soft bodies: a rope hanging from its first vertex and a cloth held by its corners.
+  const softScene = join(work, 'soft.json');
+  writeFileSync(softScene, JSON.stringify({
+    settings: { steps: 20 },
+    bodies: [{ name: 'floor', shape: { type: 'box', half_extent: [3, 0.5, 3] }, position: [0, -0.5, 0], motion: 'static' }],
+    soft_bodies: [
+      { name: 'rope', type: 'rope', from: [-1.5, 1.5, 0], to: [-0.5, 1.5, 0], segments: 10, pinned: 'first' },
+      { name: 'sheet', type: 'cloth', center: [0.8, 1, 0], size: [1.2, 1.2], resolution: [8, 8], pinned: 'corners' },
+    ],
+  }));
+  const softRec = join(work, 'soft.rec');
+  const softHtml = join(work, 'soft.html');
+  execFileSync(atoll, ['run', softScene, '--quiet', '--record', softRec]);
+  execFileSync(atoll, ['view', '--html', softHtml, softRec]);
+  const soft = readRecordingForTest(softRec);
+  const softPage = await context.newPage();
+  softPage.on('console', (m) => { if (m.type() === 'error') fileErrors.push(m.text()); });
+  softPage.on('pageerror', (e) => fileErrors.push(String(e)));
+  await softPage.goto(pathToFileURL(softHtml).href);
+  await softPage.waitForFunction(() => window.atollViewer && (window.atollViewer.ready || window.atollViewer.error), null, { timeout: 20000 });
+  const softLast = soft.frameCount - 1;
+  await softPage.evaluate((k) => window.atollViewer.seek(k), softLast);
+  const drawn = await softPage.evaluate(() => window.atollViewer.softBodies());
+  check(JSON.stringify(drawn.map((b) => [b.name, b.mode, b.visible])) === JSON.stringify([['rope', 'lines', true], ['sheet', 'mesh', true]]),
+    'soft bodies: the cloth drawn as a mesh, the rope as lines', JSON.stringify(drawn.map((b) => [b.name, b.mode, b.visible])));
+  const same = drawn.every((b, s) => JSON.stringify(b.positions) === JSON.stringify(soft.softPositions(softLast, s)));
+  check(same && drawn.length === 2, `soft bodies: the vertex buffers drawn at step ${softLast} are the recording's`);
+  // A vertex inside the cloth (row 3, column 3 of 8 × 8) is drawn in the soft bodies' lime.
+  const [sx, sy] = await softPage.evaluate(() => window.atollViewer.projectSoftVertex('sheet', 3 * 8 + 3));
+  const [sr, sg, sb] = await softPage.evaluate(([x, y]) => window.atollViewer.pixelAt(x, y), [sx, sy]);
+  check(sg > 100 && sg > 1.15 * sr && sg > 1.5 * sb, `soft bodies: the cloth is drawn where its vertex projects, in lime: rgb(${sr}, ${sg}, ${sb})`);
+  check(fileErrors.length === 0, 'no console errors from the shapes and soft body pages', fileErrors.join(' | '));
   console.log(`viewer load ${hook.loadMs.toFixed(0)} ms; test ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 } catch (e) {
   check(false, 'the test ran to the end', e.stack ?? String(e));

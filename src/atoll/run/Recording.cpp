@@ -210,6 +210,19 @@ Json part_json(const RecordedPart& part) {
   return out;
 }
 
+Json soft_body_json(const RecordedSoftBody& soft) {
+  Json edges = Json::array();
+  for (const std::array<uint32_t, 2>& e : soft.edges) edges.push_back(Json::array({e[0], e[1]}));
+  Json faces = Json::array();
+  for (const std::array<uint32_t, 3>& f : soft.faces)
+    faces.push_back(Json::array({f[0], f[1], f[2]}));
+  return Json::object({{"name", soft.name},
+                       {"vertex_count", soft.vertex_count},
+                       {"vertex_radius", scene_json::real(soft.vertex_radius)},
+                       {"edges", std::move(edges)},
+                       {"faces", std::move(faces)}});
+}
+
 std::string header_text(const RecordingHeader& header) {
   Json root = Json::object();
   root["source"] = header.source;
@@ -238,6 +251,14 @@ std::string header_text(const RecordingHeader& header) {
                                           {"point1", scene_json::vec3(c.point1)},
                                           {"point2", scene_json::vec3(c.point2)}}));
     root["constraints"] = std::move(constraints);
+  }
+  // Like the constraints, only when there are some: a recording without soft bodies has the
+  // header (and the frames) of version 2.
+  if (!header.soft_bodies.empty()) {
+    Json soft_bodies = Json::array();
+    for (const RecordedSoftBody& soft : header.soft_bodies)
+      soft_bodies.push_back(soft_body_json(soft));
+    root["soft_bodies"] = std::move(soft_bodies);
   }
   Json stats = Json::array();
   for (const std::string& name : header.stats) stats.push_back(name);
@@ -354,6 +375,43 @@ RecordedPart read_part(const Json& value, const std::string& path) {
   return part;
 }
 
+// `count` vertex indices at `path` (an edge's pair, a face's triple), each < vertex_count.
+template <size_t count>
+std::array<uint32_t, count> read_indices(const Json& value, const std::string& path,
+                                         uint32_t vertex_count) {
+  scene_json::expect_array(value, path);
+  if (value.size() != count)
+    scene_json::fail(path, "expected " + std::to_string(count) + " vertex indices, got " +
+                               scene_json::describe(value));
+  std::array<uint32_t, count> out{};
+  for (size_t i = 0; i < count; ++i)
+    out[i] = uint32_t(
+        scene_json::read_int(value[i], element_path(path, i), 0, int64_t(vertex_count) - 1));
+  return out;
+}
+
+RecordedSoftBody read_soft_body(const Json& object, const std::string& at) {
+  scene_json::expect_object(object, at);
+  RecordedSoftBody soft;
+  soft.name = scene_json::read_name(require(object, at, "name"), member_path(at, "name"));
+  // Any count a uint32 holds is read; read_recording then checks it against the file's size.
+  soft.vertex_count = uint32_t(scene_json::read_int(
+      require(object, at, "vertex_count"), member_path(at, "vertex_count"), 1, UINT32_MAX));
+  soft.vertex_radius = scene_json::read_non_negative(require(object, at, "vertex_radius"),
+                                                     member_path(at, "vertex_radius"));
+  const Json& edges = require(object, at, "edges");
+  const std::string edges_at = member_path(at, "edges");
+  scene_json::expect_array(edges, edges_at);
+  for (size_t i = 0; i < edges.size(); ++i)
+    soft.edges.push_back(read_indices<2>(edges[i], element_path(edges_at, i), soft.vertex_count));
+  const Json& faces = require(object, at, "faces");
+  const std::string faces_at = member_path(at, "faces");
+  scene_json::expect_array(faces, faces_at);
+  for (size_t i = 0; i < faces.size(); ++i)
+    soft.faces.push_back(read_indices<3>(faces[i], element_path(faces_at, i), soft.vertex_count));
+  return soft;
+}
+
 RecordingHeader read_header(const Json& root, uint32_t version) {
   const std::string path = "header";
   scene_json::expect_object(root, path);
@@ -426,6 +484,12 @@ RecordingHeader read_header(const Json& root, uint32_t version) {
           uint32_t(scene_json::read_int(require(root, path, "max_contacts_per_frame"),
                                         "header.max_contacts_per_frame", 0, int64_t(UINT32_MAX)));
   }
+  // Before version 3 the frames have no soft bodies, whatever the header says.
+  if (const auto it = root.find("soft_bodies"); version >= 3 && it != root.end()) {
+    scene_json::expect_array(*it, "header.soft_bodies");
+    for (size_t i = 0; i < it->size(); ++i)
+      header.soft_bodies.push_back(read_soft_body((*it)[i], element_path("header.soft_bodies", i)));
+  }
   return header;
 }
 
@@ -446,6 +510,14 @@ double kinetic_energy(const Body& body) {
   return energy;
 }
 
+// Vertices of all the soft bodies: at most 2^32 − 1 each, and fewer soft bodies than header
+// bytes, so the sum fits 64 bits.
+uint64_t total_vertices(const RecordingHeader& header) {
+  uint64_t sum = 0;
+  for (const RecordedSoftBody& soft : header.soft_bodies) sum += soft.vertex_count;
+  return sum;
+}
+
 }  // namespace
 
 RecordedShape describe_shape(const Shape& shape) {
@@ -459,7 +531,8 @@ RecordedShape describe_shape(const Shape& shape) {
 Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
     std::span<const std::string> names, float dt, int steps, std::string_view source,
-    std::span<const RecordedConstraint> constraints, const RecordingOptions& options) {
+    std::span<const RecordedConstraint> constraints, const RecordingOptions& options,
+    std::span<const RecordedSoftBody> soft_bodies) {
   ATOLL_ASSERT(ids.size() == names.size(), "one name per body");
   ATOLL_ASSERT(steps >= 0 && dt > 0.0f);
   RecordingHeader header;
@@ -481,6 +554,7 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
     header.stats.push_back(std::string("ms_") + stage_name(static_cast<Stage>(s)));
   header.contacts = options.contacts;
   header.max_contacts_per_frame = options.contacts ? options.max_contacts_per_frame : 0;
+  header.soft_bodies.assign(soft_bodies.begin(), soft_bodies.end());
 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
@@ -505,9 +579,15 @@ Result<std::unique_ptr<RecordingWriter>> RecordingWriter::create(
   writer->options_ = options;
   writer->ids_.assign(ids.begin(), ids.end());
   writer->num_constraints_ = constraints.size();
+  for (const RecordedSoftBody& soft : soft_bodies) {
+    ATOLL_ASSERT(soft.vertex_count > 0, "a soft body has vertices");
+    writer->soft_vertex_counts_.push_back(soft.vertex_count);
+  }
   writer->expected_frames_ = steps + 1;
   writer->frame_.assign(
-      Recording::frame_bytes_v2(ids.size(), constraints.size(), header.stats.size()), 0);
+      Recording::frame_bytes_v2(ids.size(), constraints.size(), header.stats.size()) +
+          Recording::soft_body_section_bytes(soft_bodies.size(), total_vertices(header)),
+      0);
 
   const std::string text = header_text(header);
   unsigned char preamble[k_preamble_bytes];
@@ -570,8 +650,10 @@ void RecordingWriter::add_frame(const BodyManager& bodies, const RecordingFrameI
     flags[i] = f;
   }
   const size_t num_stats = k_recording_num_base_stats + k_num_stages;
-  unsigned char* stats =
-      frame_.data() + frame_.size() - k_recording_contact_index_bytes - num_stats * 4;
+  // The version-2 part of the frame ends with the figures and the contact index; the soft
+  // bodies follow it.
+  const size_t v2_bytes = Recording::frame_bytes_v2(n, num_constraints_, num_stats);
+  unsigned char* stats = frame_.data() + v2_bytes - k_recording_contact_index_bytes - num_stats * 4;
   put_f32(stats, float(energy));
   put_f32(stats + 4, info.max_penetration);
   put_f32(stats + 8, float(active));
@@ -591,10 +673,32 @@ void RecordingWriter::add_frame(const BodyManager& bodies, const RecordingFrameI
       std::fwrite(record, 1, sizeof(record), contacts_file_);
     }
   }
-  unsigned char* index = frame_.data() + frame_.size() - k_recording_contact_index_bytes;
+  unsigned char* index = frame_.data() + v2_bytes - k_recording_contact_index_bytes;
   put_u32(index, uint32_t(num_contacts_));
   put_u32(index + 4, kept);
   num_contacts_ += kept;
+  // Soft bodies: the flags bytes, zero padding (left as the frame was made), the positions.
+  const size_t num_soft = soft_vertex_counts_.size();
+  unsigned char* soft_flags = frame_.data() + v2_bytes;
+  unsigned char* vertex = soft_flags + (num_soft + 3) / 4 * 4;
+  const bool known_soft = info.soft_bodies.size() == num_soft;
+  for (size_t j = 0; j < num_soft; ++j) {
+    const uint32_t count = soft_vertex_counts_[j];
+    const RecordingSoftBodyFrame* given = known_soft ? &info.soft_bodies[j] : nullptr;
+    ATOLL_ASSERT(given == nullptr || given->positions.empty() || given->positions.size() == count,
+                 "a soft body's positions are one per recorded vertex, or none");
+    const bool present = given != nullptr && given->positions.size() == count;
+    soft_flags[j] =
+        present
+            ? uint8_t(given->flags & (k_recording_soft_body_active | k_recording_soft_body_added))
+            : 0;
+    for (uint32_t v = 0; v < count; ++v, vertex += k_recording_vertex_bytes) {
+      const Vec3 p = present ? given->positions[v] : Vec3::zero();
+      put_f32(vertex, p.x());
+      put_f32(vertex + 4, p.y());
+      put_f32(vertex + 8, p.z());
+    }
+  }
   std::fwrite(frame_.data(), 1, frame_.size(), file_);
 }
 
@@ -653,10 +757,37 @@ size_t Recording::frame_bytes_v2(size_t num_bodies, size_t num_constraints, size
   return (flags_end + 3) / 4 * 4 + 4 * num_stats + k_recording_contact_index_bytes;
 }
 
+size_t Recording::soft_body_section_bytes(size_t num_soft_bodies, size_t num_vertices) {
+  if (num_soft_bodies == 0) return 0;
+  return (num_soft_bodies + 3) / 4 * 4 + k_recording_vertex_bytes * num_vertices;
+}
+
 size_t Recording::bytes_per_frame() const {
-  return version == 1
-             ? frame_bytes(header.bodies.size())
-             : frame_bytes_v2(header.bodies.size(), header.constraints.size(), header.stats.size());
+  if (version == 1) return frame_bytes(header.bodies.size());
+  const size_t v2 =
+      frame_bytes_v2(header.bodies.size(), header.constraints.size(), header.stats.size());
+  if (version == 2) return v2;
+  return v2 + soft_body_section_bytes(header.soft_bodies.size(), size_t(total_vertices(header)));
+}
+
+size_t Recording::stats_offset() const {
+  const size_t flags_end =
+      header.bodies.size() * (k_floats_per_body * 4 + 1) + header.constraints.size();
+  return (flags_end + 3) / 4 * 4;
+}
+
+size_t Recording::contact_index_offset() const { return stats_offset() + 4 * header.stats.size(); }
+
+size_t Recording::soft_body_flags_offset() const {
+  return contact_index_offset() + k_recording_contact_index_bytes;
+}
+
+size_t Recording::soft_body_positions_offset(size_t soft) const {
+  ATOLL_ASSERT(soft < header.soft_bodies.size());
+  size_t before = 0;
+  for (size_t j = 0; j < soft; ++j) before += header.soft_bodies[j].vertex_count;
+  return soft_body_flags_offset() + (header.soft_bodies.size() + 3) / 4 * 4 +
+         k_recording_vertex_bytes * before;
 }
 
 size_t Recording::num_frames() const { return size_t(header.steps) + 1; }
@@ -665,9 +796,7 @@ std::vector<float> Recording::stats(size_t frame) const {
   ATOLL_ASSERT(frame < num_frames());
   std::vector<float> out;
   if (version == 1) return out;
-  const size_t frame_end = (frame + 1) * bytes_per_frame();
-  const unsigned char* first =
-      frame_data.data() + frame_end - k_recording_contact_index_bytes - 4 * header.stats.size();
+  const unsigned char* first = frame_data.data() + frame * bytes_per_frame() + stats_offset();
   for (size_t i = 0; i < header.stats.size(); ++i) out.push_back(get_f32(first + 4 * i));
   return out;
 }
@@ -684,7 +813,7 @@ std::vector<RecordedContact> Recording::contacts(size_t frame) const {
   std::vector<RecordedContact> out;
   if (version == 1) return out;
   const unsigned char* index =
-      frame_data.data() + (frame + 1) * bytes_per_frame() - k_recording_contact_index_bytes;
+      frame_data.data() + frame * bytes_per_frame() + contact_index_offset();
   const size_t first = get_u32(index), count = get_u32(index + 4);
   for (size_t c = 0; c < count; ++c) {
     const unsigned char* record = contact_data.data() + (first + c) * k_recording_contact_bytes;
@@ -694,6 +823,19 @@ std::vector<RecordedContact> Recording::contacts(size_t frame) const {
     contact.penetration = get_f32(record + 24);
   }
   return out;
+}
+
+RecordedSoftBodyState Recording::soft_body_state(size_t frame, size_t soft) const {
+  ATOLL_ASSERT(frame < num_frames() && soft < header.soft_bodies.size());
+  const unsigned char* base = frame_data.data() + frame * bytes_per_frame();
+  RecordedSoftBodyState state;
+  state.flags = base[soft_body_flags_offset() + soft];
+  const unsigned char* vertex = base + soft_body_positions_offset(soft);
+  state.positions.reserve(header.soft_bodies[soft].vertex_count);
+  for (uint32_t v = 0; v < header.soft_bodies[soft].vertex_count;
+       ++v, vertex += k_recording_vertex_bytes)
+    state.positions.emplace_back(get_f32(vertex), get_f32(vertex + 4), get_f32(vertex + 8));
+  return state;
 }
 
 RecordedBodyState Recording::state(size_t frame, size_t body) const {
@@ -708,6 +850,29 @@ RecordedBodyState Recording::state(size_t frame, size_t body) const {
   state.flags = base[n * k_floats_per_body * 4 + body];
   return state;
 }
+
+namespace {
+
+// What is wrong with the soft bodies' flags bytes of frame k, or "": each has bits 0–1 only and
+// the padding after them is zero; anything else is a frame that was overwritten or shifted.
+std::string soft_body_flags_problem(const Recording& recording, size_t k) {
+  const size_t num_soft = recording.header.soft_bodies.size();
+  const unsigned char* flags = recording.frame_data.data() + k * recording.bytes_per_frame() +
+                               recording.soft_body_flags_offset();
+  constexpr uint8_t k_known = k_recording_soft_body_active | k_recording_soft_body_added;
+  for (size_t j = 0; j < num_soft; ++j)
+    if ((flags[j] & ~k_known) != 0)
+      return "soft body " + std::to_string(j) + " (" +
+             scene_json::quote(recording.header.soft_bodies[j].name) + "): flags byte " +
+             std::to_string(flags[j]) + " has bits other than 0 and 1";
+  for (size_t j = num_soft; j < (num_soft + 3) / 4 * 4; ++j)
+    if (flags[j] != 0)
+      return "soft body flags padding byte " + std::to_string(j - num_soft) + " is " +
+             std::to_string(flags[j]) + ", not 0";
+  return {};
+}
+
+}  // namespace
 
 Result<Recording> read_recording(const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -742,11 +907,32 @@ Result<Recording> read_recording(const std::filesystem::path& path) {
                  std::to_string(k_recording_num_base_stats) + " names, got " +
                  std::to_string(recording.header.stats.size()));
   const size_t frames_begin = k_preamble_bytes + header_bytes;
-  const size_t frame_size = recording.bytes_per_frame();
-  const size_t expected = recording.num_frames() * frame_size;
   const size_t available = bytes.size() - frames_begin;
-  const std::string shape = " (" + std::to_string(recording.num_frames()) + " frames of " +
-                            std::to_string(recording.header.bodies.size()) + " bodies)";
+  // The soft bodies' vertex counts are numbers of the header: a few bytes may claim 2^32 − 1
+  // vertices. Every frame holds 12 bytes per vertex, so counts the file cannot hold even once
+  // are refused before any size is computed from them.
+  const uint64_t vertices = total_vertices(recording.header);
+  const size_t num_soft = recording.header.soft_bodies.size();
+  if (vertices > available / k_recording_vertex_bytes)
+    return Error(name + ": header.soft_bodies: " + std::to_string(vertices) +
+                 " vertices in all need " + std::to_string(vertices * k_recording_vertex_bytes) +
+                 " bytes per frame, the file has " + std::to_string(available) +
+                 " bytes of frames: the file is truncated or damaged");
+  const size_t frame_size = recording.bytes_per_frame();
+  const std::string shape =
+      " (" + std::to_string(recording.num_frames()) + " frames of " +
+      std::to_string(recording.header.bodies.size()) + " bodies" +
+      (num_soft == 0 ? std::string()
+                     : " and " + std::to_string(num_soft) + " soft bodies of " +
+                           std::to_string(vertices) + " vertices") +
+      ")";
+  // steps (< 2^31) frames of frame_size bytes may exceed what a size holds: such a file is
+  // refused like any other that is too short.
+  if (frame_size != 0 && recording.num_frames() > std::numeric_limits<size_t>::max() / frame_size)
+    return Error(name + ": " + std::to_string(available) + " bytes of frames, expected " +
+                 std::to_string(recording.num_frames()) + " frames of " +
+                 std::to_string(frame_size) + " bytes, more than a file holds" + shape);
+  const size_t expected = recording.num_frames() * frame_size;
   if (version == 1 ? available != expected : available < expected)
     return Error(name + ": " + std::to_string(available) + " bytes of frames, expected " +
                  std::to_string(expected) + shape);
@@ -756,9 +942,9 @@ Result<Recording> read_recording(const std::filesystem::path& path) {
     // The contact index: frame k's contacts follow frame k − 1's, and the section after the
     // frames holds exactly all of them.
     uint64_t next = 0;
+    const size_t index_at = recording.contact_index_offset();
     for (size_t k = 0; k < recording.num_frames(); ++k) {
-      const unsigned char* index =
-          recording.frame_data.data() + (k + 1) * frame_size - k_recording_contact_index_bytes;
+      const unsigned char* index = recording.frame_data.data() + k * frame_size + index_at;
       const uint32_t first = get_u32(index), count = get_u32(index + 4);
       if (first != next || (!recording.header.contacts && count != 0))
         return Error(name + ": frame " + std::to_string(k) + ": contact index " +
@@ -767,6 +953,9 @@ Result<Recording> read_recording(const std::filesystem::path& path) {
                      (recording.header.contacts ? " + any" : " + 0 (no contacts recorded)") +
                      ": the file is damaged");
       next += count;
+      if (std::string problem = soft_body_flags_problem(recording, k); !problem.empty())
+        return Error(name + ": frame " + std::to_string(k) + ": " + problem +
+                     ": the file is damaged");
     }
     const size_t contact_bytes = bytes.size() - frames_begin - expected;
     if (contact_bytes != next * k_recording_contact_bytes)

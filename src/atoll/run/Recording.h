@@ -1,8 +1,9 @@
 #pragma once
 // Recordings of a run (`atoll run --record FILE`): the bodies and their drawable geometry once,
-// then every body's pose and flags after every step, in a file a viewer (JavaScript) or a
-// script reads with a few lines of code. The format is specified in docs/recording-format.md:
-// a 16-byte preamble, a JSON header, then fixed-size little-endian binary frames.
+// then every body's pose and flags (and every soft body's vertices) after every step, in a file
+// a viewer (JavaScript) or a script reads with a few lines of code. The format is specified in
+// docs/recording-format.md: a 16-byte preamble, a JSON header, then fixed-size little-endian binary
+// frames.
 
 #include <array>
 #include <cstdint>
@@ -23,15 +24,18 @@ namespace atl {
 
 /// The 8 bytes a recording starts with.
 inline constexpr char k_recording_magic[8] = {'A', 'T', 'O', 'L', 'L', 'R', 'E', 'C'};
-/// The format version this code writes; it reads this one and version 1 (no per-step stats,
-/// contacts or constraint states).
-inline constexpr uint32_t k_recording_version = 2;
+/// The format version this code writes; it reads this one, version 2 (no soft bodies) and
+/// version 1 (no per-step stats, contacts or constraint states either).
+inline constexpr uint32_t k_recording_version = 3;
 /// The oldest format version this code reads.
 inline constexpr uint32_t k_recording_oldest_version = 1;
 /// Bytes of one recorded contact: point x, y, z (m), normal x, y, z, penetration (m), float32.
 inline constexpr size_t k_recording_contact_bytes = 28;
-/// Bytes a version-2 frame ends with: index of its first contact, number of contacts (uint32).
+/// Bytes of the contact index, after a version-2 frame's figures: index of its first contact,
+/// number of contacts (uint32).
 inline constexpr size_t k_recording_contact_index_bytes = 8;
+/// Bytes of one soft body vertex in a version-3 frame: x, y, z (m), float32.
+inline constexpr size_t k_recording_vertex_bytes = 12;
 
 /// Bits of a body's flags byte in a frame.
 enum RecordingFlags : uint8_t {
@@ -54,6 +58,15 @@ enum RecordingConstraintFlags : uint8_t {
   /// Bits 0–1 were recorded; clear: the writer was not told the state (a recording made
   /// through RecordingWriter::add_frame(bodies) alone), draw the constraint as enabled.
   k_recording_constraint_known = 1 << 7,
+};
+
+/// Bits of a soft body's flags byte in a version-3 frame (the same bits as a body's bits 0–1).
+enum RecordingSoftBodyFlags : uint8_t {
+  /// The soft body is awake (clear: it sleeps, its vertices stay where they are).
+  k_recording_soft_body_active = 1 << 0,
+  /// The soft body is in the simulation and its vertices are in the frame (clear: it was
+  /// removed or destroyed, or the writer was not told its vertices: they are 0, do not draw it).
+  k_recording_soft_body_added = 1 << 1,
 };
 
 /// The per-step figures a version-2 frame carries, in this order (float32 each); the header's
@@ -138,6 +151,33 @@ struct RecordedConstraint {
   bool operator==(const RecordedConstraint&) const = default;
 };
 
+/// A recorded soft body: what a viewer needs besides the frames' vertex positions to draw it.
+struct RecordedSoftBody {
+  /// Scene soft body name.
+  std::string name;
+  /// Number of vertices (≥ 1): the frames carry this many positions for it.
+  uint32_t vertex_count = 0;
+  /// Collision radius of every vertex (m): a rope drawn as a tube, a cloth's half thickness.
+  float vertex_radius = 0.0f;
+  /// Structural edges (SoftBodySettings::edges: the distance constraints, not the bend edges),
+  /// pairs of vertex indices: what a viewer draws when there are no faces (a rope).
+  std::vector<std::array<uint32_t, 2>> edges;
+  /// Triangles, vertex indices counter-clockwise seen from outside (empty for a rope).
+  std::vector<std::array<uint32_t, 3>> faces;
+
+  bool operator==(const RecordedSoftBody&) const = default;
+};
+
+/// One soft body's state for a frame, as the run loop hands it to RecordingWriter::add_frame.
+struct RecordingSoftBodyFrame {
+  /// The vertex positions (m, world space), RecordedSoftBody::vertex_count of them; empty when
+  /// the soft body is gone (the frame then holds zeros, and flags without
+  /// k_recording_soft_body_added).
+  std::span<const Vec3> positions;
+  /// RecordingSoftBodyFlags.
+  uint8_t flags = 0;
+};
+
 /// A contact recorded in a frame (one per contact manifold).
 struct RecordedContact {
   /// First contact point of the manifold, on body 2 (world, m).
@@ -164,6 +204,9 @@ struct RecordingFrameInfo {
   /// Per recorded constraint, RecordingConstraintFlags; empty (or not one per recorded
   /// constraint): not known.
   std::span<const uint8_t> constraint_flags;
+  /// Per recorded soft body, in header order; empty (or not one per recorded soft body): not
+  /// known, every soft body gets flags 0 and zero positions.
+  std::span<const RecordingSoftBodyFrame> soft_bodies;
 };
 
 /// Choices of a recording beyond its bodies.
@@ -197,6 +240,9 @@ struct RecordingHeader {
   bool contacts = false;
   /// Version 2, with contacts: the most contacts kept per frame.
   uint32_t max_contacts_per_frame = 0;
+  /// Version 3: the soft bodies whose vertices every frame carries, in frame order (an empty
+  /// list is not written).
+  std::vector<RecordedSoftBody> soft_bodies;
 };
 
 /// One body in one frame.
@@ -216,6 +262,18 @@ struct RecordedBodyState {
   }
 };
 
+/// One soft body in one frame.
+struct RecordedSoftBodyState {
+  /// Vertex positions (m, world space), RecordedSoftBody::vertex_count of them (zeros when the
+  /// soft body is not in the frame).
+  std::vector<Vec3> positions;
+  /// RecordingSoftBodyFlags bits.
+  uint8_t flags = 0;
+
+  bool active() const { return (flags & k_recording_soft_body_active) != 0; }
+  bool added() const { return (flags & k_recording_soft_body_added) != 0; }
+};
+
 /// Writes a recording. The file appears complete or not at all: frames go to a temporary
 /// sibling ("FILE.partial"), which finish() renames to FILE; without finish() (an error, an
 /// early return) the temporary file is removed.
@@ -225,17 +283,20 @@ class RecordingWriter {
   /// exist now, for `steps` (≥ 0) steps of `dt` s. Error "FILE: cannot write: reason" when the
   /// temporary file cannot be created; nothing is written then. With options.contacts, the
   /// contacts stream into a second temporary file ("FILE.contacts.partial") that finish()
-  /// appends.
+  /// appends. Every frame carries the vertices of `soft_bodies` (each with at least one
+  /// vertex), which add_frame takes through RecordingFrameInfo::soft_bodies.
   static Result<std::unique_ptr<RecordingWriter>> create(
       const std::filesystem::path& path, const BodyManager& bodies, std::span<const BodyID> ids,
       std::span<const std::string> names, float dt, int steps, std::string_view source,
-      std::span<const RecordedConstraint> constraints = {}, const RecordingOptions& options = {});
+      std::span<const RecordedConstraint> constraints = {}, const RecordingOptions& options = {},
+      std::span<const RecordedSoftBody> soft_bodies = {});
   RecordingWriter(const RecordingWriter&) = delete;
   RecordingWriter& operator=(const RecordingWriter&) = delete;
   ~RecordingWriter();
 
   /// Appends a frame with the bodies' state now (kinetic energy and active bodies computed
-  /// from them; the other figures 0, constraint states unknown). I/O errors surface in finish().
+  /// from them; the other figures 0, constraint states and soft bodies unknown). I/O errors
+  /// surface in finish().
   void add_frame(const BodyManager& bodies);
   /// Appends a frame with the bodies' state now and what the run loop knows of the step.
   void add_frame(const BodyManager& bodies, const RecordingFrameInfo& info);
@@ -257,13 +318,15 @@ class RecordingWriter {
   RecordingOptions options_;
   std::vector<BodyID> ids_;
   size_t num_constraints_ = 0;
+  /// Vertices of each recorded soft body, in header order.
+  std::vector<uint32_t> soft_vertex_counts_;
   uint64_t num_contacts_ = 0;
   int expected_frames_ = 0;
   int frames_ = 0;
   std::vector<unsigned char> frame_;
 };
 
-/// A recording read back (version 1 or 2).
+/// A recording read back (version 1, 2 or 3).
 struct Recording {
   /// Format version of the file.
   uint32_t version = k_recording_version;
@@ -279,8 +342,23 @@ struct Recording {
   /// Bytes per version-2 frame: poses, body flags, one state byte per constraint, zero padding
   /// to a multiple of 4, 4 bytes per stat, then the contact index (8 bytes).
   static size_t frame_bytes_v2(size_t num_bodies, size_t num_constraints, size_t num_stats);
+  /// Bytes a version-3 frame has after its version-2 part for `num_soft_bodies` soft bodies of
+  /// `num_vertices` vertices in all: a flags byte per soft body, zero padding to a multiple of
+  /// 4, 12 bytes per vertex. 0 without soft bodies.
+  static size_t soft_body_section_bytes(size_t num_soft_bodies, size_t num_vertices);
   /// Bytes per frame of this recording.
   size_t bytes_per_frame() const;
+  /// Version 2 and later: where in a frame its figures start (after the poses, the body flags,
+  /// the constraint states and the padding).
+  size_t stats_offset() const;
+  /// Version 2 and later: where in a frame its contact index starts (after the figures).
+  size_t contact_index_offset() const;
+  /// Version 3: where in a frame the soft bodies' flags bytes start (after the contact index);
+  /// their positions follow, padded to a multiple of 4 (docs/recording-format.md).
+  size_t soft_body_flags_offset() const;
+  /// Version 3: where in a frame the positions of soft body `soft` (< header.soft_bodies.size())
+  /// start.
+  size_t soft_body_positions_offset(size_t soft) const;
   /// Number of frames (header.steps + 1).
   size_t num_frames() const;
   /// State of body `body` (< header.bodies.size()) in frame `frame` (< num_frames()).
@@ -293,9 +371,12 @@ struct Recording {
   uint8_t constraint_flags(size_t frame, size_t constraint) const;
   /// The contacts recorded in frame `frame` (none for version 1 or without contacts).
   std::vector<RecordedContact> contacts(size_t frame) const;
+  /// Version 3: the state of soft body `soft` (< header.soft_bodies.size()) in frame `frame`.
+  RecordedSoftBodyState soft_body_state(size_t frame, size_t soft) const;
 };
 
-/// Reads and checks a recording (magic, version, header, size, the frames' contact index).
+/// Reads and checks a recording (magic, version, header, size, the frames' contact index, the
+/// soft bodies' vertex counts against the file's size).
 /// Errors read "FILE: problem", header problems "FILE: header.JSON.PATH: problem".
 Result<Recording> read_recording(const std::filesystem::path& path);
 

@@ -172,6 +172,23 @@ std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world) {
   return out;
 }
 
+std::vector<RecordedSoftBody> recorded_soft_bodies(const SceneWorld& world) {
+  std::vector<RecordedSoftBody> out;
+  for (size_t i = 0; i < world.soft_body_ids().size(); ++i) {
+    const SoftBody* soft = world.system().soft_body(world.soft_body_ids()[i]);
+    ATOLL_ASSERT(soft != nullptr, "a scene soft body exists until the run changes the world");
+    const SoftBodySettings& settings = soft->settings();
+    RecordedSoftBody& r = out.emplace_back();
+    r.name = world.scene().soft_bodies[i].name;
+    r.vertex_count = soft->vertex_count();
+    r.vertex_radius = settings.vertex_radius;
+    for (const SoftBodyEdge& edge : settings.edges)
+      r.edges.push_back({edge.vertex[0], edge.vertex[1]});
+    r.faces.assign(settings.faces.begin(), settings.faces.end());
+  }
+  return out;
+}
+
 BodyID SceneWorld::body(std::string_view name) const {
   auto it = by_name_.find(name);
   return it != by_name_.end() ? it->second : BodyID();
@@ -384,6 +401,8 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
     contact_recorder.emplace(system, scene.collision_steps - 1);
   // Constraint states for the recording (RecordingConstraintFlags).
   std::vector<uint8_t> constraint_flags(world.constraints().size());
+  // The soft bodies' vertices for the recording (views of the world's, for the frame).
+  std::vector<RecordingSoftBodyFrame> soft_frames(world.soft_body_ids().size());
   const auto record_frame = [&](const RecordingFrameInfo& base) {
     RecordingFrameInfo info = base;
     for (size_t c = 0; c < constraint_flags.size(); ++c)
@@ -392,6 +411,19 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
                   (world.constraints()[c]->is_enabled() ? k_recording_constraint_enabled : 0) |
                   (broken_at[c] >= 0 ? k_recording_constraint_broken : 0));
     info.constraint_flags = constraint_flags;
+    for (size_t i = 0; i < soft_frames.size(); ++i) {
+      const BodyID id = world.soft_body_ids()[i];
+      const SoftBody* soft = system.soft_body(id);
+      const Body* body = system.bodies().get(id);
+      soft_frames[i] = {};
+      if (soft == nullptr || body == nullptr) continue;  // destroyed: not in the frame
+      soft_frames[i].positions = soft->positions();
+      soft_frames[i].flags = uint8_t((body->is_added() ? k_recording_soft_body_added : 0) |
+                                     (body->is_added() && !system.is_soft_body_sleeping(id)
+                                          ? k_recording_soft_body_active
+                                          : 0));
+    }
+    info.soft_bodies = soft_frames;
     if (contact_recorder) info.contacts = contact_recorder->contacts();
     options.recording->add_frame(system.bodies(), info);
     if (contact_recorder) contact_recorder->clear();

@@ -63,6 +63,10 @@ class SceneWorld {
 /// points in each body's shape space).
 std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world);
 
+/// The world's soft bodies as a recording describes them (parallel to soft_body_ids(): scene
+/// names, vertex counts, structural edges and faces).
+std::vector<RecordedSoftBody> recorded_soft_bodies(const SceneWorld& world);
+
 /// A body's state at the end of a run.
 struct BodySnapshot {
   Vec3 position;
