@@ -186,7 +186,9 @@ def read_recording(path):
     Returns a dict: ``source``, ``dt`` (s), ``steps``, ``bodies`` (names), and numpy arrays
     ``positions`` (frames, bodies, 3), ``rotations`` (frames, bodies, 4: x, y, z, w) and
     ``flags`` (frames, bodies; bit 0 active, bit 1 added, bit 2 quarantined, bits 3-4 motion
-    type). Frame k is the state after k steps.
+    type). Frame k is the state after k steps. ``soft_bodies`` maps each recorded soft body's
+    name to ``positions`` (frames, vertices, 3) and ``flags`` (frames; bit 0 awake, bit 1 in the
+    simulation).
     """
     return _atoll.read_recording(_os.fspath(path))
 

@@ -621,7 +621,7 @@ class PyWorld {
     }();
     if (!result) throw result.error();
     if (recording_) {
-      recording_->add_frame(system().bodies());
+      add_recording_frame();
       ++recorded_frames_;
     }
     py::dict d;
@@ -684,9 +684,13 @@ class PyWorld {
     if (steps < 0)
       throw Error("start_recording: steps: must be >= 0, got " + std::to_string(steps));
     std::vector<RecordedConstraint> constraints = recorded_constraints(*world_);
+    // The soft bodies alive now are recorded (one made later is not in this recording).
+    recorded_soft_ids_ = soft_ids_;
+    const std::vector<RecordedSoftBody> soft_bodies =
+        recorded_soft_bodies(system(), recorded_soft_ids_, soft_names_);
     recording_ = unwrap(RecordingWriter::create(path, system().bodies(), ids_, names_, dt_, steps,
-                                                source_, constraints));
-    recording_->add_frame(system().bodies());
+                                                source_, constraints, {}, soft_bodies));
+    add_recording_frame();
     recorded_frames_ = 1;
   }
   void finish_recording() {
@@ -698,6 +702,13 @@ class PyWorld {
   const std::string& source() const { return source_; }
 
  private:
+  // A frame of the open recording: the bodies, and the recorded soft bodies' vertices.
+  void add_recording_frame() {
+    recorded_soft_body_frames(system(), recorded_soft_ids_, soft_frames_);
+    RecordingFrameInfo info;
+    info.soft_bodies = soft_frames_;
+    recording_->add_frame(system().bodies(), info);
+  }
   void init(SceneDescription scene, const std::string& source) {
     source_ = source;
     dt_ = scene.dt;
@@ -752,6 +763,9 @@ class PyWorld {
   int next_soft_body_number_ = 0;
   std::unique_ptr<RecordingWriter> recording_;
   int recorded_frames_ = 0;
+  // The soft bodies the open recording holds, and the frame's view of their vertices.
+  std::vector<BodyID> recorded_soft_ids_;
+  std::vector<RecordingSoftBodyFrame> soft_frames_;
 
  public:
   std::map<std::string, std::shared_ptr<PyConstraint>, std::less<>> constraints_;
@@ -938,6 +952,26 @@ py::dict read_recording_dict(const std::filesystem::path& path) {
   d["positions"] = positions;
   d["rotations"] = rotations;
   d["flags"] = flags;
+  // Per soft body (version 3): its vertices in every frame, (frames, vertices, 3), and flags.
+  py::dict soft_bodies;
+  for (size_t j = 0; j < recording.header.soft_bodies.size(); ++j) {
+    const RecordedSoftBody& soft = recording.header.soft_bodies[j];
+    py::array_t<float> vertices({f, static_cast<py::ssize_t>(soft.vertex_count), py::ssize_t(3)});
+    py::array_t<uint8_t> soft_flags(f);
+    auto v = vertices.mutable_unchecked<3>();
+    auto sf = soft_flags.mutable_unchecked<1>();
+    for (py::ssize_t i = 0; i < f; ++i) {
+      const RecordedSoftBodyState state = recording.soft_body_state(size_t(i), j);
+      for (size_t k = 0; k < state.positions.size(); ++k)
+        for (int c = 0; c < 3; ++c) v(i, py::ssize_t(k), c) = state.positions[k][c];
+      sf(i) = state.flags;
+    }
+    py::dict entry;
+    entry["positions"] = vertices;
+    entry["flags"] = soft_flags;
+    soft_bodies[py::str(soft.name)] = entry;
+  }
+  d["soft_bodies"] = soft_bodies;
   return d;
 }
 

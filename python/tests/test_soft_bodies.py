@@ -94,3 +94,21 @@ def test_removing_a_soft_body_forgets_its_name():
     assert world.soft_body_names == []
     with pytest.raises(atoll.Error, match="no soft body named"):
         world.soft_body("cloth")
+
+
+def test_recordings_hold_the_soft_bodies_vertices(tmp_path):
+    world = atoll.World.from_scene("rope_bridge")
+    world.create_soft_body("cloth", name="flag", center=[0, 5, 0], resolution=[3, 3])
+    path = tmp_path / "bridge.rec"
+    world.start_recording(path, steps=5)
+    for _ in range(5):
+        world.step()
+    world.finish_recording()
+    recording = atoll.read_recording(path)
+    assert sorted(recording["soft_bodies"]) == ["flag", "rope_back", "rope_front"]
+    rope = recording["soft_bodies"]["rope_front"]
+    assert rope["positions"].shape == (6, 41, 3)
+    assert list(rope["flags"]) == [3] * 6  # awake, in the simulation
+    last = world.get_soft_body_positions(world.soft_body("rope_front"))
+    assert np.array_equal(rope["positions"][-1], last.astype(np.float32))
+    assert recording["soft_bodies"]["flag"]["positions"].shape == (6, 9, 3)

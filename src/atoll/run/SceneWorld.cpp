@@ -172,14 +172,16 @@ std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world) {
   return out;
 }
 
-std::vector<RecordedSoftBody> recorded_soft_bodies(const SceneWorld& world) {
+std::vector<RecordedSoftBody> recorded_soft_bodies(const PhysicsSystem& system,
+                                                   std::span<const BodyID> ids,
+                                                   std::span<const std::string> names) {
   std::vector<RecordedSoftBody> out;
-  for (size_t i = 0; i < world.soft_body_ids().size(); ++i) {
-    const SoftBody* soft = world.system().soft_body(world.soft_body_ids()[i]);
-    ATOLL_ASSERT(soft != nullptr, "a scene soft body exists until the run changes the world");
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const SoftBody* soft = system.soft_body(ids[i]);
+    ATOLL_ASSERT(soft != nullptr, "a recorded soft body exists when the recording starts");
     const SoftBodySettings& settings = soft->settings();
     RecordedSoftBody& r = out.emplace_back();
-    r.name = world.scene().soft_bodies[i].name;
+    r.name = names[i];
     r.vertex_count = soft->vertex_count();
     r.vertex_radius = settings.vertex_radius;
     for (const SoftBodyEdge& edge : settings.edges)
@@ -187,6 +189,28 @@ std::vector<RecordedSoftBody> recorded_soft_bodies(const SceneWorld& world) {
     r.faces.assign(settings.faces.begin(), settings.faces.end());
   }
   return out;
+}
+
+std::vector<RecordedSoftBody> recorded_soft_bodies(const SceneWorld& world) {
+  std::vector<std::string> names;
+  for (const SoftBodyDesc& desc : world.scene().soft_bodies) names.push_back(desc.name);
+  return recorded_soft_bodies(world.system(), world.soft_body_ids(), names);
+}
+
+void recorded_soft_body_frames(const PhysicsSystem& system, std::span<const BodyID> ids,
+                               std::vector<RecordingSoftBodyFrame>& frames) {
+  frames.resize(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const SoftBody* soft = system.soft_body(ids[i]);
+    const Body* body = system.bodies().get(ids[i]);
+    frames[i] = {};
+    if (soft == nullptr || body == nullptr) continue;  // destroyed: not in the frame
+    frames[i].positions = soft->positions();
+    frames[i].flags = uint8_t((body->is_added() ? k_recording_soft_body_added : 0) |
+                              (body->is_added() && !system.is_soft_body_sleeping(ids[i])
+                                   ? k_recording_soft_body_active
+                                   : 0));
+  }
 }
 
 BodyID SceneWorld::body(std::string_view name) const {
@@ -411,18 +435,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
                   (world.constraints()[c]->is_enabled() ? k_recording_constraint_enabled : 0) |
                   (broken_at[c] >= 0 ? k_recording_constraint_broken : 0));
     info.constraint_flags = constraint_flags;
-    for (size_t i = 0; i < soft_frames.size(); ++i) {
-      const BodyID id = world.soft_body_ids()[i];
-      const SoftBody* soft = system.soft_body(id);
-      const Body* body = system.bodies().get(id);
-      soft_frames[i] = {};
-      if (soft == nullptr || body == nullptr) continue;  // destroyed: not in the frame
-      soft_frames[i].positions = soft->positions();
-      soft_frames[i].flags = uint8_t((body->is_added() ? k_recording_soft_body_added : 0) |
-                                     (body->is_added() && !system.is_soft_body_sleeping(id)
-                                          ? k_recording_soft_body_active
-                                          : 0));
-    }
+    recorded_soft_body_frames(system, world.soft_body_ids(), soft_frames);
     info.soft_bodies = soft_frames;
     if (contact_recorder) info.contacts = contact_recorder->contacts();
     options.recording->add_frame(system.bodies(), info);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,14 @@ std::vector<RecordedConstraint> recorded_constraints(const SceneWorld& world);
 /// The world's soft bodies as a recording describes them (parallel to soft_body_ids(): scene
 /// names, vertex counts, structural edges and faces).
 std::vector<RecordedSoftBody> recorded_soft_bodies(const SceneWorld& world);
+/// The soft bodies `ids` of `system` (each live) as a recording describes them, named `names`.
+std::vector<RecordedSoftBody> recorded_soft_bodies(const PhysicsSystem& system,
+                                                   std::span<const BodyID> ids,
+                                                   std::span<const std::string> names);
+/// The frame's view of the soft bodies `ids` (RecordingFrameInfo::soft_bodies): their vertices
+/// now (views of the world's, valid until the next step) and flags; a destroyed one is absent.
+void recorded_soft_body_frames(const PhysicsSystem& system, std::span<const BodyID> ids,
+                               std::vector<RecordingSoftBodyFrame>& frames);
 
 /// A body's state at the end of a run.
 struct BodySnapshot {
