@@ -44,7 +44,8 @@ void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager&
       Body* b = constraint_body(body_manager, c->body2());
       if (a == nullptr || b == nullptr || a->is_active() == b->is_active()) continue;
       Body& asleep = a->is_active() ? *b : *a;
-      if (!asleep.is_dynamic() || asleep.is_quarantined()) continue;
+      // Only a body activate() makes active may count as woken: the loop runs until none is.
+      if (!asleep.is_dynamic() || asleep.is_quarantined() || asleep.is_soft_body()) continue;
       body_manager.activate(asleep);
       woke = true;
     }

@@ -432,6 +432,13 @@ Status PhysicsSystem::add_constraint(const Ref<Constraint>& constraint) {
     if (!body.value()->is_added())
       return Error(std::string(call) + ": " + names[i] + ": body " +
                    std::to_string(ids[i].value()) + " is not added to the world");
+    // A soft body has no pose a constraint could hold (and is never in the active list, which
+    // waking its constrained partner relies on).
+    if (body.value()->is_soft_body())
+      return Error(std::string(call) + ": " + names[i] + ": body " +
+                   std::to_string(ids[i].value()) +
+                   " is a soft body; constraints join rigid bodies (tie a soft body's vertices "
+                   "to a body with SoftBodyCreationSettings::ties)");
   }
   constraint_manager_.add(constraint);
   return Ok{};

@@ -79,8 +79,8 @@ class PhysicsSystem final : private BodyListener {
 
   /// Adds a constraint made by a `…ConstraintSettings::create`. Error (nothing changed) when it
   /// is null, already in a world, or a body of it is not in this world (not added, removed or
-  /// destroyed). A body removed later leaves the constraint in the world, unsolved, until it is
-  /// removed (or the body is added back).
+  /// destroyed) or is a soft body. A body removed later leaves the constraint in the world,
+  /// unsolved, until it is removed (or the body is added back).
   Status add_constraint(const Ref<Constraint>& constraint);
   /// Removes a constraint; error (nothing changed) when it is not in this world.
   Status remove_constraint(const Ref<Constraint>& constraint);
