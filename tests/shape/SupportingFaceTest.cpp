@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "ShapeTestUtil.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/CapsuleShape.h"
@@ -163,6 +165,27 @@ TEST(SupportingFace, SpherePoint) {
   EXPECT_TRUE(same_vertex_set(face, {Vec3(1, 0.6f, 0.8f)}));
   sphere.supporting_face(Vec3(), Vec3(1, 1, 1), Mat44::identity(), face);
   EXPECT_TRUE(face.empty());
+}
+
+TEST(SupportingFace, HullWithNoAlignableFaceGivesNone) {
+  // Found by the shapes fuzzer: when no face's alignment is a number (a direction that is not
+  // finite, or normals that overflow under a huge scale), the face search found none and the
+  // flat hull's plate offset read through a null face.
+  const Ref<ConvexHullShape> cube = test::make_hull(test::box_corners(Vec3(1, 2, 3)));
+  const Ref<ConvexHullShape> plate =
+      test::make_hull({Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(1, 0, 1), Vec3(-1, 0, 1)}, 0.05f);
+  ASSERT_NE(cube, nullptr);
+  ASSERT_NE(plate, nullptr);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const ConvexHullShape* hull : {cube.get(), plate.get()}) {
+    SupportingFace face;
+    face.push_back(Vec3(1, 2, 3));  // cleared
+    hull->supporting_face(Vec3(nan, 0, 1), Vec3(1, 1, 1), Mat44::identity(), face);
+    EXPECT_TRUE(face.empty());
+    // Normals that overflow (1 / 1e-30 per axis): no face or a whole one, never a bad read.
+    hull->supporting_face(Vec3(0, 1, 0), Vec3(1e-30f, 1e-30f, 1e-30f), Mat44::identity(), face);
+    for (const Vec3& v : face) EXPECT_TRUE(v.is_finite());
+  }
 }
 
 }  // namespace

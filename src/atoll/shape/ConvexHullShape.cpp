@@ -558,6 +558,9 @@ void ConvexHullShape::supporting_face(const Vec3& direction, const Vec3& scale,
       best = &face;
     }
   }
+  // No face when no alignment is a number (a direction or scale that is not finite, or one so
+  // large that the normals overflow): the caller then has the support point alone.
+  if (best == nullptr) return;
   // A mirroring scale (odd number of negative factors) reverses the winding: walk backwards.
   const bool mirrored = scale.x() * scale.y() * scale.z() < 0.0f;
   // A flat hull's face is its core polygon, stored in the front face's order (the back face
