@@ -294,5 +294,27 @@ TEST(SoftBodyWorld, SavedStatesAndSnapshotsHoldTheVertices) {
   EXPECT_NE(std::string(differs.error().message()).find("state: "), std::string::npos);
 }
 
+TEST(SoftBodyWorld, ASnapshotKeepsTheSleepTest) {
+  // Found by the api_calls fuzzer: a snapshot dropped each soft body's sleep timer and sleep
+  // state (they were left out of its copy), so a restored world was not the saved one.
+  LawWorld world{PhysicsSettings()};  // the engine's settings: sleeping allowed
+  world.add_static_box(Vec3(3, 0.5f, 3), Vec3(0, -0.5f, 0));
+  const BodyID id = add_soft(world, cloth(Vec3(0, 0.3f, 0)));
+  step(world, 240);
+  ASSERT_TRUE(world.system().is_soft_body_sleeping(id));
+  StateRecorder at_snapshot;
+  world.system().save_state(at_snapshot);
+  WorldSnapshot snapshot;
+  world.system().save_snapshot(snapshot);
+  step(world, 5);
+  ASSERT_TRUE(world.system().restore_snapshot(snapshot).ok());
+  StateRecorder restored;
+  world.system().save_state(restored);
+  EXPECT_EQ(restored.data(), at_snapshot.data());
+  at_snapshot.set_validating(true);
+  const Status same = world.system().restore_state(at_snapshot);
+  EXPECT_TRUE(same.ok()) << same.error().message();
+}
+
 }  // namespace soft_body_world_test
 }  // namespace atl

@@ -371,8 +371,15 @@ Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation ac
   if (shape == nullptr) return field_error(arg(call, "shape"), "must not be null");
   // As at creation: the bounds at the body's pose within ±k_max_position. A huge shape (a hull
   // of 1e38 m points: infinite bounds, NaN centre of mass) moved the body to NaN.
+  if (!shape->center_of_mass().is_finite() ||
+      !(shape->center_of_mass().abs().max_component() <= k_max_position))
+    return field_error(arg(call, "shape"),
+                       "its centre of mass must lie within ±" + format_float(k_max_position) +
+                           " m of its origin, got " + format_vec3(shape->center_of_mass()));
   const AABox bounds = shape->world_bounds(body.world_transform());
-  if (!(bounds.min.abs().max_component() <= k_max_position) ||
+  // Finite first: max_component() passes over a NaN component.
+  if (!bounds.min.is_finite() || !bounds.max.is_finite() ||
+      !(bounds.min.abs().max_component() <= k_max_position) ||
       !(bounds.max.abs().max_component() <= k_max_position))
     return field_error(arg(call, "shape"), "the body's bounds must lie within ±" +
                                                format_float(k_max_position) +

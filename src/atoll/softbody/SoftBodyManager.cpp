@@ -329,7 +329,7 @@ void SoftBodyManager::save(Snapshot& snapshot) const {
   snapshot.pending_ = pending_;
   snapshot.saved_.clear();
   for (const Entry& entry : entries_)
-    snapshot.saved_.push_back({entry.id, *entry.body, entry.ties});
+    snapshot.saved_.push_back({entry.id, *entry.body, entry.ties, entry.sleep_timer, entry.asleep});
 }
 
 void SoftBodyManager::restore(const Snapshot& snapshot) {
