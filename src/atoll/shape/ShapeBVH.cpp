@@ -71,11 +71,15 @@ uint32_t ShapeBVH::build_node(BuildContext& context, uint32_t begin, uint32_t en
   // Halving keeps pathological inputs (all centres equal, exponential spacing) at depth
   // O(log n); otherwise split at the bin boundary with the lowest surface-area cost.
   const float bin_scale = static_cast<float>(k_num_bins) / center_extent[axis];
-  if (depth < k_sah_depth_limit && center_extent[axis] > 0.0f && std::isfinite(bin_scale)) {
+  // Binned only over a finite extent: centres ±3e38 apart overflow it to ∞, the scale to 0 and
+  // a bin to ∞ · 0 = NaN, which no integer holds (found by the shapes fuzzer).
+  if (depth < k_sah_depth_limit && center_extent[axis] > 0.0f &&
+      std::isfinite(center_extent[axis]) && std::isfinite(bin_scale)) {
     const float axis_min = center_bounds.min[axis];
     auto bin_of = [&](uint32_t p) {
       const float b = (context.centers[p][axis] - axis_min) * bin_scale;
-      return std::min(static_cast<uint32_t>(b), k_num_bins - 1);
+      // Not above the last bin (and 0 for anything that is not a number ≥ 0).
+      return b >= float(k_num_bins - 1) ? k_num_bins - 1 : (b >= 0.0f ? uint32_t(b) : 0u);
     };
     AABox bin_bounds[k_num_bins];
     uint32_t bin_count[k_num_bins] = {};
