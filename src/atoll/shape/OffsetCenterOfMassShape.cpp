@@ -8,6 +8,9 @@ Result<Ref<Shape>> OffsetCenterOfMassShapeSettings::create() const {
   if (inner == nullptr)
     return field_error("OffsetCenterOfMassShapeSettings.inner", "must not be null");
   if (auto e = check_finite("OffsetCenterOfMassShapeSettings.offset", offset)) return *e;
+  if (!(inner->center_of_mass() + offset).is_finite())
+    return field_error("OffsetCenterOfMassShapeSettings.offset",
+                       "moves the centre of mass beyond what float holds");
   return Ref<Shape>(make_ref<OffsetCenterOfMassShape>(inner, offset));
 }
 

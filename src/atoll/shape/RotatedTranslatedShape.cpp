@@ -9,6 +9,15 @@ Result<Ref<Shape>> RotatedTranslatedShapeSettings::create() const {
     return field_error("RotatedTranslatedShapeSettings.inner", "must not be null");
   if (auto e = check_finite("RotatedTranslatedShapeSettings.position", position)) return *e;
   if (auto e = check_normalized("RotatedTranslatedShapeSettings.rotation", rotation)) return *e;
+  // A huge inner shape turned or moved may leave float: such a shape had infinite bounds
+  // (found by the shapes fuzzer), and a body would take a NaN pose from it.
+  const Mat44 placed = Mat44::rotation_translation(rotation.normalized(), position);
+  const AABox bounds = inner->world_bounds(placed);
+  if (!bounds.min.is_finite() || !bounds.max.is_finite() ||
+      !(placed * inner->center_of_mass()).is_finite())
+    return field_error("RotatedTranslatedShapeSettings.inner",
+                       "its bounds, rotated and moved, overflow float (got " +
+                           format_vec3(bounds.min) + " to " + format_vec3(bounds.max) + ")");
   return Ref<Shape>(make_ref<RotatedTranslatedShape>(inner, position, rotation));
 }
 

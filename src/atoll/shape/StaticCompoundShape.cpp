@@ -58,6 +58,15 @@ Result<Ref<StaticCompoundShape>> StaticCompoundShapeSettings::create_compound() 
     if (!c.shape) return field_error(child_field(i, "shape"), "must not be null");
     if (auto error = check_finite(child_field(i, "position"), c.position)) return *error;
     if (auto error = check_normalized(child_field(i, "rotation"), c.rotation)) return *error;
+    // A huge child turned or moved may leave float: the compound had infinite bounds (found by
+    // the shapes fuzzer), as a rotated_translated shape had.
+    const Mat44 placed = Mat44::rotation_translation(c.rotation.normalized(), c.position);
+    const AABox bounds = c.shape->world_bounds(placed);
+    if (!bounds.min.is_finite() || !bounds.max.is_finite() ||
+        !(placed * c.shape->center_of_mass()).is_finite())
+      return field_error(child_field(i, "shape"),
+                         "its bounds, rotated and moved, overflow float (got " +
+                             format_vec3(bounds.min) + " to " + format_vec3(bounds.max) + ")");
     const uint32_t child_bits = hierarchy_id_bits(*c.shape);
     if (own_bits + child_bits > SubShapeID::k_max_bits)
       return field_error(child_field(i, "shape"),
