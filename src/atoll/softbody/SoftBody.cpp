@@ -1,6 +1,7 @@
 #include "atoll/softbody/SoftBody.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "atoll/collision/narrowphase/CollideShapes.h"
@@ -351,28 +352,33 @@ Status SoftBody::set_vertex(uint32_t index, const Vec3& position, const Vec3& ve
   return Ok{};
 }
 
-Vec3 SoftBody::linear_velocity() const {
-  Vec3 momentum = Vec3::zero();
-  float mass = 0.0f;
-  for (size_t i = 0; i < v_.size(); ++i) {
-    if (w_[i] == 0.0f) continue;
-    momentum += v_[i] / w_[i];
-    mass += 1.0f / w_[i];
-  }
-  return mass > 0.0f ? momentum / mass : Vec3::zero();
-}
+namespace {
 
-Vec3 SoftBody::center_of_mass() const {
-  Vec3 weighted = Vec3::zero(), sum = Vec3::zero();
-  float mass = 0.0f;
-  for (size_t i = 0; i < x_.size(); ++i) {
-    sum += x_[i];
-    if (w_[i] == 0.0f) continue;
-    const float m = 1.0f / w_[i];
-    weighted += x_[i] * m;
+// The mass-weighted mean of `values` over the free vertices (w > 0), in double: a vertex of
+// inverse mass 1e-38 weighs 1e38 kg, and its weight times a position overflowed float, which
+// gave the soft body's Body an infinite pose (found by the api_calls fuzzer). The mean of
+// finite values lies among them, so the result is finite. Null when no vertex is free.
+std::optional<Vec3> mass_weighted_mean(std::span<const Vec3> values, std::span<const float> w) {
+  double sum[3] = {0.0, 0.0, 0.0}, mass = 0.0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (w[i] == 0.0f) continue;
+    const double m = 1.0 / double(w[i]);
+    for (int k = 0; k < 3; ++k) sum[k] += double(values[i][k]) * m;
     mass += m;
   }
-  return mass > 0.0f ? weighted / mass : sum / float(x_.size());
+  if (!(mass > 0.0)) return std::nullopt;
+  return Vec3(float(sum[0] / mass), float(sum[1] / mass), float(sum[2] / mass));
+}
+
+}  // namespace
+
+Vec3 SoftBody::linear_velocity() const { return mass_weighted_mean(v_, w_).value_or(Vec3::zero()); }
+
+Vec3 SoftBody::center_of_mass() const {
+  if (std::optional<Vec3> mean = mass_weighted_mean(x_, w_)) return *mean;
+  Vec3 sum = Vec3::zero();
+  for (const Vec3& x : x_) sum += x;
+  return sum / float(x_.size());
 }
 
 AABox SoftBody::bounds() const {
