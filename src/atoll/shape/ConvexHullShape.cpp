@@ -83,8 +83,16 @@ Result<Ref<Shape>> ConvexHullShapeSettings::create() const {
   // The builder checks the points (count, finiteness, degeneracy) and names them "points…".
   Result<ConvexHull> hull = ConvexHullBuilder::build(points, hull_tolerance);
   if (!hull.ok()) return Error(std::string("ConvexHullShapeSettings.") + hull.error().message());
-  return Ref<Shape>(
-      make_ref<ConvexHullShape>(hull.value(), max_convex_radius, max_error_convex_radius, density));
+  Ref<ConvexHullShape> shape =
+      make_ref<ConvexHullShape>(hull.value(), max_convex_radius, max_error_convex_radius, density);
+  // Points near float's limit (±3e38 m) made a hull whose bounds overflowed (found by the
+  // shapes fuzzer).
+  const AABox bounds = shape->local_bounds();
+  if (!bounds.min.is_finite() || !bounds.max.is_finite())
+    return field_error("ConvexHullShapeSettings.points", "the hull's bounds overflow float (got " +
+                                                             format_vec3(bounds.min) + " to " +
+                                                             format_vec3(bounds.max) + ")");
+  return Ref<Shape>(std::move(shape));
 }
 
 ConvexHullShape::ConvexHullShape(const ConvexHull& hull, float max_convex_radius,

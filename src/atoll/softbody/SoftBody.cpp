@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "atoll/body/Validation.h"
 #include "atoll/collision/narrowphase/CollideShapes.h"
 #include "atoll/collision/narrowphase/ShapeInstance.h"
 #include "atoll/shape/SphereShape.h"
@@ -193,6 +194,8 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
 }
 
 void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> colliders) {
+  // Twice the world's extent (m): no contact is further.
+  constexpr float k_max_reach = 2.0f * k_max_position;
   contacts_.assign(x_.size(), Contact());
   if (colliders.empty()) return;
   const float radius = settings_->vertex_radius;
@@ -212,11 +215,15 @@ void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> collide
       // How far the vertex and the collider may close in within the step (the collider's
       // rotation counted at its bounds' far corner).
       const SoftBodyCollider& collider = colliders[c];
-      const float reach = (speed + collider.linear_velocity.length() +
-                           collider.angular_velocity.length() *
-                               (collider_bounds[c].center() - collider.center_of_mass).length()) *
-                              dt +
-                          k_contact_margin;
+      // At most the size of the world: speeds near float's limit overflowed it to ∞, and the
+      // narrow phase refused the settings (an assert; found by the api_calls fuzzer).
+      const float raw_reach =
+          (speed + collider.linear_velocity.length() +
+           collider.angular_velocity.length() *
+               (collider_bounds[c].center() - collider.center_of_mass).length()) *
+              dt +
+          k_contact_margin;
+      const float reach = raw_reach < k_max_reach ? raw_reach : k_max_reach;  // ∞ and NaN too
       const AABox near = AABox::from_center(x_[i], Vec3::replicate(sphere.radius() + reach));
       if (!collider_bounds[c].overlaps(near)) continue;
       settings.max_separation_distance = reach + std::max(0.0f, radius - sphere.radius());
