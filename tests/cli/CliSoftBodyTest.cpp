@@ -1,6 +1,7 @@
 // Soft bodies through the `atoll` program (issue 11 item 4): a scene with soft bodies runs and
 // summarizes them, `--set soft_bodies.NAME.FIELD` changes the run, `bench` counts them, and bad
-// soft-body input exits 2 with one line naming the JSON path and writes nothing.
+// soft-body input exits 2 with one line naming the JSON path and writes nothing (those cases are
+// CliTest's bad-input list).
 
 #include <gtest/gtest.h>
 
@@ -97,58 +98,5 @@ TEST_F(CliSoftBodyTest, BenchCountsSoftBodiesApart) {
   EXPECT_NE(out.output.find(": 2 bodies, 2 soft bodies, 5 steps, threads 1: "), std::string::npos)
       << out.output;
 }
-
-struct BadSoftBody {
-  const char* name;
-  const char* json;
-  const char* expected;  // the whole message after "atoll: FILE: "
-};
-
-class CliBadSoftBodyTest : public CliSoftBodyTest,
-                           public ::testing::WithParamInterface<BadSoftBody> {};
-
-TEST_P(CliBadSoftBodyTest, ExitsTwoWithOneLineAndWritesNothing) {
-  const BadSoftBody& input = GetParam();
-  const std::string file = write(std::string(input.name) + ".json", input.json);
-  const Outcome out = run_atoll("run " + file + " --quiet --summary " + path("out.json") +
-                                " --trace " + path("out.csv") + " --record " + path("out.rec"));
-  EXPECT_EQ(out.status, 2);
-  EXPECT_EQ(out.output, "atoll: " + file + ": " + input.expected + "\n");
-  EXPECT_FALSE(fs::exists(path("out.json")));
-  EXPECT_FALSE(fs::exists(path("out.csv")));
-  EXPECT_FALSE(fs::exists(path("out.rec")));
-  EXPECT_FALSE(fs::exists(path("out.rec.partial")));
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Scenes, CliBadSoftBodyTest,
-    ::testing::Values(
-        BadSoftBody{"negative_compliance",
-                    R"({"soft_bodies": [{"name": "r", "type": "rope", "from": [0, 1, 0],
-                        "to": [1, 1, 0], "compliance": -1}]})",
-                    "soft_bodies[0].compliance: must be >= 0, got -1"},
-        BadSoftBody{"not_finite_vertex",
-                    R"({"soft_bodies": [{"name": "m", "type": "mesh",
-                        "vertices": [[0, 0, 0], [1e999, 0, 0]], "edges": [[0, 1]]}]})",
-                    "soft_bodies[0].vertices[1][0]: must be a finite float, got 1e999"},
-        BadSoftBody{"face_out_of_range",
-                    R"({"soft_bodies": [{"name": "m", "type": "mesh",
-                        "vertices": [[0, 0, 0], [1, 0, 0], [0, 0, 1]], "faces": [[0, 1, 3]]}]})",
-                    "soft_bodies[0].faces[0][2]: vertex 3 out of range (3 vertices)"},
-        BadSoftBody{"degenerate_face",
-                    R"({"soft_bodies": [{"name": "m", "type": "mesh",
-                        "vertices": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], "faces": [[0, 1, 2]]}]})",
-                    "soft_bodies[0]: faces[0]: is degenerate (its vertices are collinear)"},
-        BadSoftBody{"pinned_attached",
-                    R"({"bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 0.1}}],
-                        "soft_bodies": [{"name": "r", "type": "rope", "from": [0, 1, 0],
-                        "to": [1, 1, 0], "pinned": ["last"],
-                        "attach": [{"vertex": "last", "body": "b"}]}]})",
-                    "soft_bodies[0].attach[0].vertex: vertex 16 is pinned; only a free vertex "
-                    "can be attached"},
-        BadSoftBody{"unknown_key", R"({"soft_bodies": [{"name": "c", "type": "cloth",
-                        "center": [0, 1, 0], "segments": 3}]})",
-                    "soft_bodies[0].segments: unknown key for a cloth"}),
-    [](const ::testing::TestParamInfo<BadSoftBody>& info) { return std::string(info.param.name); });
 
 }  // namespace cli_soft_body_test

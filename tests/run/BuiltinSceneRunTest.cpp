@@ -1,11 +1,12 @@
 // The built-in constraint scenes (issue 8 §3) run without NaN and keep their joints: chain,
 // joint_grid (joint separation after 60 steps) and ragdolls (the pile comes to rest on the
-// floor without exploding).
+// floor without exploding); the soft body scenes (issue 11) hold and drape.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -207,6 +208,82 @@ TEST(BuiltinSceneRun, ManyPyramidsStandStill) {
     max_move =
         std::max(max_move, (bodies.position(world->body_ids()[i]).value() - start[i]).length());
   EXPECT_LT(max_move, 0.01f);  // measured 0.0051 m (settling under gravity)
+}
+
+// The built-in soft body scenes (issue 11 item 4) run as `atoll run` runs them; their summary
+// says what a user would check by eye: the rope bridge sags under its planks without tearing or
+// dropping them, and the cloth drapes over the sphere, stays on it and does not sink into it by
+// more than its vertex radius plus the slop.
+RunSummary summarize(SceneWorld& world) {
+  Result<RunSummary> summary = run_scene(world, RunOptions(), world.scene().description);
+  EXPECT_TRUE(summary.ok()) << (summary.ok() ? "" : summary.error().message());
+  return summary ? std::move(summary).value() : RunSummary();
+}
+
+const SoftBodySummary* find(const RunSummary& summary, std::string_view name) {
+  for (const SoftBodySummary& s : summary.soft_bodies)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+TEST(BuiltinSceneRun, RopeBridgeSagsUnderItsPlanksAndHoldsThem) {
+  const std::unique_ptr<SceneWorld> world = load("rope_bridge");
+  ASSERT_NE(world, nullptr);
+  const RunSummary r = summarize(*world);
+  ASSERT_EQ(r.soft_bodies.size(), 2u);
+  for (const char* name : {"rope_front", "rope_back"}) {
+    const SoftBodySummary* rope = find(r, name);
+    ASSERT_NE(rope, nullptr) << name;
+    EXPECT_EQ(rope->vertex_count, 41u);
+    // Pinned ends where they were made; the middle sags about a metre.
+    EXPECT_EQ(rope->bounds.min.x(), -5.0f) << name;
+    EXPECT_EQ(rope->bounds.max.x(), 5.0f) << name;
+    EXPECT_EQ(rope->bounds.max.y(), 3.0f) << name;
+    EXPECT_GT(rope->bounds.min.y(), 1.5f) << name;  // measured 1.99 m
+    EXPECT_LT(rope->bounds.min.y(), 2.5f) << name;
+    EXPECT_LT(rope->max_strain, 0.05f) << name;  // measured 0.032 (8 sub-steps)
+    ASSERT_TRUE(rope->lowest_vertex_clearance.has_value());
+    EXPECT_GT(*rope->lowest_vertex_clearance, -0.02f) << name;  // measured 0.011 m
+  }
+  // Every plank hangs on the ropes, at rest, lowest in the middle, the bridge symmetric.
+  float y[9];
+  for (int i = 0; i < 9; ++i) {
+    const std::string name = "plank" + std::to_string(i);
+    const BodySnapshot* plank = nullptr;
+    for (const auto& [body, snapshot] : r.bodies)
+      if (body == name) plank = &snapshot;
+    ASSERT_NE(plank, nullptr) << name;
+    y[i] = plank->position.y();
+    EXPECT_GT(y[i], 1.8f) << name;
+    EXPECT_LT(y[i], 3.05f) << name;
+    EXPECT_NEAR(plank->position.z(), 0.0f, 0.01f) << name;
+    EXPECT_LT(plank->linear_velocity.length(), 0.05f) << name;
+  }
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_GT(y[i], y[i + 1]) << "plank" << i;
+    EXPECT_NEAR(y[i], y[8 - i], 0.02f) << "plank" << i;
+  }
+}
+
+TEST(BuiltinSceneRun, ClothDrapesOverTheSphereAndStaysOnIt) {
+  const std::unique_ptr<SceneWorld> world = load("cloth_on_sphere");
+  ASSERT_NE(world, nullptr);
+  const RunSummary r = summarize(*world);
+  const SoftBodySummary* cloth = find(r, "cloth");
+  ASSERT_NE(cloth, nullptr);
+  EXPECT_EQ(cloth->vertex_count, 32u * 32u);
+  EXPECT_EQ(cloth->volume, 0.0f) << "an open sheet encloses nothing";
+  // Centred on the sphere (its top at y = 1.5), edges hanging down, none on the floor.
+  EXPECT_LT(std::hypot(cloth->center_of_mass.x(), cloth->center_of_mass.z()), 0.1f);
+  EXPECT_GT(cloth->center_of_mass.y(), 1.0f);  // measured 1.23 m
+  EXPECT_LT(cloth->bounds.min.y(), 1.0f) << "the edges hang below the sphere's equator";
+  EXPECT_GT(cloth->bounds.min.y(), 0.1f) << "and do not reach the floor";
+  EXPECT_LT(cloth->bounds.max.y(), 1.6f);
+  // No vertex inside the sphere by more than its radius plus the slop: its centre stays at
+  // least 0.02 − 0.02 from the surface.
+  ASSERT_TRUE(cloth->lowest_vertex_clearance.has_value());
+  EXPECT_GT(*cloth->lowest_vertex_clearance, 0.0f);  // measured 0.0200 m (resting on it)
+  EXPECT_LT(cloth->max_strain, 0.15f);               // measured 0.070
 }
 
 }  // namespace

@@ -131,12 +131,6 @@ Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& s
   return world;
 }
 
-BodyID SceneWorld::soft_body(std::string_view name) const {
-  for (size_t i = 0; i < soft_body_ids_.size(); ++i)
-    if (scene_.soft_bodies[i].name == name) return soft_body_ids_[i];
-  return BodyID();
-}
-
 Ref<Constraint> SceneWorld::constraint(std::string_view name) const {
   const std::vector<ConstraintDesc>& descs = scene_.constraints;
   for (size_t i = 0; i < constraints_.size(); ++i)

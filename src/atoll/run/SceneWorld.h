@@ -46,8 +46,6 @@ class SceneWorld {
   const std::vector<Ref<Constraint>>& constraints() const { return constraints_; }
   /// The soft bodies' IDs, parallel to scene().soft_bodies.
   const std::vector<BodyID>& soft_body_ids() const { return soft_body_ids_; }
-  /// The soft body created for the scene soft body `name`; invalid for an unknown name.
-  BodyID soft_body(std::string_view name) const;
 
  private:
   SceneWorld() = default;

@@ -484,19 +484,18 @@ std::vector<FieldDoc> soft_body_common_field_docs() {
 }
 
 std::vector<std::pair<std::string, std::vector<FieldDoc>>> soft_body_field_docs() {
+  using Variant = decltype(SoftBodyDesc::type);
   std::vector<std::pair<std::string, std::vector<FieldDoc>>> out;
-  std::vector<FieldDoc> rows;
-  fields::describe_object<SoftRopeDesc>("", rows);
-  out.emplace_back("rope", std::move(rows));
-  rows = {};
-  fields::describe_object<SoftClothDesc>("", rows);
-  out.emplace_back("cloth", std::move(rows));
-  rows = {};
-  fields::describe_object<SoftPressureBallDesc>("", rows);
-  out.emplace_back("pressure_ball", std::move(rows));
-  rows = {};
-  fields::describe_object<SoftMeshDesc>("", rows);
-  out.emplace_back("mesh", std::move(rows));
+  const auto add = [&]<size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          std::vector<FieldDoc> rows;
+          fields::describe_object<std::variant_alternative_t<I, Variant>>("", rows);
+          out.emplace_back(fields::SoftBodyTypeNames::names[I].first, std::move(rows));
+        }(),
+        ...);
+  };
+  add(std::make_index_sequence<std::variant_size_v<Variant>>());
   return out;
 }
 
