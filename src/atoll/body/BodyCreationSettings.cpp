@@ -73,26 +73,10 @@ Status BodyCreationSettings::validate() const {
   if (override_mass) {
     if (auto error = check_positive(field("override_mass"), *override_mass)) return *error;
   }
-  // The body keeps its centre of mass and derives its position from it: a shape whose centre
-  // of mass was 3e38 m from its origin (found by the shapes fuzzer) overflowed that sum and
-  // made a body of NaN position and bounds, which the broadphase refused (an assert).
-  if (!shape->center_of_mass().is_finite() ||
-      !(shape->center_of_mass().abs().max_component() <= k_max_position))
-    return field_error(field("shape"), "its centre of mass must lie within ±" +
-                                           format_float(k_max_position) + " m of its origin, got " +
-                                           format_vec3(shape->center_of_mass()));
-  // The bounds are checked once the position is known to be in range: a finite shape far away
-  // (a 1e38 box at x = 3e38) used to overflow them and abort in the broadphase.
-  const AABox bounds =
-      shape->world_bounds(Mat44::rotation_translation(rotation.normalized(), position));
-  // Finite first: max_component() passes over a NaN component.
-  if (!bounds.min.is_finite() || !bounds.max.is_finite() ||
-      !(bounds.min.abs().max_component() <= k_max_position) ||
-      !(bounds.max.abs().max_component() <= k_max_position))
-    return field_error(field("shape"), "the body's bounds must lie within ±" +
-                                           format_float(k_max_position) + " m of the origin, got " +
-                                           format_vec3(bounds.min) + " to " +
-                                           format_vec3(bounds.max));
+  // Once the position is known to be in range.
+  if (auto error = check_shape_placement(
+          field("shape"), *shape, Mat44::rotation_translation(rotation.normalized(), position)))
+    return *error;
   if (!is_valid_dofs(allowed_dofs))
     return field_error(field("allowed_dofs"),
                        "invalid flags " + std::to_string(unsigned(allowed_dofs)) +

@@ -369,22 +369,9 @@ Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation ac
   if (!found) return found.error();
   Body& body = **found;
   if (shape == nullptr) return field_error(arg(call, "shape"), "must not be null");
-  // As at creation: the bounds at the body's pose within ±k_max_position. A huge shape (a hull
-  // of 1e38 m points: infinite bounds, NaN centre of mass) moved the body to NaN.
-  if (!shape->center_of_mass().is_finite() ||
-      !(shape->center_of_mass().abs().max_component() <= k_max_position))
-    return field_error(arg(call, "shape"),
-                       "its centre of mass must lie within ±" + format_float(k_max_position) +
-                           " m of its origin, got " + format_vec3(shape->center_of_mass()));
-  const AABox bounds = shape->world_bounds(body.world_transform());
-  // Finite first: max_component() passes over a NaN component.
-  if (!bounds.min.is_finite() || !bounds.max.is_finite() ||
-      !(bounds.min.abs().max_component() <= k_max_position) ||
-      !(bounds.max.abs().max_component() <= k_max_position))
-    return field_error(arg(call, "shape"), "the body's bounds must lie within ±" +
-                                               format_float(k_max_position) +
-                                               " m of the origin, got " + format_vec3(bounds.min) +
-                                               " to " + format_vec3(bounds.max));
+  // As at creation (a hull of 1e38 m points moved the body to NaN).
+  if (auto error = check_shape_placement(arg(call, "shape"), *shape, body.world_transform()))
+    return *error;
   if (body.is_dynamic()) {
     if (auto problem = dynamic_problem(body, *shape))
       return field_error(arg(call, "shape"), *problem);

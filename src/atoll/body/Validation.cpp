@@ -67,4 +67,23 @@ std::optional<Error> check_unit_interval(std::string_view field, float value) {
   return field_error(field, "must be in [0, 1], got " + format_float(value));
 }
 
+std::optional<Error> check_shape_placement(std::string_view field, const Shape& shape,
+                                           const Mat44& transform) {
+  const Vec3 center = shape.center_of_mass();
+  if (!center.is_finite() || !(center.abs().max_component() <= k_max_position))
+    return field_error(field, "its centre of mass must lie within ±" +
+                                  format_float(k_max_position) + " m of its origin, got " +
+                                  format_vec3(center));
+  // Finite first: max_component() passes over a NaN component. A finite shape far away (a 1e38
+  // box at x = 3e38) overflowed the bounds and aborted in the broadphase.
+  const AABox bounds = shape.world_bounds(transform);
+  if (!bounds.min.is_finite() || !bounds.max.is_finite() ||
+      !(bounds.min.abs().max_component() <= k_max_position) ||
+      !(bounds.max.abs().max_component() <= k_max_position))
+    return field_error(field, "the body's bounds must lie within ±" + format_float(k_max_position) +
+                                  " m of the origin, got " + format_vec3(bounds.min) + " to " +
+                                  format_vec3(bounds.max));
+  return std::nullopt;
+}
+
 }  // namespace atl

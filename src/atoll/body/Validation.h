@@ -33,6 +33,12 @@ std::optional<Error> check_rotation(std::string_view field, const Quat& value);
 /// Fails when a component is not finite or its magnitude exceeds `limit` (`unit` names it).
 std::optional<Error> check_bounded(std::string_view field, const Vec3& value, float limit,
                                    std::string_view unit);
+/// Fails (at `field`) when a body of `shape` placed by `transform` would leave the world: its
+/// centre of mass beyond ±k_max_position of the shape's origin (the body derives its position
+/// from it, and 3e38 m overflowed that to NaN), or its bounds not finite or beyond
+/// ±k_max_position of the origin. Body creation and set_shape share it.
+std::optional<Error> check_shape_placement(std::string_view field, const Shape& shape,
+                                           const Mat44& transform);
 /// Why `shape` cannot be a dynamic body's shape (no volume, so no mass to scale; or a mass
 /// below k_min_mass), or nothing.
 std::optional<std::string> dynamic_shape_problem(const Shape& shape,
