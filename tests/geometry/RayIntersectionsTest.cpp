@@ -145,6 +145,63 @@ TEST(RayTriangle, RandomHitsLandOnThePlaneInsideTheTriangle) {
   }
 }
 
+TEST(RaySegmentCapsule, MatchesTheYAxisCapsuleTurnedAnyWay) {
+  // The Y-axis capsule of ray_capsule, and the same capsule and ray turned and moved: the same
+  // fractions (within float rounding).
+  Random random(23);
+  int hits = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const float half_height = random.uniform(0.0f, 1.5f);
+    const float radius = random.uniform(0.05f, 1.0f);
+    const Vec3 origin(random.uniform(-4, 4), random.uniform(-4, 4), random.uniform(-4, 4));
+    // Aimed near the capsule, so that about half the rays hit.
+    const Vec3 aim(random.uniform(-1, 1), random.uniform(-2, 2), random.uniform(-1, 1));
+    const Vec3 direction = (aim - origin) * 1.5f;
+    const float expected = ray_capsule(origin, direction, half_height, radius);
+    const Vec3 top(0.0f, half_height, 0.0f);
+    // A turn about a random axis and a move.
+    const Vec3 axis = Vec3(random.uniform(-1, 1), random.uniform(-1, 1), random.uniform(-1, 1))
+                          .normalized_or(Vec3::axis_x());
+    const float angle = random.uniform(-3.0f, 3.0f);
+    const auto turn = [&](const Vec3& p) {
+      // Rodrigues' rotation formula.
+      const float c = std::cos(angle), s = std::sin(angle);
+      return p * c + axis.cross(p) * s + axis * (axis.dot(p) * (1.0f - c));
+    };
+    const Vec3 shift(random.uniform(-10, 10), random.uniform(-10, 10), random.uniform(-10, 10));
+    const float turned = ray_segment_capsule(turn(origin) + shift, turn(direction),
+                                             turn(-top) + shift, turn(top) + shift, radius);
+    const float upright = ray_segment_capsule(origin, direction, -top, top, radius);
+    if (expected == k_float_max) {
+      EXPECT_EQ(upright, k_float_max) << i;
+      // Turned, a ray grazing the capsule may round either way.
+      if (turned != k_float_max) {
+        EXPECT_GT(turned, 0.0f) << i;
+      }
+      continue;
+    }
+    ++hits;
+    EXPECT_NEAR(upright, expected, 1e-4f) << i;
+    EXPECT_NEAR(turned, expected, 1e-3f) << i;
+  }
+  EXPECT_GT(hits, 1500);
+}
+
+TEST(RaySegmentCapsule, EndsSideInsideAndMisses) {
+  const Vec3 a(1, 1, 1), b(3, 1, 1);
+  // Across the side, at x = 2: the surface at y = 1.5.
+  EXPECT_NEAR(ray_segment_capsule(Vec3(2, 5, 1), Vec3(0, -1, 0), a, b, 0.5f), 3.5f, k_eps);
+  // Along the axis into the end sphere at a.
+  EXPECT_NEAR(ray_segment_capsule(Vec3(-2, 1, 1), Vec3(1, 0, 0), a, b, 0.5f), 2.5f, k_eps);
+  // From inside, and beyond the end caps' reach.
+  EXPECT_EQ(ray_segment_capsule(Vec3(2.9f, 1.2f, 1), Vec3(0, 1, 0), a, b, 0.5f), 0.0f);
+  EXPECT_EQ(ray_segment_capsule(Vec3(3.6f, 5, 1), Vec3(0, -1, 0), a, b, 0.5f), k_float_max);
+  // Parallel to the axis inside the infinite cylinder but past the end, going away.
+  EXPECT_EQ(ray_segment_capsule(Vec3(4, 1, 1), Vec3(1, 0, 0), a, b, 0.5f), k_float_max);
+  // a = b: a sphere.
+  EXPECT_NEAR(ray_segment_capsule(Vec3(1, 5, 1), Vec3(0, -1, 0), a, a, 0.5f), 3.5f, k_eps);
+}
+
 }  // namespace
 }  // namespace ray_intersections_test
 }  // namespace atl

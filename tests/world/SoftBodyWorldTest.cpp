@@ -66,7 +66,10 @@ TEST(SoftBodyWorld, ASoftBodyIsABodyOfTheWorld) {
   const SoftBody& soft = *world.system().soft_body(id);
   EXPECT_EQ(body.center_of_mass_position(), soft.center_of_mass());
   EXPECT_NEAR(body.linear_velocity().y(), -9.81f * 0.5f, 0.01f);
-  EXPECT_FALSE(world.system().broadphase().contains(id.index()));
+  // In the broadphase (queries find it) with its vertices' bounds.
+  ASSERT_TRUE(world.system().broadphase().contains(id.index()));
+  EXPECT_TRUE(world.system().broadphase().fat_box(id.index()).contains(body.world_bounds()));
+  EXPECT_TRUE(body.world_bounds().contains(soft.bounds()));
   // Rigid calls are refused with a reason.
   const Status moved = world.bodies().set_linear_velocity(id, Vec3(1, 0, 0));
   ASSERT_FALSE(moved.ok());
@@ -74,6 +77,7 @@ TEST(SoftBodyWorld, ASoftBodyIsABodyOfTheWorld) {
       << moved.error().message();
   // Removed, it stops; destroyed, it is gone.
   ASSERT_TRUE(world.bodies().remove_body(id).ok());
+  EXPECT_FALSE(world.system().broadphase().contains(id.index()));
   const Vec3 at = soft.center_of_mass();
   step(world, 5);
   EXPECT_EQ(world.system().soft_body(id)->center_of_mass(), at);

@@ -97,6 +97,37 @@ inline float ray_capsule(const Vec3& origin, const Vec3& direction, float half_h
   return bottom < best ? bottom : best;
 }
 
+/// First hit fraction of the ray against the solid capsule around the segment a–b (any
+/// direction; a sphere when a = b) grown by `radius` (m).
+inline float ray_segment_capsule(const Vec3& origin, const Vec3& direction, const Vec3& a,
+                                 const Vec3& b, float radius) {
+  const Vec3 axis = b - a;
+  const float length_sq = axis.length_sq();
+  float best = ray_sphere(origin, direction, a, radius);
+  if (length_sq == 0.0f) return best;
+  const float end = ray_sphere(origin, direction, b, radius);
+  best = end < best ? end : best;
+  if (best == 0.0f) return 0.0f;
+  // The side: with u = axis / |axis|, the parts of origin − a and direction across the axis
+  // give |m⊥ + t·d⊥|² = radius². As in ray_capsule, a side hit beyond the segment's ends enters
+  // through a cap the ray meets earlier in an end sphere, so only hits along the segment count.
+  const Vec3 m = origin - a;
+  const float m_along = m.dot(axis) / length_sq;
+  const float d_along = direction.dot(axis) / length_sq;
+  const Vec3 m_across = m - axis * m_along;
+  const Vec3 d_across = direction - axis * d_along;
+  const float qa = d_across.length_sq();
+  const float qc = m_across.length_sq() - square(radius);
+  if (qc <= 0.0f && m_along >= 0.0f && m_along <= 1.0f) return 0.0f;
+  float t0, t1;
+  if (qa == 0.0f || qc <= 0.0f ||
+      !detail::solve_quadratic(qa, 2.0f * m_across.dot(d_across), qc, t0, t1))
+    return best;
+  const float along = m_along + t0 * d_along;
+  if (t0 >= 0.0f && along >= 0.0f && along <= 1.0f && t0 < best) best = t0;
+  return best;
+}
+
 /// First hit fraction of the ray against the solid flat-capped cylinder around the Y axis,
 /// centred at the origin, from y = -half_height to +half_height.
 inline float ray_cylinder(const Vec3& origin, const Vec3& direction, float half_height,

@@ -307,10 +307,10 @@ std::string event_error(const std::string& path, const EventDesc& event, std::st
   return path + "." + argument + component + ": " + rest;
 }
 
-// The smallest signed distance from a vertex centre to a rigid shape that is not a sensor
-// (SoftBodySummary::lowest_vertex_clearance): a small sphere at each vertex, collided with the
-// world within the best distance found so far (so after the first vertices near a surface,
-// each query sees only the shapes that could do better).
+// The smallest signed distance from a vertex centre to a rigid shape that is not a sensor (soft
+// bodies, found by queries too, are left out) (SoftBodySummary::lowest_vertex_clearance): a small
+// sphere at each vertex, collided with the world within the best distance found so far (so after
+// the first vertices near a surface, each query sees only the shapes that could do better).
 std::optional<float> lowest_vertex_clearance(const PhysicsSystem& system, const SoftBody& soft) {
   constexpr float k_probe_radius = 1.0e-3f;
   static const Ref<Shape> k_probe = [] {
@@ -320,7 +320,7 @@ std::optional<float> lowest_vertex_clearance(const PhysicsSystem& system, const 
   }();
   const WorldQuery query(system);
   QueryFilter filter;
-  filter.bodies = [](const Body& body) { return !body.is_sensor(); };
+  filter.bodies = [](const Body& body) { return !body.is_sensor() && !body.is_soft_body(); };
   std::optional<float> best;
   CollideShapeSettings settings;
   for (const Vec3& x : soft.positions()) {

@@ -7,6 +7,8 @@
 #include "atoll/body/Validation.h"
 #include "atoll/collision/narrowphase/CollideShapes.h"
 #include "atoll/collision/narrowphase/ShapeInstance.h"
+#include "atoll/geometry/RayIntersections.h"
+#include "atoll/math/Math.h"
 #include "atoll/shape/SphereShape.h"
 #include "atoll/shape/Validation.h"
 
@@ -17,8 +19,6 @@ namespace {
 // Bounds on the step settings: beyond them a step is a mistake, not a request.
 constexpr int k_max_substeps = 1000;
 constexpr int k_max_iterations = 1000;
-// Smallest sphere a vertex is collided as (a vertex radius of 0 still needs a shape).
-constexpr float k_min_query_radius = 1.0e-3f;
 // Distance (m) beyond a vertex's reach in a step within which a contact plane is still taken.
 constexpr float k_contact_margin = 0.01f;
 
@@ -199,7 +199,7 @@ void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> collide
   contacts_.assign(x_.size(), Contact());
   if (colliders.empty()) return;
   const float radius = settings_->vertex_radius;
-  const SphereShape sphere(std::max(radius, k_min_query_radius));
+  const SphereShape sphere(vertex_sphere_radius());
   std::vector<AABox> collider_bounds(colliders.size());
   for (size_t c = 0; c < colliders.size(); ++c)
     collider_bounds[c] = colliders[c].shape->world_bounds(colliders[c].transform);
@@ -407,6 +407,47 @@ float SoftBody::max_strain() const {
 }
 
 float SoftBody::volume() const { return closed_ ? mesh_volume(x_, settings_->faces) : 0.0f; }
+
+float SoftBody::cast_ray(const Vec3& origin, const Vec3& direction) const {
+  if (contains_point(origin)) return 0.0f;
+  const float radius = settings_->vertex_radius;
+  float best = k_float_max;
+  for (const SoftBodyFace& f : settings_->faces)
+    best = std::min(best, ray_triangle(origin, direction, x_[f[0]], x_[f[1]], x_[f[2]]));
+  if (radius > 0.0f) {
+    for (const Vec3& p : x_) best = std::min(best, ray_sphere(origin, direction, p, radius));
+    for (const SoftBodyEdge& e : settings_->edges)
+      best = std::min(
+          best, ray_segment_capsule(origin, direction, x_[e.vertex[0]], x_[e.vertex[1]], radius));
+  }
+  return best;
+}
+
+bool SoftBody::contains_point(const Vec3& point) const {
+  const float radius_sq = square(settings_->vertex_radius);
+  for (const Vec3& p : x_)
+    if ((p - point).length_sq() <= radius_sq) return true;
+  for (const SoftBodyEdge& e : settings_->edges) {
+    const Vec3 a = x_[e.vertex[0]];
+    const Vec3 ab = x_[e.vertex[1]] - a;
+    const float length_sq = ab.length_sq();
+    const float t = length_sq > 0.0f ? clamp((point - a).dot(ab) / length_sq, 0.0f, 1.0f) : 0.0f;
+    if ((a + ab * t - point).length_sq() <= radius_sq) return true;
+  }
+  if (!closed_) return false;
+  // The winding number of the surface around the point: the faces' solid angles seen from it
+  // (van Oosterom and Strackee's formula) over 4π; about ±1 inside (the sign is the faces'
+  // orientation), about 0 outside.
+  double solid_angle = 0.0;
+  for (const SoftBodyFace& f : settings_->faces) {
+    const Vec3 a = x_[f[0]] - point, b = x_[f[1]] - point, c = x_[f[2]] - point;
+    const float la = a.length(), lb = b.length(), lc = c.length();
+    const float numerator = a.dot(b.cross(c));
+    const float denominator = la * lb * lc + a.dot(b) * lc + a.dot(c) * lb + b.dot(c) * la;
+    solid_angle += 2.0 * double(atl::atan2(numerator, denominator));
+  }
+  return std::fabs(solid_angle) > 2.0 * double(k_pi);
+}
 
 float SoftBody::kinetic_energy() const {
   float energy = 0.0f;

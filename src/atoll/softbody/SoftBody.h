@@ -132,6 +132,27 @@ class SoftBody {
   float volume() const;
   /// Kinetic energy of the free vertices (J).
   float kinetic_energy() const;
+
+  // --- Queries (world/WorldQuery.h) -------------------------------------------------------------
+  // A query sees the soft body as its faces (thin, two-sided), its vertices as spheres of
+  // vertex_radius and its structural edges as capsules of that radius, and, when its faces are
+  // a closed surface, the volume they enclose. (Its contacts with rigid shapes are the vertex
+  // spheres alone.) Each query costs one test per face, edge and vertex.
+
+  /// Smallest sphere a vertex is collided as (m; a vertex radius of 0 still needs a shape).
+  static constexpr float k_min_vertex_sphere_radius = 1.0e-3f;
+  /// Radius of the sphere each vertex collides as (m): vertex_radius, at least
+  /// k_min_vertex_sphere_radius.
+  float vertex_sphere_radius() const {
+    return settings_->vertex_radius > k_min_vertex_sphere_radius ? settings_->vertex_radius
+                                                                 : k_min_vertex_sphere_radius;
+  }
+  /// First hit fraction t ≥ 0 of the ray origin + t·direction against the soft body (0 when
+  /// the origin is inside), k_float_max when it misses.
+  float cast_ray(const Vec3& origin, const Vec3& direction) const;
+  /// Whether `point` (m) is within vertex_radius of a vertex or structural edge, or inside the
+  /// closed surface of the faces.
+  bool contains_point(const Vec3& point) const;
   /// Potential energy of the free vertices in `gravity` (J), relative to the origin.
   float potential_energy(const Vec3& gravity) const;
 

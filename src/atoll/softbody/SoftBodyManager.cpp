@@ -108,7 +108,12 @@ void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSetti
   const DefaultObjectLayerFilter filter(layer_filter, self.object_layer());
   (void)broadphase.collide_aabox(near, filter, found);
   entry.collider_bodies.clear();
-  for (const BroadPhaseHit& hit : found.hits) entry.collider_bodies.push_back(hit.body_index);
+  for (const BroadPhaseHit& hit : found.hits) {
+    // Itself and the other soft bodies are in the broadphase too; they do not collide.
+    const Body& body = *bodies.body_at_slot(hit.body_index);
+    if (!body.is_soft_body() && bodies.groups_collide(self, body))
+      entry.collider_bodies.push_back(hit.body_index);
+  }
   for (const Tie& tie : entry.ties) {
     const Body* body = bodies.get(tie.body);
     if (body != nullptr && body->is_added()) entry.collider_bodies.push_back(tie.body.index());
@@ -177,6 +182,24 @@ bool SoftBodyManager::is_sleeping(BodyID id) const {
   return entry != nullptr && entry->asleep;
 }
 
+void SoftBodyManager::wake(BodyID id) {
+  // find() is const; the entry is this manager's own.
+  Entry* entry = const_cast<Entry*>(find(id));
+  if (entry == nullptr) return;
+  entry->asleep = false;
+  entry->sleep_timer = 0.0f;
+}
+
+void SoftBodyManager::sync_bodies(BodyManager& bodies) const {
+  for (const Entry& entry : entries_) {
+    Body* body = bodies.get(entry.id);
+    if (body == nullptr) continue;
+    const SoftBody& soft = *entry.body;
+    bodies.set_soft_body_motion(*body, soft.center_of_mass(), soft.linear_velocity(),
+                                soft.bounds().expanded(soft.settings().vertex_radius));
+  }
+}
+
 uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_settings,
                                  const SoftBodySleepSettings& sleep, BodyManager& bodies,
                                  const BroadPhase& broadphase,
@@ -199,9 +222,11 @@ uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_sett
   // next step, summed per body.
   uint32_t failed = 0;
   pending_.clear();
+  updated_.clear();
   for (Entry& entry : entries_) {
     Body& self = *bodies.get(entry.id);
     if (!self.is_added()) continue;
+    updated_.push_back(entry.id.index());
     failed += entry.failed ? 1 : 0;
     for (size_t c = 0; c < entry.colliders.size(); ++c) {
       const SoftBodyCollider& collider = entry.colliders[c];

@@ -17,11 +17,13 @@
 // body near it or tied to it moves (SoftBodySleepSettings); asleep it costs one broadphase
 // query per step and gives no impulses.
 //
-// Not yet (issue 11 notes): soft bodies are not in the broadphase (ray casts and rigid bodies'
-// own queries do not see them) and do not collide with each other.
+// An added soft body is in the broadphase with its Body's bounds (the world moves its entry
+// after this stage), so queries find it (world/WorldQuery.h); find_pairs never pairs it (its
+// contacts with rigid bodies are made here). Soft bodies do not collide with each other.
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "atoll/body/BodyManager.h"
@@ -85,8 +87,16 @@ class SoftBodyManager {
                   const SoftBodySleepSettings& sleep, BodyManager& bodies,
                   const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter,
                   JobSystem* jobs);
+  /// Body indices of the added soft bodies the last update saw, ascending: their Bodies took new
+  /// bounds.
+  std::span<const uint32_t> updated_body_indices() const { return updated_; }
   /// Whether the soft body `id` sleeps (false for an ID that names no soft body).
   bool is_sleeping(BodyID id) const;
+  /// Wakes the soft body `id` (nothing for an ID that names no soft body, or one awake).
+  void wake(BodyID id);
+  /// Gives each soft body's Body the centre of mass, mean velocity and bounds of its vertices
+  /// (after a restore changed them).
+  void sync_bodies(BodyManager& bodies) const;
 
   /// Gives the dynamic bodies the impulses the soft bodies' last step left for them (waking
   /// them), in body-index order. Bodies gone or no longer dynamic since are skipped.
@@ -133,6 +143,8 @@ class SoftBodyManager {
 
   // In body-index order.
   std::vector<Entry> entries_;
+  // updated_body_indices().
+  std::vector<uint32_t> updated_;
   // Impulses for dynamic bodies, applied at the next step's start; by body index, one entry
   // per body.
   struct Pending {

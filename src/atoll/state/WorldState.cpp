@@ -146,6 +146,9 @@ void walk(StateStream& s, const WorldStateRefs& w, StateParts parts, const State
     std::function<bool(BodyID)> keep;
     if (filter != nullptr) keep = [&](BodyID id) { return filter->save_body(*w.bodies.get(id)); };
     if (s.ok()) w.soft_bodies.visit_state(s, keep);
+    // A soft body's Body took the restored pose and placeholder shape's bounds: its vertices'
+    // bounds are the ones queries need.
+    if (s.restoring() && s.ok()) w.soft_bodies.sync_bodies(w.bodies);
   }
   if (has_part(parts, StateParts::contacts)) {
     std::function<bool(uint32_t, uint32_t)> keep;

@@ -139,7 +139,8 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
   for (const BroadPhaseHit& candidate : ctx.ccd_candidates.hits) {
     if (candidate.body_index == index1) continue;
     const Body& body2 = *bodies.body_at_slot(candidate.body_index);
-    if (body2.is_sensor() || !bodies.groups_collide(body1, body2)) continue;
+    // A soft body's vertices collide in its own stage.
+    if (body2.is_sensor() || body2.is_soft_body() || !bodies.groups_collide(body1, body2)) continue;
     Vec3 velocity2;
     const uint32_t solver2 = solver.index_of[candidate.body_index];
     if (solver2 != k_none) {

@@ -86,9 +86,11 @@ Result<bool> PhysicsSystem::were_bodies_in_contact(BodyID body1, BodyID body2) c
 // --- BodyListener: the broadphase mirrors the bodies that are in the simulation -------------
 
 void PhysicsSystem::on_added(const Body& body) {
-  // A quarantined body re-enters the broadphase when released; soft bodies are not in it.
-  if (body.is_quarantined() || body.is_soft_body()) return;
-  const Status added = broadphase_.add(body.id().index(), body.object_layer(), body.world_bounds());
+  // A quarantined body re-enters the broadphase when released. A soft body is found by queries
+  // but never paired: its stage collides its vertices.
+  if (body.is_quarantined()) return;
+  const Status added = broadphase_.add(body.id().index(), body.object_layer(), body.world_bounds(),
+                                       !body.is_soft_body());
   ATOLL_ASSERT(added.ok(), "a validated body must enter the broadphase");
   (void)added;
 }
@@ -253,6 +255,16 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
       result.failed_soft_bodies += failed;
       result.flag(UpdateError::soft_body_step_failed);
     }
+    // Their broadphase entries follow the vertices (fattened along the mean velocity).
+    const auto bounds_of = [&](uint32_t index, AABox& tight_box, Vec3& displacement) {
+      const Body& body = *body_manager_.body_at_slot(index);
+      tight_box = body.world_bounds();
+      displacement = body.linear_velocity() * dt;
+    };
+    const Result<uint32_t> moved =
+        broadphase_.update_many(soft_body_manager_.updated_body_indices(), bounds_of);
+    ATOLL_ASSERT(moved.ok(), "an added soft body is in the broadphase with finite bounds");
+    (void)moved;
   });
 }
 
@@ -473,7 +485,10 @@ Result<uint32_t> PhysicsSystem::activate_bodies_in_aabox(const AABox& box,
   for (const BroadPhaseHit& hit : found.hits) {
     Body& body = *body_manager_.body_at_slot(hit.body_index);
     if (body.is_static() || !body.world_bounds().overlaps(box)) continue;
-    body_manager_.activate(body);
+    if (body.is_soft_body())
+      soft_body_manager_.wake(body.id());
+    else
+      body_manager_.activate(body);
     ++count;
   }
   return count;

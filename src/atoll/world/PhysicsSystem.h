@@ -108,10 +108,10 @@ class PhysicsSystem final : private BodyListener {
   /// The constraints in the world, in the order they were added (index order).
   std::span<const Ref<Constraint>> constraints() const { return constraint_manager_.constraints(); }
 
-  /// Wakes (or keeps awake, restarting their sleep test) every added non-static body whose
-  /// bounds overlap `box` (m) and whose layer passes `filter`, in body-index order. Returns how
-  /// many it activated or kept awake; error (nothing changed) when the box is not finite or is
-  /// inverted.
+  /// Wakes (or keeps awake, restarting their sleep test) every added non-static body (soft
+  /// bodies included) whose bounds overlap `box` (m) and whose layer passes `filter`, in body-index
+  /// order. Returns how many it activated or kept awake; error (nothing changed) when the box is
+  /// not finite or is inverted.
   Result<uint32_t> activate_bodies_in_aabox(const AABox& box,
                                             const ObjectLayerFilter& filter = ObjectLayerFilter());
 

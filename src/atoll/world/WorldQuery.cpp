@@ -3,6 +3,7 @@
 #include "atoll/collision/narrowphase/CollideShapes.h"
 #include "atoll/collision/narrowphase/ShapeQueries.h"
 #include "atoll/core/QuickSort.h"
+#include "atoll/shape/SphereShape.h"
 
 namespace atl {
 
@@ -34,6 +35,11 @@ Result<std::vector<RayHit>> WorldQuery::cast_ray_all(const Vec3& origin, const V
   for (const BroadPhaseHit& candidate : candidates.hits) {
     const Body* body = accept(candidate.body_index, filter);
     if (body == nullptr) continue;
+    if (const SoftBody* soft = system_.soft_body(body->id())) {
+      const float fraction = soft->cast_ray(origin, direction);
+      if (fraction <= 1.0f) hits.push_back({body->id(), fraction, SubShapeID()});
+      continue;
+    }
     RayCastResult hit;
     Result<bool> found =
         atl::cast_ray(*body->shape(), body->world_transform(), origin, direction, hit);
@@ -63,7 +69,10 @@ Result<std::vector<BodyID>> WorldQuery::collide_point(const Vec3& point,
   for (const BroadPhaseHit& candidate : candidates.hits) {
     const Body* body = accept(candidate.body_index, filter);
     if (body == nullptr) continue;
-    Result<bool> in = atl::collide_point(*body->shape(), body->world_transform(), point);
+    const SoftBody* soft = system_.soft_body(body->id());
+    Result<bool> in = soft != nullptr
+                          ? Result<bool>(soft->contains_point(point))
+                          : atl::collide_point(*body->shape(), body->world_transform(), point);
     if (in.ok() && *in) inside.push_back(body->id());
   }
   quick_sort(inside.begin(), inside.end(), by_id);
@@ -97,6 +106,22 @@ Result<std::vector<ShapeHit>> WorldQuery::collide_shape(const Shape& shape, cons
   std::vector<ShapeHit> hits;
   for (BodyID id : *candidates) {
     const Body& body = *system_.bodies().get(id);
+    if (const SoftBody* soft = system_.soft_body(id)) {
+      // The vertices' spheres (the soft body's contacts with rigid shapes are theirs), in
+      // vertex order.
+      const SphereShape sphere(soft->vertex_sphere_radius());
+      const float reach = sphere.radius() + settings.max_separation_distance;
+      for (const Vec3& vertex : soft->positions()) {
+        if (!AABox::from_center(vertex, Vec3::replicate(reach)).overlaps(bounds)) continue;
+        AllContactsCollector collector;
+        if (Status ok = collide_shapes(shape, transform, sphere, Mat44::translation(vertex),
+                                       settings, collector);
+            !ok)
+          return Error("WorldQuery::collide_shape: " + std::string(ok.error().message()));
+        for (const ContactManifold& m : collector.manifolds) hits.push_back({id, m});
+      }
+      continue;
+    }
     AllContactsCollector collector;
     if (Status ok = collide_shapes(shape, transform, *body.shape(), body.world_transform(),
                                    settings, collector);
@@ -120,12 +145,25 @@ Result<std::optional<ShapeCastHit>> WorldQuery::cast_shape(const Shape& shape, c
   if (!candidates) return candidates.error();
   std::optional<ShapeCastHit> best;
   ShapeCastResult result;  // keeps the earliest hit across targets
-  for (BodyID id : *candidates) {
-    const Body& body = *system_.bodies().get(id);
-    Result<bool> hit = atl::cast_shape(shape, start, displacement, *body.shape(),
-                                       body.world_transform(), settings, result);
+  const auto cast = [&](BodyID id, const Shape& target, const Mat44& target_transform) -> Status {
+    Result<bool> hit =
+        atl::cast_shape(shape, start, displacement, target, target_transform, settings, result);
     if (!hit) return Error("WorldQuery::cast_shape: " + std::string(hit.error().message()));
     if (*hit) best = ShapeCastHit{id, result};
+    return Ok{};
+  };
+  for (BodyID id : *candidates) {
+    const Body& body = *system_.bodies().get(id);
+    if (const SoftBody* soft = system_.soft_body(id)) {
+      // The vertices' spheres, as collide_shape.
+      const SphereShape sphere(soft->vertex_sphere_radius());
+      for (const Vec3& vertex : soft->positions()) {
+        if (!AABox::from_center(vertex, Vec3::replicate(sphere.radius())).overlaps(swept)) continue;
+        if (Status ok = cast(id, sphere, Mat44::translation(vertex)); !ok) return ok.error();
+      }
+      continue;
+    }
+    if (Status ok = cast(id, *body.shape(), body.world_transform()); !ok) return ok.error();
   }
   return best;
 }

@@ -3,6 +3,12 @@
 // shape casts. The broadphase finds candidate bodies by their bounds; the narrow phase then
 // tests their shapes. Results are ordered deterministically (by fraction or depth, then body ID).
 // Call between steps, like BodyInterface.
+//
+// Soft bodies are found too, by their vertices: a ray or a point meets a soft body's faces,
+// vertex spheres and edge capsules, and the volume of a closed surface (SoftBody::cast_ray,
+// contains_point); a box its bounds; collide_shape and cast_shape its vertex spheres (what rigid
+// bodies collide with), one manifold per touching vertex. A soft body's hits carry no
+// sub-shape ID.
 
 #include <functional>
 #include <optional>

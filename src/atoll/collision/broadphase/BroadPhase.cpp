@@ -62,7 +62,7 @@ Result<BroadPhaseLayer> BroadPhase::map_layer(ObjectLayer layer, const char* fun
   return bp_layer;
 }
 
-Status BroadPhase::add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box) {
+Status BroadPhase::add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box, bool pairs) {
   if (body_index > k_max_body_index) {
     return Error("BroadPhase.add.body_index: must be <= " + std::to_string(k_max_body_index) +
                  ", got " + std::to_string(body_index));
@@ -78,7 +78,7 @@ Status BroadPhase::add(uint32_t body_index, ObjectLayer layer, const AABox& tigh
   Result<uint32_t> proxy = trees_[*bp_layer].insert(fat_box, body_index);
   if (!proxy) return proxy.error();
   if (body_index >= bodies_.size()) bodies_.resize(static_cast<size_t>(body_index) + 1);
-  bodies_[body_index] = BodyEntry{*proxy, layer, *bp_layer};
+  bodies_[body_index] = BodyEntry{*proxy, layer, *bp_layer, pairs};
   ++body_count_;
   return Ok{};
 }
@@ -263,7 +263,8 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
     const uint32_t hi = x < y ? y : x;
     const BodyEntry& from = bodies_[is_marked_active(lo) ? lo : hi];
     const BodyEntry& to = bodies_[is_marked_active(lo) ? hi : lo];
-    if (!object_vs_broadphase_->should_collide(from.layer, to.bp_layer) ||
+    if (!from.pairs || !to.pairs ||
+        !object_vs_broadphase_->should_collide(from.layer, to.bp_layer) ||
         !object_pair_filter_->should_collide(from.layer, to.layer)) {
       return;
     }
@@ -282,6 +283,7 @@ void BroadPhase::find_pairs_by_query(std::span<const uint32_t> active_body_indic
   const uint32_t num_layers = num_broadphase_layers();
   for (const uint32_t index : active_body_indices) {
     const BodyEntry& entry = bodies_[index];
+    if (!entry.pairs) continue;
     const AABox& box = trees_[entry.bp_layer].fat_box(entry.proxy);
     for (uint32_t bp = 0; bp < num_layers; ++bp) {
       if (trees_[bp].empty() ||
@@ -290,7 +292,8 @@ void BroadPhase::find_pairs_by_query(std::span<const uint32_t> active_body_indic
       }
       trees_[bp].query_aabox(box, [&](uint32_t other) {
         if (other == index || (other < index && is_marked_active(other))) return true;
-        if (object_pair_filter_->should_collide(entry.layer, bodies_[other].layer)) {
+        const BodyEntry& to = bodies_[other];
+        if (to.pairs && object_pair_filter_->should_collide(entry.layer, to.layer)) {
           out.push_back(index < other ? BodyPair{index, other} : BodyPair{other, index});
         }
         return true;

@@ -39,10 +39,11 @@ class BroadPhase {
                                    const ObjectLayerPairFilter& object_pair_filter,
                                    const BroadPhaseSettings& settings = {});
 
-  /// Adds body `body_index` on `layer` with bounds `tight_box` (world space, m). Error when the
-  /// index is already present or too large, the box is not finite or inverted, or the layer
-  /// maps to no broadphase layer.
-  Status add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box);
+  /// Adds body `body_index` on `layer` with bounds `tight_box` (world space, m). With `pairs`
+  /// false, queries find the body but find_pairs never pairs it (a soft body: its own stage
+  /// collides its vertices). Error when the index is already present or too large, the box is
+  /// not finite or inverted, or the layer maps to no broadphase layer.
+  Status add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box, bool pairs = true);
   /// Removes a body. Error when it is not present.
   Status remove(uint32_t body_index);
   /// Gives a body's leaf exactly `fat_box` (world space, m), for restoring a saved state: the
@@ -96,10 +97,11 @@ class BroadPhase {
   void optimize();
 
   /// Replaces `out` with every pair of overlapping fat boxes that involves an active body and
-  /// passes the layer filters, each once, sorted by (a, b). Pairs of two inactive bodies are
-  /// not reported. Error (and `out` empty) when an active index is not present or is listed
-  /// twice. Allocates only to grow `out` and its scratch bits. Each pair is looked for from its
-  /// active side only, so the layer filters must be symmetric.
+  /// passes the layer filters, each once, sorted by (a, b). Pairs of two inactive bodies, and
+  /// pairs with a body added with `pairs` false, are not reported. Error (and `out` empty) when an
+  /// active index is not present or is listed twice. Allocates only to grow `out` and its scratch
+  /// bits. Each pair is looked for from its active side only, so the layer filters must be
+  /// symmetric.
   Status find_pairs(std::span<const uint32_t> active_body_indices, std::vector<BodyPair>& out);
 
   /// Reports the bodies whose fat boxes the segment origin → origin + direction enters
@@ -188,6 +190,8 @@ class BroadPhase {
     uint32_t proxy = DynamicTree::k_null_node;  // leaf in trees_[bp_layer]; null when absent
     ObjectLayer layer = 0;
     BroadPhaseLayer bp_layer = 0;
+    // Whether find_pairs may pair the body (add's `pairs`).
+    bool pairs = true;
   };
 
   BroadPhase(const BroadPhaseLayerInterface& layer_interface,
