@@ -25,7 +25,7 @@ void BM_ClothOnSphere64(benchmark::State& state) {
   (void)system.body_interface().create_and_add_body(sphere, Activation::DontActivate);
   SoftBodyCreationSettings cloth;
   cloth.settings = cloth_64();
-  const BodyID id = system.create_soft_body(cloth).value_or_throw();
+  const BodyID id = system.body_interface().create_soft_body(cloth).value_or_throw();
   (void)system.body_interface().add_body(id, Activation::Activate);
   for (int i = 0; i < 30; ++i) (void)system.update(1.0f / 60.0f);
   for (auto _ : state) benchmark::DoNotOptimize(system.update(1.0f / 60.0f).ok());

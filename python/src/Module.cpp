@@ -315,7 +315,7 @@ class PyWorld {
     settings.settings = built.settings;
     for (const auto& [vertex, placeholder] : built.ties)
       settings.ties.push_back({vertex, attached[std::stoul(placeholder.substr(1))]});
-    const BodyID id = unwrap(system().create_soft_body(settings));
+    const BodyID id = unwrap(system().body_interface().create_soft_body(settings));
     if (Status added = bodies().add_body(id, Activation::Activate); !added) {
       (void)bodies().destroy_body(id);
       throw added.error();

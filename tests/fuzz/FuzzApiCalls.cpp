@@ -405,7 +405,7 @@ class Session {
     creation.settings = settings;
     if (in_.boolean())
       creation.ties.push_back({in_.below(uint32_t(settings->vertices.size()) + 2), any_body()});
-    const Result<BodyID> id = system_.create_soft_body(creation);
+    const Result<BodyID> id = system_.body_interface().create_soft_body(creation);
     if (!accepted(id, "create_soft_body")) return;
     ids_.push_back(*id);
     if (in_.boolean())

@@ -27,9 +27,8 @@ constexpr float k_dt = 1.0f / 60.0f;
 BodyID add_soft(LawWorld& world, Ref<SoftBodySettings> settings) {
   SoftBodyCreationSettings s;
   s.settings = std::move(settings);
-  const Result<BodyID> id = world.system().create_soft_body(s);
+  const Result<BodyID> id = world.bodies().create_and_add_soft_body(s, Activation::Activate);
   EXPECT_TRUE(id.ok()) << id.error().message();
-  EXPECT_TRUE(world.bodies().add_body(id.value(), Activation::Activate).ok());
   return id.value();
 }
 

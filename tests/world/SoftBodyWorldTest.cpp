@@ -31,7 +31,7 @@ BodyID add_soft(LawWorld& world, Ref<SoftBodySettings> settings,
   SoftBodyCreationSettings s;
   s.settings = std::move(settings);
   s.ties = std::move(ties);
-  const Result<BodyID> id = world.system().create_soft_body(s);
+  const Result<BodyID> id = world.bodies().create_soft_body(s);
   EXPECT_TRUE(id.ok()) << id.error().message();
   EXPECT_TRUE(world.bodies().add_body(id.value(), Activation::Activate).ok());
   return id.value();
@@ -206,20 +206,20 @@ TEST(SoftBodyWorld, CreationErrorsNameTheFieldAndCreateNothing) {
     SoftBodyCreationSettings settings;
     const char* message;
   } cases[] = {
-      {{nullptr, layers::k_moving, 0, {}}, "PhysicsSystem::create_soft_body: settings: is null"},
+      {{nullptr, layers::k_moving, 0, {}}, "BodyInterface::create_soft_body: settings: is null"},
       {{bad, layers::k_moving, 0, {}},
-       "PhysicsSystem::create_soft_body: settings.edges[2].compliance: must be >= 0, got -1"},
+       "BodyInterface::create_soft_body: settings.edges[2].compliance: must be >= 0, got -1"},
       {{cloth(Vec3(0, 2, 0)), layers::k_moving, 0, {{500, crate}}},
-       "PhysicsSystem::create_soft_body: ties[0].vertex: 500 out of range (169 vertices)"},
+       "BodyInterface::create_soft_body: ties[0].vertex: 500 out of range (169 vertices)"},
       {{cloth(Vec3(0, 2, 0)), layers::k_moving, 0, {{3, other_soft}}},
-       "PhysicsSystem::create_soft_body: ties[0].body: body"},
+       "BodyInterface::create_soft_body: ties[0].body: body"},
       {{cloth(Vec3(0, 2, 0)), layers::k_moving, 0, {{3, crate}, {3, crate}}},
-       "PhysicsSystem::create_soft_body: ties[1].vertex: vertex 3 is tied twice"},
+       "BodyInterface::create_soft_body: ties[1].vertex: vertex 3 is tied twice"},
       {{cloth(Vec3(0, 2, 0)), layers::k_moving, 0, {{3, BodyID(77)}}},
-       "PhysicsSystem::create_soft_body: ties[0].body: id: no body was ever created"},
+       "BodyInterface::create_soft_body: ties[0].body: id: no body was ever created"},
   };
   for (const auto& c : cases) {
-    const Result<BodyID> id = world.system().create_soft_body(c.settings);
+    const Result<BodyID> id = world.bodies().create_soft_body(c.settings);
     ASSERT_FALSE(id.ok()) << c.message;
     EXPECT_EQ(std::string(id.error().message()).rfind(c.message, 0), 0u) << id.error().message();
   }
@@ -250,6 +250,19 @@ struct SoftScene {
     return all;
   }
 };
+
+TEST(SoftBodyWorld, ABodyInterfaceOfNoWorldCreatesNoSoftBody) {
+  BodyManager manager;
+  BodyInterface bodies(manager);
+  SoftBodyCreationSettings s;
+  s.settings = cloth(Vec3(0, 2, 0));
+  const Result<BodyID> id = bodies.create_and_add_soft_body(s, Activation::Activate);
+  ASSERT_FALSE(id.ok());
+  EXPECT_NE(std::string(id.error().message()).find("BodyInterface::create_soft_body: this "),
+            std::string::npos)
+      << id.error().message();
+  EXPECT_EQ(manager.num_bodies(), 0u);
+}
 
 TEST(SoftBodyWorld, TheSameBitsForAnyThreadCount) {
   SoftScene inline_run;

@@ -107,6 +107,25 @@ Result<BodyID> BodyInterface::create_and_add_body(const BodyCreationSettings& se
   return id;
 }
 
+Result<BodyID> BodyInterface::create_soft_body(const SoftBodyCreationSettings& settings) {
+  constexpr const char* call = "BodyInterface::create_soft_body";
+  if (soft_body_creator_ == nullptr)
+    return Error(std::string(call) +
+                 ": this BodyInterface belongs to no world that simulates "
+                 "soft bodies (PhysicsSystem::body_interface() does)");
+  return soft_body_creator_->create_soft_body(settings, call);
+}
+
+Result<BodyID> BodyInterface::create_and_add_soft_body(const SoftBodyCreationSettings& settings,
+                                                       Activation activation) {
+  Result<BodyID> id = create_soft_body(settings);
+  if (!id) return id;
+  Body& body = *manager_.get(*id);
+  manager_.add_body(body, activation);
+  if (listener_ != nullptr) listener_->on_added(body);
+  return id;
+}
+
 Result<bool> BodyInterface::is_added(BodyID id) const {
   return read<bool>(id, "BodyInterface::is_added", [](const Body& b) { return b.is_added(); });
 }

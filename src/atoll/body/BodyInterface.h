@@ -13,6 +13,7 @@
 
 #include "atoll/body/BodyListener.h"
 #include "atoll/body/BodyManager.h"
+#include "atoll/body/SoftBodyCreator.h"
 
 namespace atl {
 
@@ -25,6 +26,8 @@ class BodyInterface {
   /// The observer of changes (null: none).
   BodyListener* listener() const { return listener_; }
   void set_listener(BodyListener* listener) { listener_ = listener; }
+  /// What create_soft_body forwards to (the world; null: soft bodies cannot be created).
+  void set_soft_body_creator(SoftBodyCreator* creator) { soft_body_creator_ = creator; }
   /// The underlying manager (unchecked access for the engine).
   BodyManager& manager() { return manager_; }
 
@@ -40,6 +43,16 @@ class BodyInterface {
   Status destroy_body(BodyID id);
   /// create_body + add_body.
   Result<BodyID> create_and_add_body(const BodyCreationSettings& settings, Activation activation);
+  /// Creates a soft body (softbody/SoftBodyManager.h), not yet in the simulation: a body of the
+  /// world — an ID, an object layer, added, removed and destroyed like any other — whose
+  /// vertices the world simulates by XPBD against the rigid bodies, pushing the dynamic ones
+  /// back. Its Body's pose is the vertices' centre of mass; the calls here that move or change
+  /// a rigid body refuse it. Error (nothing created) naming the bad field, or when this
+  /// interface belongs to no world (set_soft_body_creator).
+  Result<BodyID> create_soft_body(const SoftBodyCreationSettings& settings);
+  /// create_soft_body + add_body.
+  Result<BodyID> create_and_add_soft_body(const SoftBodyCreationSettings& settings,
+                                          Activation activation);
   /// Whether the body is in the simulation.
   Result<bool> is_added(BodyID id) const;
   /// Read access to every property of the body (the pointer stays valid until it is destroyed).
@@ -178,6 +191,7 @@ class BodyInterface {
 
   BodyManager& manager_;
   BodyListener* listener_;
+  SoftBodyCreator* soft_body_creator_ = nullptr;
 };
 
 }  // namespace atl

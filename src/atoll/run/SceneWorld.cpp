@@ -122,7 +122,7 @@ Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& s
     settings.settings = built->settings;
     for (const auto& [vertex, body] : built->ties)
       settings.ties.push_back({vertex, world->body(body)});
-    Result<BodyID> id = world->system_->create_soft_body(settings);
+    Result<BodyID> id = world->system_->body_interface().create_soft_body(settings);
     if (!id) return Error(std::string(source) + ": " + path + ": " + id.error().message());
     if (Status added = bodies.add_body(*id, Activation::Activate); !added)
       return Error(std::string(source) + ": " + path + ": " + added.error().message());

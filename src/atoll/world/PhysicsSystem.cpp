@@ -60,6 +60,7 @@ PhysicsSystem::PhysicsSystem(const PhysicsSystemSettings& settings)
                                     ? settings.object_layer_pair_filter
                                     : default_layers_.get()) {
   body_manager_.set_max_bodies(settings.max_bodies);
+  body_interface_.set_soft_body_creator(this);
 }
 
 PhysicsSystem::~PhysicsSystem() = default;
@@ -368,8 +369,8 @@ WorldStateRefs PhysicsSystem::state_refs() {
           soft_body_manager_, settings_.gravity, step_count_};
 }
 
-Result<BodyID> PhysicsSystem::create_soft_body(const SoftBodyCreationSettings& settings) {
-  constexpr const char* call = "PhysicsSystem::create_soft_body";
+Result<BodyID> PhysicsSystem::create_soft_body(const SoftBodyCreationSettings& settings,
+                                               const char* call) {
   if (Status valid = soft_body_manager_.validate(settings, body_manager_, call); !valid)
     return valid.error();
   // Its Body: a placeholder sphere (the soft body is not in the broadphase; rigid stages never

@@ -48,7 +48,7 @@ struct PhysicsSystemSettings {
   uint32_t max_contact_manifolds = 0;
 };
 
-class PhysicsSystem final : private BodyListener {
+class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
  public:
   explicit PhysicsSystem(const PhysicsSystemSettings& settings = {});
   PhysicsSystem(const PhysicsSystem&) = delete;
@@ -84,18 +84,12 @@ class PhysicsSystem final : private BodyListener {
   Status add_constraint(const Ref<Constraint>& constraint);
   /// Removes a constraint; error (nothing changed) when it is not in this world.
   Status remove_constraint(const Ref<Constraint>& constraint);
-  /// Creates a soft body (softbody/SoftBodyManager.h): a body of the world — an ID, an object
-  /// layer, added with body_interface().add_body, removed and destroyed like any other — whose
-  /// vertices are simulated by XPBD against the rigid bodies (soft_body_substeps and
-  /// soft_body_iterations of the settings; two-way: the dynamic bodies they push are pushed
-  /// back). Its Body's pose is the vertices' centre of mass; BodyInterface's calls that move
-  /// or change a rigid body refuse it. Error (nothing created) naming the bad field.
-  Result<BodyID> create_soft_body(const SoftBodyCreationSettings& settings);
   /// The soft body's vertices and measures, or null when `id` is not a live soft body.
   const SoftBody* soft_body(BodyID id) const {
     return body_manager_.get(id) != nullptr ? soft_body_manager_.get(id) : nullptr;
   }
-  /// The soft bodies (read only; BodyInterface and create_soft_body change them).
+  /// The soft bodies (read only; BodyInterface creates and changes them, stepped with
+  /// soft_body_substeps and soft_body_iterations of the settings).
   const SoftBodyManager& soft_bodies() const { return soft_body_manager_; }
   /// One number for the whole simulation state (the summary's `state_hash`): every body's
   /// pose and velocities and every soft body's vertices (state/StateHash.h).
@@ -173,6 +167,9 @@ class PhysicsSystem final : private BodyListener {
   void on_shape_changed(const Body& body) override;
   void on_motion_type_changed(const Body& body, MotionType old_type) override;
   void on_quarantine_released(const Body& body) override;
+  // SoftBodyCreator: BodyInterface::create_soft_body.
+  Result<BodyID> create_soft_body(const SoftBodyCreationSettings& settings,
+                                  const char* call) override;
 
   // One collision step of length dt (the stage list); `last` is true for the last one of the
   // update.
