@@ -152,6 +152,38 @@ TEST(SoftBodyWorld, ARopeTiedToACrateCarriesIt) {
   EXPECT_LT(world.body(crate).linear_velocity().length(), 0.01f);
 }
 
+TEST(SoftBodyWorld, ALightPlankRestingOnAndTiedToTwoRopesSettles) {
+  // A short rope bridge: two ropes 4 m long of 16 segments (0.05 kg per vertex) pinned at both
+  // ends, and a 1.5 kg plank in the middle lying on both and tied to each at its middle. The
+  // soft-body step moved the plank without its gravity; the plank then sank by g·dt² every
+  // step and the correction that pushed it back turned into velocity: it kept moving (0.28 m/s
+  // at most over the last 5 s; 0.0007 m/s with its gravity in the step).
+  LawWorld world;
+  ASSERT_TRUE(
+      world.system().set_settings(laws::with(&PhysicsSettings::soft_body_substeps, 8)).ok());
+  BodyOptions plank_options;
+  plank_options.mass = 1.5f;
+  plank_options.linear_damping = 0.5f;
+  plank_options.angular_damping = 0.5f;
+  const BodyID plank = world.add_box(Vec3(0.3f, 0.03f, 0.7f), Vec3(0, 3.05f, 0), plank_options);
+  for (const float z : {-0.5f, 0.5f}) {
+    Ref<SoftBodySettings> rope =
+        make_rope(Vec3(-2, 3, z), Vec3(2, 3, z), 16, 0.85f, 1.0e-6f, 0.0f, 0.02f).value_or_throw();
+    rope->vertices.front().inverse_mass = 0.0f;
+    rope->vertices.back().inverse_mass = 0.0f;
+    rope->linear_damping = 0.5f;
+    add_soft(world, rope, {{8, plank}});
+  }
+  float fastest_late = 0.0f;
+  for (int i = 0; i < 600; ++i) {
+    step(world, 1);
+    if (i >= 300)
+      fastest_late = std::max(fastest_late, world.body(plank).linear_velocity().length());
+  }
+  EXPECT_LT(fastest_late, 0.05f) << "the plank settles within 5 s";
+  EXPECT_GT(world.body(plank).center_of_mass_position().y(), 2.5f) << "held up by the ropes";
+}
+
 TEST(SoftBodyWorld, AConstraintOnASoftBodyIsRefusedAndChangesNothing) {
   // Found by the api_calls fuzzer: a point constraint between a soft body and a sleeping box
   // was added; every step then woke the box's partner forever (a soft body never joins the

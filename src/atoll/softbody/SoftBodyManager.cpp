@@ -132,6 +132,8 @@ void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSetti
     c.linear_velocity = body.linear_velocity();
     c.angular_velocity = body.angular_velocity();
     c.friction = body.friction();
+    if (body.is_dynamic())
+      c.acceleration = step_settings.gravity * body.motion_properties()->gravity_factor();
     c.inverse_mass = body.inverse_mass();
     c.inverse_inertia = body.inverse_inertia();
     entry.colliders.push_back(c);
