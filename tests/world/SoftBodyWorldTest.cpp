@@ -7,12 +7,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "atoll/collision/narrowphase/CollideShapes.h"
+#include "atoll/constraint/DistanceConstraint.h"
 #include "atoll/constraint/PointConstraint.h"
 #include "atoll/core/ThreadPool.h"
+#include "atoll/shape/SphereShape.h"
 #include "atoll/softbody/SoftBodyGenerators.h"
 #include "atoll/state/StateRecorder.h"
 #include "atoll/state/WorldSnapshot.h"
@@ -129,6 +134,61 @@ TEST(SoftBodyWorld, ClothLandingOnAFloatingBoxConservesMomentum) {
   EXPECT_LT(world.body(box).linear_velocity().y(), -0.5f) << "the cloth pushed the box down";
   EXPECT_NEAR(momentum.y(), expected, 0.03f * std::fabs(expected));
   EXPECT_NEAR(momentum.x(), 0.0f, 0.01f);
+}
+
+TEST(SoftBodyWorld, ClothDrapedOnAHangingBoxStaysOutAndWeighsOnIt) {
+  // A 2 kg box (0.8 m cube) hangs from a rod (a hard distance constraint from the middle of its
+  // top to a point above it); a 0.5 kg cloth of 1.2 m falls on it and drapes over it, touching
+  // nothing else. Settled, the rod carries box and
+  // cloth — the cloth's whole weight reaches the box through its vertices — and no vertex's
+  // sphere is inside the box by more than slop.
+  LawWorld world;
+  BodyOptions options;
+  options.mass = 2.0f;
+  options.linear_damping = 0.5f;
+  options.angular_damping = 2.0f;
+  const BodyID box = world.add_box(Vec3(0.4f, 0.4f, 0.4f), Vec3(0, 1, 0), options);
+  DistanceConstraintSettings rod;
+  rod.point1 = Vec3(0, 2, 0);
+  rod.point2 = Vec3(0, 1.4f, 0);
+  const Ref<Constraint> constraint =
+      rod.create(world.bodies(), Constraint::k_world, box).value_or_throw();
+  ASSERT_TRUE(world.system().add_constraint(constraint).ok());
+  const auto& rod_constraint = static_cast<const DistanceConstraint&>(*constraint);
+  // A limp cloth (bend compliance 1): a stiff sheet (1e-3) dropped on a box smaller than itself
+  // springs back from its fold over the edges like a diving board and slides off.
+  const BodyID id = add_soft(
+      world,
+      make_cloth(Vec3(0, 1.6f, 0), 1.2f, 1.2f, 13, 13, 0.5f, 1.0e-5f, 1.0f).value_or_throw());
+  double carried = 0.0;
+  const int settle = 240, measure = 60;
+  for (int i = 0; i < settle + measure; ++i) {
+    step(world, 1);
+    if (i >= settle) carried += std::fabs(rod_constraint.total_lambda_position()) / k_dt;
+  }
+  EXPECT_NEAR(carried / measure, 2.5 * 9.81, 0.02 * 2.5 * 9.81) << "N: box and cloth";
+  // Each vertex's distance to the box's surface (a small probe sphere at the vertex, collided
+  // with the box's shape), less the vertex radius.
+  const SoftBody& soft = *world.system().soft_body(id);
+  const Body& body = world.body(box);
+  const SphereShape probe(1.0e-3f);
+  CollideShapeSettings settings;
+  settings.max_separation_distance = 0.2f;
+  float deepest = k_float_max;
+  uint32_t touching = 0;
+  for (const Vec3& p : soft.positions()) {
+    ClosestContactCollector closest;
+    ASSERT_TRUE(collide_shapes(probe, Mat44::translation(p), *body.shape(), body.world_transform(),
+                               settings, closest)
+                    .ok());
+    if (!closest.has_hit) continue;
+    const float clearance =
+        1.0e-3f - closest.closest.penetration_depth - soft.settings().vertex_radius;
+    deepest = std::min(deepest, clearance);
+    touching += clearance < 0.01f ? 1 : 0;
+  }
+  EXPECT_GE(deepest, -0.01f);
+  EXPECT_GT(touching, 20u) << "the cloth lies on the box";
 }
 
 TEST(SoftBodyWorld, ARopeTiedToACrateCarriesIt) {

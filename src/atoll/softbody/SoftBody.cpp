@@ -29,6 +29,7 @@ std::optional<Error> check_collider(const std::string& field, const SoftBodyColl
   if (auto e = check_finite(field + ".linear_velocity", c.linear_velocity)) return e;
   if (auto e = check_finite(field + ".angular_velocity", c.angular_velocity)) return e;
   if (auto e = check_finite(field + ".acceleration", c.acceleration)) return e;
+  if (auto e = check_finite(field + ".angular_acceleration", c.angular_acceleration)) return e;
   if (auto e = check_non_negative(field + ".inverse_mass", c.inverse_mass)) return e;
   for (int column = 0; column < 3; ++column)
     if (auto e = check_finite(field + ".inverse_inertia", c.inverse_inertia.column3(column)))
@@ -115,6 +116,7 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
                   collider.linear_velocity,
                   collider.angular_velocity,
                   collider.inverse_mass > 0.0f ? collider.acceleration : Vec3::zero(),
+                  collider.inverse_mass > 0.0f ? collider.angular_acceleration : Vec3::zero(),
                   Vec3::zero(),
                   Vec3::zero(),
                   collider.inverse_mass,
@@ -132,6 +134,7 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
     // The colliders move to where they are at the sub-step's end.
     for (Moving& m : moving_) {
       m.linear_velocity += m.acceleration * h;
+      m.angular_velocity += m.angular_acceleration * h;
       m.offset += m.linear_velocity * h;
       m.turn += m.angular_velocity * h;
     }

@@ -45,12 +45,17 @@ struct SoftBodyCollider {
   Vec3 center_of_mass = Vec3::zero();
   Vec3 linear_velocity = Vec3::zero();
   Vec3 angular_velocity = Vec3::zero();
-  /// Acceleration (m/s², finite) the world will give a dynamic collider over the step: its
-  /// gravity (times its gravity factor). The step moves the collider with it, so that vertices
-  /// holding a body up hold its weight within the step. (Left out, a plank resting on a rope
-  /// sank by g·dt² each step and was pushed back by a correction that became velocity: the
-  /// lighter the plank, the faster it was thrown about.) 0 for a static or kinematic one.
+  /// Acceleration (m/s², finite) and angular acceleration (rad/s², finite) the rest of the world
+  /// gives a dynamic collider over a step — gravity and whatever else holds it (constraints,
+  /// contacts), without the soft bodies — as last measured (SoftBodyManager). The step moves
+  /// the collider with them, so that vertices holding a body up hold its weight within the
+  /// step while a body held by something else stays held. (Without them, a plank resting on a
+  /// rope sank by g·dt² each step and the correction that pushed it back became velocity: the
+  /// lighter the plank, the faster it was thrown about. With gravity alone, a box hanging from
+  /// a rod was expected to fall away from the cloth lying on it, and threw the cloth off.)
+  /// Ignored for a static or kinematic collider.
   Vec3 acceleration = Vec3::zero();
+  Vec3 angular_acceleration = Vec3::zero();
   /// Friction coefficient (≥ 0), combined with the soft body's as sqrt(a·b).
   float friction = 0.5f;
   /// 1 / mass (1/kg, finite, ≥ 0) and the inverse inertia about the centre of mass (world
@@ -185,7 +190,7 @@ class SoftBody {
   struct Moving {
     Vec3 center_of_mass;
     Vec3 linear_velocity, angular_velocity;
-    Vec3 acceleration;
+    Vec3 acceleration, angular_acceleration;
     Vec3 offset, turn;
     float inverse_mass = 0.0f;
     Mat44 inverse_inertia;

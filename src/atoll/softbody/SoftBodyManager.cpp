@@ -96,7 +96,8 @@ void SoftBodyManager::prune(const BodyManager& bodies) {
 void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,
                                  const SoftBodySleepSettings& sleep, const BodyManager& bodies,
                                  const BroadPhase& broadphase,
-                                 const ObjectLayerPairFilter& layer_filter) const {
+                                 const ObjectLayerPairFilter& layer_filter,
+                                 const BodyAccelerationOf& acceleration_of) const {
   const Body& self = *bodies.get(entry.id);
   SoftBody& soft = *entry.body;
   // The bodies near the vertices, in body-index order (the broadphase's order is its trees').
@@ -132,8 +133,8 @@ void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSetti
     c.linear_velocity = body.linear_velocity();
     c.angular_velocity = body.angular_velocity();
     c.friction = body.friction();
-    if (body.is_dynamic())
-      c.acceleration = step_settings.gravity * body.motion_properties()->gravity_factor();
+    if (body.is_dynamic() && acceleration_of)
+      acceleration_of(body, c.acceleration, c.angular_acceleration);
     c.inverse_mass = body.inverse_mass();
     c.inverse_inertia = body.inverse_inertia();
     entry.colliders.push_back(c);
@@ -205,7 +206,8 @@ void SoftBodyManager::sync_bodies(BodyManager& bodies) const {
 uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_settings,
                                  const SoftBodySleepSettings& sleep, BodyManager& bodies,
                                  const BroadPhase& broadphase,
-                                 const ObjectLayerPairFilter& layer_filter, JobSystem* jobs) {
+                                 const ObjectLayerPairFilter& layer_filter, JobSystem* jobs,
+                                 const BodyAccelerationOf& acceleration_of) {
   prune(bodies);
   const auto step_range = [&](uint32_t begin, uint32_t end, uint32_t /*worker*/) {
     for (uint32_t i = begin; i < end; ++i) {
@@ -213,7 +215,8 @@ uint32_t SoftBodyManager::update(float dt, const SoftBodyStepSettings& step_sett
       entry.failed = false;
       entry.colliders.clear();
       if (!bodies.get(entry.id)->is_added()) continue;
-      step_entry(entry, dt, step_settings, sleep, bodies, broadphase, layer_filter);
+      step_entry(entry, dt, step_settings, sleep, bodies, broadphase, layer_filter,
+                 acceleration_of);
     }
   };
   if (jobs != nullptr && entries_.size() > 1)

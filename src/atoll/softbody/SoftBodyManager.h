@@ -62,6 +62,12 @@ struct SoftBodyCreationSettings {
   std::vector<SoftBodyTie> ties;
 };
 
+/// Sets `linear` (m/s²) and `angular` (rad/s²) to the acceleration the dynamic body `body` had
+/// over the rigid part of this step without the soft bodies' impulses (its velocity change from
+/// after those impulses to now, over dt): gravity and whatever holds it. Called from several
+/// threads at once.
+using BodyAccelerationOf = std::function<void(const Body& body, Vec3& linear, Vec3& angular)>;
+
 class SoftBodyManager {
  public:
   /// Checks `settings` before the world creates the soft body's Body: the soft body settings,
@@ -79,14 +85,15 @@ class SoftBodyManager {
   uint32_t size() const { return uint32_t(entries_.size()); }
 
   /// The stage: steps every added soft body by dt with `step_settings` (gravity included)
-  /// against the rigid bodies near it, then gives the impulses to the dynamic ones. Soft bodies
-  /// whose Body was destroyed are dropped first.
+  /// against the rigid bodies near it (a dynamic one moving on with `acceleration_of`, zero
+  /// when empty), then gives the impulses to the dynamic ones. Soft bodies whose Body was
+  /// destroyed are dropped first.
   /// Returns how many soft bodies could not step (a result that was not finite: each stays as
   /// it was).
   uint32_t update(float dt, const SoftBodyStepSettings& step_settings,
                   const SoftBodySleepSettings& sleep, BodyManager& bodies,
                   const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter,
-                  JobSystem* jobs);
+                  JobSystem* jobs, const BodyAccelerationOf& acceleration_of = {});
   /// Body indices of the added soft bodies the last update saw, ascending: their Bodies took new
   /// bounds.
   std::span<const uint32_t> updated_body_indices() const { return updated_; }
@@ -139,7 +146,8 @@ class SoftBodyManager {
   void prune(const BodyManager& bodies);
   void step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,
                   const SoftBodySleepSettings& sleep, const BodyManager& bodies,
-                  const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter) const;
+                  const BroadPhase& broadphase, const ObjectLayerPairFilter& layer_filter,
+                  const BodyAccelerationOf& acceleration_of) const;
 
   // In body-index order.
   std::vector<Entry> entries_;

@@ -250,8 +250,22 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     sleep.allow_sleeping = settings_.allow_sleeping;
     sleep.point_velocity_sleep_threshold = settings_.point_velocity_sleep_threshold;
     sleep.time_before_sleep = settings_.time_before_sleep;
-    const uint32_t failed = soft_body_manager_.update(dt, soft, sleep, body_manager_, broadphase_,
-                                                      *object_layer_pair_filter_, ctx.jobs);
+    // A dynamic collider's acceleration over this step besides the soft bodies (whose
+    // impulses are in the velocities before forces): gravity and what holds it. Zero for a
+    // body that did not move at the step's start (asleep, or woken within it).
+    const SolverBodies& solver_bodies = ctx.solver;
+    const auto acceleration_of = [&](const Body& body, Vec3& linear, Vec3& angular) {
+      const uint32_t s = body.id().index() < solver_bodies.index_of.size()
+                             ? solver_bodies.index_of[body.id().index()]
+                             : SolverBodies::k_none;
+      if (s >= solver_bodies.velocities_before_forces.size() || body.is_quarantined()) return;
+      const BodyVelocity& before = solver_bodies.velocities_before_forces[s];
+      linear = (body.linear_velocity() - before.linear) / dt;
+      angular = (body.angular_velocity() - before.angular) / dt;
+    };
+    const uint32_t failed =
+        soft_body_manager_.update(dt, soft, sleep, body_manager_, broadphase_,
+                                  *object_layer_pair_filter_, ctx.jobs, acceleration_of);
     if (failed != 0) {
       result.failed_soft_bodies += failed;
       result.flag(UpdateError::soft_body_step_failed);
