@@ -369,6 +369,9 @@ class PyWorld {
   std::string body_name(uint32_t raw) const {
     for (size_t i = 0; i < ids_.size(); ++i)
       if (ids_[i].value() == raw) return names_[i];
+    // Queries find soft bodies too.
+    for (size_t i = 0; i < soft_ids_.size(); ++i)
+      if (soft_ids_[i].value() == raw) return soft_names_[i];
     return format_body_id(BodyID(raw));
   }
   const std::vector<std::string>& names() const { return names_; }
@@ -738,10 +741,7 @@ class PyWorld {
     d["fraction"] = hit.fraction;
     const Vec3 point = to_vec3(origin) + to_vec3(direction) * hit.fraction;
     d["point"] = from_vec3(point);
-    // The shape's outward normal at the hit (of the leaf hit), in world space.
-    const Body* b = unwrap(bodies().body(hit.body));
-    const Vec3 local = b->rotation().conjugated() * (point - b->position());
-    d["normal"] = from_vec3(b->rotation() * b->shape()->surface_normal(hit.sub_shape_id, local));
+    d["normal"] = from_vec3(hit.normal);
     return d;
   }
 

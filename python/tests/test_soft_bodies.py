@@ -112,3 +112,20 @@ def test_recordings_hold_the_soft_bodies_vertices(tmp_path):
     last = world.get_soft_body_positions(world.soft_body("rope_front"))
     assert np.array_equal(rope["positions"][-1], last.astype(np.float32))
     assert recording["soft_bodies"]["flag"]["positions"].shape == (6, 9, 3)
+
+
+def test_queries_find_soft_bodies_by_name():
+    world = atoll.World()
+    world.create_soft_body("cloth", name="sheet", center=[0, 1, 0], size=[2, 2],
+                           resolution=[5, 5])
+    world.create_soft_body("pressure_ball", name="ball", center=[0, 5, 0], radius=1.0,
+                           subdivisions=2)
+    hit = world.ray_cast([0.25, 3, 0.1], [0, -4, 0])
+    assert hit["name"] == "sheet"
+    assert hit["fraction"] == pytest.approx(0.5, abs=1e-5)
+    assert hit["normal"] == pytest.approx([0, 1, 0])  # the face, turned toward the ray
+    from_below = world.ray_cast([0.25, -1, 0.1], [0, 4, 0])
+    assert from_below["normal"] == pytest.approx([0, -1, 0])
+    assert [world.body_name(b) for b in world.overlap_point([0, 5, 0])] == ["ball"]
+    assert [world.body_name(b) for b in world.overlap_box([-1, 0.9, -1], [1, 1.1, 1])] == [
+        "sheet"]

@@ -63,10 +63,12 @@ TEST(SoftBodyQuery, ARayHitsAClothsFacesFromEitherSideAndARopesCapsules) {
   ASSERT_TRUE(down.ok() && down->has_value());
   EXPECT_EQ((*down)->body, sheet);
   EXPECT_NEAR((*down)->fraction, 0.5f, 1e-5f);
+  EXPECT_NEAR(((*down)->normal - Vec3(0, 1, 0)).length(), 0.0f, 1e-5f) << "toward the ray";
   Result<std::optional<RayHit>> up = query.cast_ray(Vec3(0.25f, 0.0f, 0.1f), Vec3(0, 2, 0));
   ASSERT_TRUE(up.ok() && up->has_value());
   EXPECT_EQ((*up)->body, sheet);
   EXPECT_NEAR((*up)->fraction, 0.5f, 1e-5f);
+  EXPECT_NEAR(((*up)->normal - Vec3(0, -1, 0)).length(), 0.0f, 1e-5f);
   // Between two rope vertices (x = 0 and 0.5) the segment's capsule is hit, at y = 2.05; the
   // ray then goes on to the cloth at y = 1.
   // 3 cm beside the rope's axis: its surface is at y = 2 + √(0.05² − 0.03²) = 2.04.
@@ -75,6 +77,8 @@ TEST(SoftBodyQuery, ARayHitsAClothsFacesFromEitherSideAndARopesCapsules) {
   ASSERT_EQ(all->size(), 2u);
   EXPECT_EQ((*all)[0].body, line);
   EXPECT_NEAR((*all)[0].fraction, (3.0f - 2.04f) / 4.0f, 1e-5f);
+  // The capsule's normal there: (0, 0.04, 0.03) / 0.05.
+  EXPECT_NEAR(((*all)[0].normal - Vec3(0, 0.8f, 0.6f)).length(), 0.0f, 1e-3f);
   EXPECT_EQ((*all)[1].body, sheet);
   EXPECT_NEAR((*all)[1].fraction, 0.5f, 1e-5f);
   // Past the cloth's edge, or beside the rope by more than its radius: nothing.

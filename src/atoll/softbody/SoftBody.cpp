@@ -414,18 +414,54 @@ float SoftBody::max_strain() const {
 
 float SoftBody::volume() const { return closed_ ? mesh_volume(x_, settings_->faces) : 0.0f; }
 
-float SoftBody::cast_ray(const Vec3& origin, const Vec3& direction) const {
-  if (contains_point(origin)) return 0.0f;
+float SoftBody::cast_ray(const Vec3& origin, const Vec3& direction, Vec3* normal) const {
+  const Vec3 back = (-direction).normalized_or(Vec3::axis_y());
+  if (contains_point(origin)) {
+    if (normal != nullptr) *normal = back;
+    return 0.0f;
+  }
   const float radius = settings_->vertex_radius;
   float best = k_float_max;
-  for (const SoftBodyFace& f : settings_->faces)
-    best = std::min(best, ray_triangle(origin, direction, x_[f[0]], x_[f[1]], x_[f[2]]));
+  // What was hit: a face, a vertex, or an edge (their index).
+  enum class Feature { none, face, vertex, edge } feature = Feature::none;
+  size_t index = 0;
+  const auto take = [&](float t, Feature f, size_t i) {
+    if (t < best) {
+      best = t;
+      feature = f;
+      index = i;
+    }
+  };
+  const std::vector<SoftBodyFace>& faces = settings_->faces;
+  for (size_t i = 0; i < faces.size(); ++i)
+    take(ray_triangle(origin, direction, x_[faces[i][0]], x_[faces[i][1]], x_[faces[i][2]]),
+         Feature::face, i);
   if (radius > 0.0f) {
-    for (const Vec3& p : x_) best = std::min(best, ray_sphere(origin, direction, p, radius));
-    for (const SoftBodyEdge& e : settings_->edges)
-      best = std::min(
-          best, ray_segment_capsule(origin, direction, x_[e.vertex[0]], x_[e.vertex[1]], radius));
+    for (size_t i = 0; i < x_.size(); ++i)
+      take(ray_sphere(origin, direction, x_[i], radius), Feature::vertex, i);
+    const std::vector<SoftBodyEdge>& edges = settings_->edges;
+    for (size_t i = 0; i < edges.size(); ++i)
+      take(ray_segment_capsule(origin, direction, x_[edges[i].vertex[0]], x_[edges[i].vertex[1]],
+                               radius),
+           Feature::edge, i);
   }
+  if (normal == nullptr || feature == Feature::none) return best;
+  const Vec3 at = origin + direction * best;
+  Vec3 n = back;
+  if (feature == Feature::face) {
+    const SoftBodyFace& f = faces[index];
+    n = (x_[f[1]] - x_[f[0]]).cross(x_[f[2]] - x_[f[0]]).normalized_or(back);
+    if (n.dot(direction) > 0.0f) n = -n;
+  } else if (feature == Feature::vertex) {
+    n = (at - x_[index]).normalized_or(back);
+  } else {
+    const Vec3 a = x_[settings_->edges[index].vertex[0]];
+    const Vec3 ab = x_[settings_->edges[index].vertex[1]] - a;
+    const float length_sq = ab.length_sq();
+    const float t = length_sq > 0.0f ? clamp((at - a).dot(ab) / length_sq, 0.0f, 1.0f) : 0.0f;
+    n = (at - (a + ab * t)).normalized_or(back);
+  }
+  *normal = n;
   return best;
 }
 

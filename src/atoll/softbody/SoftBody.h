@@ -159,8 +159,10 @@ class SoftBody {
                                                                  : k_min_vertex_sphere_radius;
   }
   /// First hit fraction t ≥ 0 of the ray origin + t·direction against the soft body (0 when
-  /// the origin is inside), k_float_max when it misses.
-  float cast_ray(const Vec3& origin, const Vec3& direction) const;
+  /// the origin is inside), k_float_max when it misses. `normal` (when not null) takes the
+  /// unit normal of the surface hit: a face's turned toward the ray's origin, a vertex
+  /// sphere's or edge capsule's outward one (−direction, normalized, from inside).
+  float cast_ray(const Vec3& origin, const Vec3& direction, Vec3* normal = nullptr) const;
   /// Whether `point` (m) is within vertex_radius of a vertex or structural edge, or inside the
   /// closed surface of the faces.
   bool contains_point(const Vec3& point) const;

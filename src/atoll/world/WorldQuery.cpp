@@ -36,15 +36,21 @@ Result<std::vector<RayHit>> WorldQuery::cast_ray_all(const Vec3& origin, const V
     const Body* body = accept(candidate.body_index, filter);
     if (body == nullptr) continue;
     if (const SoftBody* soft = system_.soft_body(body->id())) {
-      const float fraction = soft->cast_ray(origin, direction);
-      if (fraction <= 1.0f) hits.push_back({body->id(), fraction, SubShapeID()});
+      Vec3 normal;
+      const float fraction = soft->cast_ray(origin, direction, &normal);
+      if (fraction <= 1.0f) hits.push_back({body->id(), fraction, SubShapeID(), normal});
       continue;
     }
     RayCastResult hit;
     Result<bool> found =
         atl::cast_ray(*body->shape(), body->world_transform(), origin, direction, hit);
-    if (found.ok() && *found && hit.fraction <= 1.0f)
-      hits.push_back({body->id(), hit.fraction, hit.sub_shape_id});
+    if (found.ok() && *found && hit.fraction <= 1.0f) {
+      // The shape's outward normal at the point hit, on the leaf hit.
+      const Vec3 point = origin + direction * hit.fraction;
+      const Vec3 local = body->rotation().conjugated() * (point - body->position());
+      const Vec3 normal = body->rotation() * body->shape()->surface_normal(hit.sub_shape_id, local);
+      hits.push_back({body->id(), hit.fraction, hit.sub_shape_id, normal});
+    }
   }
   quick_sort(hits.begin(), hits.end(), [](const RayHit& a, const RayHit& b) {
     return a.fraction < b.fraction || (a.fraction == b.fraction && by_id(a.body, b.body));

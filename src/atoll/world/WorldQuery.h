@@ -35,6 +35,9 @@ struct RayHit {
   float fraction = 0.0f;
   /// Leaf of the body's shape that was hit.
   SubShapeID sub_shape_id;
+  /// Outward unit normal of the surface hit (world space; a soft body's as
+  /// SoftBody::cast_ray gives it).
+  Vec3 normal = Vec3::axis_y();
 };
 
 /// A body touched by a shape (collide_shape): one manifold per touching pair of leaves, with
