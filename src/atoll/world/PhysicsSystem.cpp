@@ -387,8 +387,9 @@ Result<BodyID> PhysicsSystem::create_soft_body(const SoftBodyCreationSettings& s
                                                const char* call) {
   if (Status valid = soft_body_manager_.validate(settings, body_manager_, call); !valid)
     return valid.error();
-  // Its Body: a placeholder sphere (the soft body is not in the broadphase; rigid stages never
-  // see it) with the vertices' mass, at their centre of mass.
+  // Its Body: a placeholder sphere (its broadphase entry takes the vertices' bounds, queries
+  // test the vertices, and no rigid stage pairs it) with the vertices' mass, at their centre of
+  // mass.
   const SoftBodySettings& soft = *settings.settings;
   const float mass = soft.total_mass();
   BodyCreationSettings body;
