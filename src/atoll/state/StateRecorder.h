@@ -45,7 +45,7 @@ constexpr bool has_part(StateParts parts, StateParts part) {
 class StateRecorder {
  public:
   /// Version of the format this build writes and reads.
-  static constexpr uint32_t k_version = 2;
+  static constexpr uint32_t k_version = 3;
 
   /// The saved state (empty before a save).
   const std::vector<uint8_t>& data() const { return data_; }
