@@ -190,6 +190,19 @@ TEST(SoftBodyQuery, AFastBodyPassesBetweenTwoVerticesUnstoppedByCcd) {
   EXPECT_NEAR(world.body(ball).linear_velocity().z(), 200.0f, 1e-3f);
 }
 
+TEST(SoftBodyQuery, ASensorHoldsNothingUp) {
+  // A cloth falls through a static sensor box and lands on the floor under it.
+  LawWorld world;
+  world.add_static_box(Vec3(3, 0.5f, 3), Vec3(0, -0.5f, 0));
+  world.add_box(Vec3(1.5f, 0.1f, 1.5f), Vec3(0, 2, 0),
+                BodyOptions{.motion_type = MotionType::Static, .sensor = true});
+  const BodyID sheet = add_soft(world, cloth(3.0f));
+  step(world, 120);
+  const float y = world.system().soft_body(sheet)->center_of_mass().y();
+  EXPECT_LT(y, 0.2f) << "on the floor, not on the sensor";
+  EXPECT_GT(y, -0.05f);
+}
+
 TEST(SoftBodyQuery, ActivateBodiesInABoxWakesASleepingSoftBody) {
   LawWorld world{PhysicsSettings()};  // the engine's settings: sleeping allowed
   world.add_static_box(Vec3(3, 0.5f, 3), Vec3(0, -0.5f, 0));

@@ -110,9 +110,10 @@ void SoftBodyManager::step_entry(Entry& entry, float dt, const SoftBodyStepSetti
   (void)broadphase.collide_aabox(near, filter, found);
   entry.collider_bodies.clear();
   for (const BroadPhaseHit& hit : found.hits) {
-    // Itself and the other soft bodies are in the broadphase too; they do not collide.
+    // Itself and the other soft bodies are in the broadphase too; they do not collide, and a
+    // sensor holds nothing up.
     const Body& body = *bodies.body_at_slot(hit.body_index);
-    if (!body.is_soft_body() && bodies.groups_collide(self, body))
+    if (!body.is_soft_body() && !body.is_sensor() && bodies.groups_collide(self, body))
       entry.collider_bodies.push_back(hit.body_index);
   }
   for (const Tie& tie : entry.ties) {
