@@ -191,6 +191,27 @@ TEST(SoftBodyWorld, ClothDrapedOnAHangingBoxStaysOutAndWeighsOnIt) {
   EXPECT_GT(touching, 20u) << "the cloth lies on the box";
 }
 
+TEST(SoftBodyWorld, ACrateOnAClothOnTheFloorRestsOnTheClothAndSleeps) {
+  // A cloth's vertices between a crate and the floor are kept out of both (a vertex keeps its
+  // deepest contact and its deepest with a second collider). With the deepest alone they were
+  // squeezed out from under the crate, which sank onto the floor, was nudged about and never
+  // slept.
+  LawWorld world{PhysicsSettings()};  // the engine's settings: sleeping allowed
+  world.add_static_box(Vec3(5, 0.5f, 5), Vec3(0, -0.5f, 0));
+  const BodyID sheet = add_soft(
+      world,
+      make_cloth(Vec3(0, 0.1f, 0), 2.0f, 2.0f, 21, 21, 0.5f, 1.0e-5f, 1.0f).value_or_throw());
+  const BodyID crate =
+      world.add_box(Vec3(0.3f, 0.3f, 0.3f), Vec3(0, 0.6f, 0), BodyOptions{.mass = 2.0f});
+  step(world, 600);
+  const float radius = world.system().soft_body(sheet)->settings().vertex_radius;
+  const float bottom = world.body(crate).center_of_mass_position().y() - 0.3f;
+  EXPECT_GT(bottom, radius) << "the cloth is between the crate and the floor";
+  EXPECT_LT(bottom, 2.5f * radius);
+  EXPECT_FALSE(world.body(crate).is_active()) << "at rest, the crate sleeps";
+  EXPECT_TRUE(world.system().is_soft_body_sleeping(sheet));
+}
+
 TEST(SoftBodyWorld, ARopeTiedToACrateCarriesIt) {
   LawWorld world;
   Ref<SoftBodySettings> rope =

@@ -123,8 +123,8 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
                   collider.inverse_inertia};
   }
   // Cleared at each sub-step's start.
-  pushed_.resize(x_.size());
-  depth_.resize(x_.size());
+  pushed_.resize(contacts_.size());
+  depth_.resize(contacts_.size());
   // Each attachment's point at the step's start (world space).
   std::vector<Vec3>& anchors = anchors_;
   anchors.resize(attachments.size());
@@ -155,11 +155,11 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
     }
     apply_friction(h);
     // What the contacts gave the vertices, the colliders got back, shared by inverse masses.
-    for (uint32_t i = 0; i < uint32_t(x_.size()); ++i) {
-      const Contact& contact = contacts_[i];
-      if (contact.collider < 0 || pushed_[i].length_sq() == 0.0f) continue;
+    for (uint32_t k = 0; k < uint32_t(contacts_.size()); ++k) {
+      const Contact& contact = contacts_[k];
+      if (contact.collider < 0 || pushed_[k].length_sq() == 0.0f) continue;
       const uint32_t c = uint32_t(contact.collider);
-      const Vec3 j = share(i, c, pushed_[i], contact.point, h);
+      const Vec3 j = share(k / k_contacts_per_vertex, c, pushed_[k], contact.point, h);
       impulses_[c] += j;
       angular_impulses_[c] += (contact.point - colliders[c].center_of_mass).cross(j);
     }
@@ -202,7 +202,7 @@ Status SoftBody::step(float dt, const SoftBodyStepSettings& step_settings,
 void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> colliders) {
   // Twice the world's extent (m): no contact is further.
   constexpr float k_max_reach = 2.0f * k_max_position;
-  contacts_.assign(x_.size(), Contact());
+  contacts_.assign(x_.size() * k_contacts_per_vertex, Contact());
   if (colliders.empty()) return;
   const float radius = settings_->vertex_radius;
   const SphereShape sphere(vertex_sphere_radius());
@@ -215,8 +215,11 @@ void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> collide
     if (w_[i] == 0.0f || attached_[i] != 0) continue;
     const float speed = v_[i].length();
     const Mat44 at = Mat44::translation(x_[i]);
-    Contact& best = contacts_[i];
-    float best_depth = -k_float_max;
+    // The deepest contact, and the deepest with another collider (a cloth between a box and
+    // the floor is kept out of both).
+    Contact* best = &contacts_[i * k_contacts_per_vertex];
+    Contact* second = best + 1;
+    float best_depth = -k_float_max, second_depth = -k_float_max;
     for (size_t c = 0; c < colliders.size(); ++c) {
       // How far the vertex and the collider may close in within the step (the collider's
       // rotation counted at its bounds' far corner).
@@ -236,47 +239,58 @@ void SoftBody::find_contacts(float dt, std::span<const SoftBodyCollider> collide
       ClosestContactCollector closest;
       collide_shapes_unchecked(sphere, at, *colliders[c].shape, colliders[c].transform, settings,
                                closest);
-      if (!closest.has_hit || closest.closest.penetration_depth <= best_depth) continue;
-      best_depth = closest.closest.penetration_depth;
-      best.collider = int32_t(c);
+      const float depth = closest.closest.penetration_depth;
+      if (!closest.has_hit || depth <= second_depth) continue;
+      Contact* into = second;
+      if (depth > best_depth) {
+        *second = *best;
+        second_depth = best_depth;
+        best_depth = depth;
+        into = best;
+      } else {
+        second_depth = depth;
+      }
+      into->collider = int32_t(c);
       // The manifold's normal points from the vertex's sphere into the collider.
-      best.normal = -closest.closest.normal;
-      best.point = closest.closest.points_on_2[0];
-      best.friction = std::sqrt(settings_->friction * collider.friction);
+      into->normal = -closest.closest.normal;
+      into->point = closest.closest.points_on_2[0];
+      into->friction = std::sqrt(settings_->friction * collider.friction);
     }
   }
 }
 
 void SoftBody::project_contacts() {
   const float radius = settings_->vertex_radius;
-  for (size_t i = 0; i < x_.size(); ++i) {
-    const Contact& contact = contacts_[i];
+  for (size_t k = 0; k < contacts_.size(); ++k) {
+    const Contact& contact = contacts_[k];
     if (contact.collider < 0) continue;
+    const size_t i = k / k_contacts_per_vertex;
     const Vec3 plane_point = moving_[uint32_t(contact.collider)].at(contact.point);
     const float c = contact.normal.dot(x_[i] - plane_point) - radius;
     if (c >= 0.0f) continue;
     const Vec3 push = contact.normal * -c;
     x_[i] += push;
-    pushed_[i] += push;
-    depth_[i] -= c;
+    pushed_[k] += push;
+    depth_[k] -= c;
   }
 }
 
 void SoftBody::apply_friction(float h) {
-  for (size_t i = 0; i < x_.size(); ++i) {
-    const Contact& contact = contacts_[i];
-    if (contact.collider < 0 || depth_[i] == 0.0f) continue;
+  for (size_t k = 0; k < contacts_.size(); ++k) {
+    const Contact& contact = contacts_[k];
+    if (contact.collider < 0 || depth_[k] == 0.0f) continue;
+    const size_t i = k / k_contacts_per_vertex;
     // The sub-step's motion relative to the collider's surface, along the plane.
     const Vec3 relative = (x_[i] - previous_x_[i]) -
                           moving_[uint32_t(contact.collider)].velocity_at(contact.point) * h;
     const Vec3 tangential = relative - contact.normal * contact.normal.dot(relative);
     const float slide = tangential.length();
     if (slide == 0.0f) continue;
-    const float limit = contact.friction * depth_[i];
+    const float limit = contact.friction * depth_[k];
     // Static friction holds the vertex; kinetic friction takes off as much as the normal push.
     const Vec3 correction = slide <= limit ? -tangential : tangential * (-limit / slide);
     x_[i] += correction;
-    pushed_[i] += correction;
+    pushed_[k] += correction;
   }
 }
 
@@ -306,7 +320,8 @@ Vec3 SoftBody::share(uint32_t vertex, uint32_t c, const Vec3& move, const Vec3& 
 
 uint32_t SoftBody::num_contacts() const {
   uint32_t count = 0;
-  for (const Contact& contact : contacts_) count += contact.collider >= 0 ? 1 : 0;
+  for (size_t k = 0; k < contacts_.size(); k += k_contacts_per_vertex)
+    count += contacts_[k].collider >= 0 ? 1 : 0;
   return count;
 }
 

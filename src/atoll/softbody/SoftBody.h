@@ -27,8 +27,9 @@ namespace atl {
 
 /// A rigid shape a soft body's vertices collide with during a step (the world gathers the
 /// bodies near the soft body). The vertices are spheres of the settings' vertex_radius; each
-/// takes the deepest contact it finds at the step's start as a plane that moves with the
-/// collider, is kept out of it every iteration and slides on it with Coulomb friction. A
+/// takes the deepest contact it finds at the step's start, and its deepest with a second
+/// collider (a cloth between a box and the floor), as planes that move with their colliders,
+/// is kept out of them every iteration and slides on them with Coulomb friction. A
 /// static or kinematic collider (inverse_mass 0) moves at its velocity and is not pushed. A
 /// dynamic one is pushed within the step: after each sub-step's iterations the vertices' pushes
 /// and the pulls of the vertices tied to it are shared between vertex and collider by their
@@ -203,10 +204,12 @@ class SoftBody {
       return linear_velocity + angular_velocity.cross(point - center_of_mass);
     }
   };
-  // Finds each free vertex's deepest contact among the colliders.
+  // Contacts a vertex keeps in a step: the deepest, and the deepest with another collider.
+  static constexpr size_t k_contacts_per_vertex = 2;
+  // Finds each free vertex's contacts among the colliders.
   void find_contacts(float dt, std::span<const SoftBodyCollider> colliders);
-  // Keeps the vertices out of their planes where the colliders are now; adds the push to
-  // `pushed_` and its normal part to `depth_`.
+  // Keeps the vertices out of their planes where the colliders are now; adds each push to
+  // its contact's `pushed_` and its normal part to `depth_`.
   void project_contacts();
   // Coulomb friction on the sub-step's motion relative to the planes.
   void apply_friction(float h);
@@ -221,8 +224,9 @@ class SoftBody {
   // The faces are a closed surface (SoftBodySettings::is_closed): volume() is meaningful.
   bool closed_ = false;
   std::vector<Vec3> saved_x_, saved_v_;
-  // The step's contacts, and per sub-step each vertex's push by contacts and friction (m) and
-  // the normal depth it was pushed out by (m).
+  // The step's contacts (k_contacts_per_vertex per vertex, in vertex order; collider −1 for
+  // none), and per sub-step each contact's push of its vertex by the plane and friction (m)
+  // and the normal depth it pushed it out by (m).
   std::vector<Contact> contacts_;
   std::vector<Vec3> pushed_;
   std::vector<float> depth_;
