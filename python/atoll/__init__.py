@@ -443,7 +443,9 @@ class World:
     def ray_cast(self, origin, direction):
         """The closest body hit by the ray origin + t·direction, t in [0, 1] (the direction's
         length is the ray's, m): a dict ``body``, ``name``, ``fraction``, ``point`` (m) and
-        ``normal`` (the shape's outward unit normal there, world space) — or None."""
+        ``normal`` (the shape's outward unit normal there, world space; for a soft body, its
+        face's turned toward the ray, or its vertex sphere's or edge capsule's) — or None. Soft
+        bodies are hit by their faces, vertex spheres and edge capsules."""
         return self._w.cast_ray(_plain(origin), _plain(direction))
 
     def ray_cast_all(self, origin, direction):
