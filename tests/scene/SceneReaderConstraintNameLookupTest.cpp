@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <sstream>
 #include <string>
 
@@ -28,16 +27,13 @@ std::string grid_scene(int side, const std::string& event_target) {
   return text.str();
 }
 
-TEST(SceneReaderConstraintNameLookup, AGridOf10000JoinedBodiesReadsQuickly) {
-  const auto start = std::chrono::steady_clock::now();
+TEST(SceneReaderConstraintNameLookup, AGridOf10000JoinedBodiesIsReadWhole) {
+  // Its reading time is measured by bench/SceneReaderBench.cpp (quadratic: 2 s in release, 20 s
+  // under the address sanitizer; now 0.15 s and about 1.5 s), not asserted here.
   const Result<SceneDescription> scene = read_scene_text(grid_scene(100, "g_x5000"), "grid.json");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(scene.ok()) << scene.error().message();
   EXPECT_EQ(scene->bodies.size(), 10000u);
   EXPECT_EQ(scene->constraints.size(), 2u * 99u * 100u + 100u);
-  // Quadratic: 2 s (release), 20 s (address sanitizer). Now: 0.15 s, about 1.5 s.
-  EXPECT_LT(seconds, 6.0);
 }
 
 TEST(SceneReaderConstraintNameLookup, GeneratedNamesAreFoundAndDuplicatesRefused) {
