@@ -60,6 +60,11 @@ Result<Body*> BodyInterface::lookup_rigid(BodyID id, const char* call) {
   return found;
 }
 
+void BodyInterface::add_to_simulation(Body& body, Activation activation) {
+  manager_.add_body(body, activation);
+  if (listener_ != nullptr) listener_->on_added(body);
+}
+
 Result<BodyID> BodyInterface::create_body(const BodyCreationSettings& settings) {
   return manager_.create_body(settings);
 }
@@ -70,8 +75,7 @@ Status BodyInterface::add_body(BodyID id, Activation activation) {
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_added()) return body_error(call, body, "is already added");
-  manager_.add_body(body, activation);
-  if (listener_ != nullptr) listener_->on_added(body);
+  add_to_simulation(body, activation);
   return Ok{};
 }
 
@@ -101,9 +105,7 @@ Result<BodyID> BodyInterface::create_and_add_body(const BodyCreationSettings& se
                                                   Activation activation) {
   Result<BodyID> id = create_body(settings);
   if (!id) return id;
-  Body& body = *manager_.get(*id);
-  manager_.add_body(body, activation);
-  if (listener_ != nullptr) listener_->on_added(body);
+  add_to_simulation(*manager_.get(*id), activation);
   return id;
 }
 
@@ -120,9 +122,7 @@ Result<BodyID> BodyInterface::create_and_add_soft_body(const SoftBodyCreationSet
                                                        Activation activation) {
   Result<BodyID> id = create_soft_body(settings);
   if (!id) return id;
-  Body& body = *manager_.get(*id);
-  manager_.add_body(body, activation);
-  if (listener_ != nullptr) listener_->on_added(body);
+  add_to_simulation(*manager_.get(*id), activation);
   return id;
 }
 

@@ -168,6 +168,8 @@ class BodyInterface {
  private:
   // lookup, refusing a soft body (for the calls that move or change a rigid body).
   Result<Body*> lookup_rigid(BodyID id, const char* call);
+  // Adds a body that is not added yet and tells the listener.
+  void add_to_simulation(Body& body, Activation activation);
   // Looks the body up and returns get(body) or the lookup error.
   template <class T, class Getter>
   Result<T> read(BodyID id, const char* call, Getter&& get) const {

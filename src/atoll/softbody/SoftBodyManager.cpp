@@ -187,8 +187,7 @@ bool SoftBodyManager::is_sleeping(BodyID id) const {
 }
 
 void SoftBodyManager::wake(BodyID id) {
-  // find() is const; the entry is this manager's own.
-  Entry* entry = const_cast<Entry*>(find(id));
+  Entry* entry = find(id);
   if (entry == nullptr) return;
   entry->asleep = false;
   entry->sleep_timer = 0.0f;
@@ -294,8 +293,7 @@ void SoftBodyManager::visit_state(StateStream& s, const std::function<bool(BodyI
     if (!s.ok()) return;
     if (s.restoring()) {
       s.object("soft body", BodyID(id).index());
-      // find() is const; the entry is this manager's own.
-      entry = const_cast<Entry*>(find(BodyID(id)));
+      entry = find(BodyID(id));
       if (entry == nullptr) {
         s.fail("(id " + std::to_string(id) + "): not a soft body of this world");
         return;

@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "atoll/body/BodyManager.h"
@@ -142,6 +143,7 @@ class SoftBodyManager {
   };
   // The entry of `id` (entries_ is in body-index order), or null.
   const Entry* find(BodyID id) const;
+  Entry* find(BodyID id) { return const_cast<Entry*>(std::as_const(*this).find(id)); }
   // Drops the entries whose Body is gone.
   void prune(const BodyManager& bodies);
   void step_entry(Entry& entry, float dt, const SoftBodyStepSettings& step_settings,

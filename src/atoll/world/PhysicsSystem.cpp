@@ -255,9 +255,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     // body that did not move at the step's start (asleep, or woken within it).
     const SolverBodies& solver_bodies = ctx.solver;
     const auto acceleration_of = [&](const Body& body, Vec3& linear, Vec3& angular) {
-      const uint32_t s = body.id().index() < solver_bodies.index_of.size()
-                             ? solver_bodies.index_of[body.id().index()]
-                             : SolverBodies::k_none;
+      // index_of is as large as the body storage.
+      const uint32_t s = solver_bodies.index_of[body.id().index()];
       if (s >= solver_bodies.velocities_before_forces.size() || body.is_quarantined()) return;
       const BodyVelocity& before = solver_bodies.velocities_before_forces[s];
       linear = (body.linear_velocity() - before.linear) / dt;
