@@ -7,6 +7,7 @@
 #include "atoll/body/Validation.h"
 #include "atoll/collision/narrowphase/CollideShapes.h"
 #include "atoll/collision/narrowphase/ShapeInstance.h"
+#include "atoll/geometry/ClosestPoint.h"
 #include "atoll/geometry/RayIntersections.h"
 #include "atoll/math/Math.h"
 #include "atoll/shape/SphereShape.h"
@@ -470,11 +471,10 @@ float SoftBody::cast_ray(const Vec3& origin, const Vec3& direction, Vec3* normal
   } else if (feature == Feature::vertex) {
     n = (at - x_[index]).normalized_or(back);
   } else {
-    const Vec3 a = x_[settings_->edges[index].vertex[0]];
-    const Vec3 ab = x_[settings_->edges[index].vertex[1]] - a;
-    const float length_sq = ab.length_sq();
-    const float t = length_sq > 0.0f ? clamp((at - a).dot(ab) / length_sq, 0.0f, 1.0f) : 0.0f;
-    n = (at - (a + ab * t)).normalized_or(back);
+    const SoftBodyEdge& e = settings_->edges[index];
+    // From the capsule's axis to the point hit.
+    n = (-closest_point_to_origin_on_segment(x_[e.vertex[0]] - at, x_[e.vertex[1]] - at).point)
+            .normalized_or(back);
   }
   *normal = n;
   return best;
@@ -484,13 +484,10 @@ bool SoftBody::contains_point(const Vec3& point) const {
   const float radius_sq = square(settings_->vertex_radius);
   for (const Vec3& p : x_)
     if ((p - point).length_sq() <= radius_sq) return true;
-  for (const SoftBodyEdge& e : settings_->edges) {
-    const Vec3 a = x_[e.vertex[0]];
-    const Vec3 ab = x_[e.vertex[1]] - a;
-    const float length_sq = ab.length_sq();
-    const float t = length_sq > 0.0f ? clamp((point - a).dot(ab) / length_sq, 0.0f, 1.0f) : 0.0f;
-    if ((a + ab * t - point).length_sq() <= radius_sq) return true;
-  }
+  for (const SoftBodyEdge& e : settings_->edges)
+    if (closest_point_to_origin_on_segment(x_[e.vertex[0]] - point, x_[e.vertex[1]] - point)
+            .point.length_sq() <= radius_sq)
+      return true;
   if (!closed_) return false;
   // The winding number of the surface around the point: the faces' solid angles seen from it
   // (van Oosterom and Strackee's formula) over 4π; about ±1 inside (the sign is the faces'
