@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "atoll/collision/broadphase/DynamicTree.h"
@@ -712,6 +714,47 @@ TEST(DynamicTree, OverlappingPairsEqualBruteForce) {
   // Measured: 361 pairs within the tree, 369 between the trees (over the three markings).
   EXPECT_GT(self_total, 300u);
   EXPECT_GT(cross_total, 300u);
+}
+
+// The walk cut into its first levels and the places below them (as the broadphase shares it
+// among threads) reports the same pairs, once each, however many places are asked for.
+TEST(DynamicTree, SplitPairWalkEqualsTheWholeWalk) {
+  Random rng(78);
+  DynamicTree a, b;
+  for (uint32_t i = 0; i < 500; ++i) ASSERT_TRUE(a.insert(random_box(rng, 20.0f), i).ok());
+  for (uint32_t i = 0; i < 200; ++i) ASSERT_TRUE(b.insert(random_box(rng, 20.0f), i).ok());
+  const auto marked = [](uint32_t v) { return v % 3 != 0; };
+  std::vector<uint8_t> marks_a, marks_b;
+  a.mark_subtrees(marked, marks_a);
+  b.mark_subtrees(marked, marks_b);
+  for (const DynamicTree* other : {&a, &b}) {
+    const std::vector<uint8_t>& other_marks = other == &a ? marks_a : marks_b;
+    std::vector<std::pair<uint32_t, uint32_t>> whole;
+    a.overlapping_pairs(marks_a, *other, other_marks,
+                        [&](uint32_t x, uint32_t y) { whole.emplace_back(x, y); });
+    std::sort(whole.begin(), whole.end());
+    ASSERT_GT(whole.size(), 100u);
+    for (const size_t places : {size_t{1}, size_t{2}, size_t{17}, size_t{128}, size_t{100000}}) {
+      std::vector<std::pair<uint32_t, uint32_t>> split;
+      const auto report = [&](uint32_t x, uint32_t y) { split.emplace_back(x, y); };
+      // Places already in the list stay in front of the new ones.
+      std::vector<DynamicTree::PairWalkEntry> entries{{7u, 9u}};
+      a.split_overlapping_pairs(marks_a, *other, other_marks, places, entries, report);
+      ASSERT_EQ(entries[0].a, 7u);
+      ASSERT_EQ(entries[0].b, 9u);
+      entries.erase(entries.begin());
+      if (places <= 128) {
+        EXPECT_GE(entries.size(), places);
+      }
+      // Walked last first, one at a time, as workers would in any order.
+      for (size_t k = entries.size(); k-- > 0;)
+        a.overlapping_pairs_from(marks_a, *other, other_marks,
+                                 std::span<const DynamicTree::PairWalkEntry>(&entries[k], 1),
+                                 report);
+      std::sort(split.begin(), split.end());
+      EXPECT_EQ(split, whole) << places << " places, " << (other == &a ? "self" : "cross");
+    }
+  }
 }
 
 }  // namespace

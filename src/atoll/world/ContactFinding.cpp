@@ -71,16 +71,15 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
 }
 
 // The narrow phase of a round of pairs runs in three passes. The first and the last go through
-// the pairs in order; the middle one, which holds the shape tests, runs on every worker, and
-// each worker writes only its pairs' entries and its own manifold list. So the contacts, the
-// listener's calls and the events come out in the same order for any number of workers.
+// the pairs in order; the middle one, which holds the body-pair cache's look-ups and the shape
+// tests, runs on every worker, and each worker writes only its pairs' entries and its own
+// manifold list. So the contacts, the listener's calls and the events come out in the same order
+// for any number of workers.
 
 // Pass 1, in order: the filters, then the pair's body order and its solver entries (the first
 // use of a body that does not move gives it an immovable solver entry, so the order of first
-// uses fixes the solver array), then the body-pair cache. Queues the pair in ctx.narrow_pairs,
-// and in ctx.narrow_collide when the cache does not cover it. The cache look-up stays on the
-// caller: it costs about as much as moving the pair's data to another core and back.
-void admit_pair(StepContext& ctx, const BodyPair& bp, size_t& cache_cursor) {
+// uses fixes the solver array). Queues the pair in ctx.narrow_pairs.
+void admit_pair(StepContext& ctx, const BodyPair& bp) {
   BodyManager& bodies = *ctx.body_manager;
   const Body* a = bodies.body_at_slot(bp.a);
   const Body* b = bodies.body_at_slot(bp.b);
@@ -106,17 +105,13 @@ void admit_pair(StepContext& ctx, const BodyPair& bp, size_t& cache_cursor) {
                             ctx.solver.index_for(bodies, a->id().index()),
                             ctx.solver.index_for(bodies, b->id().index())};
   np.sensor = sensor;
-  // Sensor pairs use the cache too, so that a resting overlap persists without the narrow
-  // phase or the listener (as in Jolt).
-  np.reused = ctx.contacts->find_reusable_pair(np.pair, ctx.solver.bodies, *ctx.settings,
-                                               cache_cursor, np.reused_deepest);
+  np.reused = nullptr;
   np.num_manifolds = 0;
-  if (np.reused == nullptr)
-    ctx.narrow_collide.push_back(static_cast<uint32_t>(ctx.narrow_pairs.size() - 1));
 }
 
-// Pass 2, on any worker, for the pairs the cache does not cover: the collision, whose manifolds
-// go to the worker's list. Reads the bodies and the solver entries only.
+// Pass 2, on any worker: the body-pair cache's look-up, and for the pairs it does not cover the
+// collision, whose manifolds go to the worker's list. Reads the bodies, the solver entries and
+// last step's contacts only.
 void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
                   NarrowPhasePair& np, NarrowPhaseWorker& worker, uint32_t worker_index) {
   const PhysicsSettings& settings = *ctx.settings;
@@ -284,20 +279,29 @@ constexpr uint32_t k_pair_range = 16;
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
   ctx.narrow_pairs.clear();
-  ctx.narrow_collide.clear();
-  size_t cache_cursor = 0;
-  for (const BodyPair& bp : pairs) admit_pair(ctx, bp, cache_cursor);
+  for (const BodyPair& bp : pairs) admit_pair(ctx, bp);
   JobSystem& jobs = *ctx.jobs;
   if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
-  for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
+  for (NarrowPhaseWorker& worker : ctx.narrow_workers) {
+    worker.manifolds.clear();
+    worker.cache_cursor = 0;
+  }
   const StepContext& shared = ctx;
-  parallel_for(jobs, static_cast<uint32_t>(ctx.narrow_collide.size()), k_pair_range,
-               [&](uint32_t begin, uint32_t end, uint32_t worker) {
-                 for (uint32_t k = begin; k < end; ++k)
-                   collide_pair(shared, tally.collide_settings,
-                                ctx.narrow_pairs[ctx.narrow_collide[k]], ctx.narrow_workers[worker],
-                                worker);
-               });
+  parallel_for(
+      jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_pair_range,
+      [&](uint32_t begin, uint32_t end, uint32_t worker) {
+        // The pairs come in key order, as the cache's do: a worker walks it forward.
+        size_t& cache_cursor = ctx.narrow_workers[worker].cache_cursor;
+        for (uint32_t k = begin; k < end; ++k) {
+          NarrowPhasePair& np = ctx.narrow_pairs[k];
+          // Sensor pairs use the cache too, so that a resting overlap persists without
+          // the narrow phase or the listener (as in Jolt).
+          np.reused = shared.contacts->find_reusable_pair(
+              np.pair, shared.solver.bodies, *shared.settings, cache_cursor, np.reused_deepest);
+          if (np.reused == nullptr)
+            collide_pair(shared, tally.collide_settings, np, ctx.narrow_workers[worker], worker);
+        }
+      });
   for (const NarrowPhasePair& np : ctx.narrow_pairs) add_pair_contacts(ctx, np, tally);
 }
 
@@ -327,7 +331,7 @@ void narrow_phase(StepContext& ctx) {
     ctx.wake_batch.swap(ctx.wake);
     ctx.wake.clear();
     for (uint32_t index : ctx.wake_batch) wake_body(ctx, index);
-    const Status found = ctx.broadphase->find_pairs(ctx.wake_batch, ctx.wake_pairs);
+    const Status found = ctx.broadphase->find_pairs(ctx.wake_batch, ctx.wake_pairs, ctx.jobs);
     ATOLL_ASSERT(found.ok(), "a sleeping body is in the broadphase, and is queued once");
     (void)found;
     // A pair with a body whose pairs were already found has been collided (from that side).

@@ -80,6 +80,7 @@ struct NarrowPhasePair {
 struct NarrowPhaseWorker {
   AllContactsCollector collector;
   std::vector<ContactManifold> manifolds;
+  size_t cache_cursor = 0;  // the worker's place in last step's contacts (find_reusable_pair)
 };
 
 struct StepContext {
@@ -120,7 +121,6 @@ struct StepContext {
   /// scratch and manifolds, the manifolds of one pair reused from the cache (for the listener's
   /// events; left empty without a listener).
   std::vector<NarrowPhasePair> narrow_pairs;
-  std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
   std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,

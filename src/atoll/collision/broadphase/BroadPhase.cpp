@@ -198,7 +198,7 @@ void BroadPhase::optimize() {
 }
 
 Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
-                              std::vector<BodyPair>& out) {
+                              std::vector<BodyPair>& out, JobSystem* jobs) {
   out.clear();
   active_bits_.resize((bodies_.size() + 63) / 64, 0);
   // Mark the active bodies, so that a pair of two active bodies is reported only from the
@@ -218,17 +218,26 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
     active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
   }
 
+  InlineJobSystem inline_jobs;
+  JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
+  if (worker_pairs_.size() < job_system.num_workers())
+    worker_pairs_.resize(job_system.num_workers());
+  for (std::vector<BodyPair>& list : worker_pairs_) list.clear();
   // Most bodies active (a scene of fast bodies): walking each tree against itself and the
   // others finds the pairs with far fewer node visits than one query per body (HighSpeed
   // 2.0 -> 1.0 ms per step). Few active: their queries visit only their own neighbourhoods.
   if (active_body_indices.size() * 2 >= body_count_) {
-    find_pairs_by_walk(active_body_indices, out);
+    find_pairs_by_walk(active_body_indices, job_system);
   } else {
-    find_pairs_by_query(active_body_indices, out);
+    find_pairs_by_query(active_body_indices, job_system);
   }
   for (const uint32_t index : active_body_indices) {
     active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
   }
+  // The workers' lists in any order: the sort below fixes it.
+  out.swap(worker_pairs_[0]);
+  for (size_t w = 1; w < worker_pairs_.size(); ++w)
+    out.insert(out.end(), worker_pairs_[w].begin(), worker_pairs_[w].end());
   // Ascending (a, b): a radix sort on the key a·2^bits + b, bits enough for any body index.
   const uint32_t bits = static_cast<uint32_t>(std::bit_width(bodies_.size()));
   radix_sort(out, pair_scratch_, 2 * bits,
@@ -237,7 +246,7 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
 }
 
 void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indices,
-                                    std::vector<BodyPair>& out) {
+                                    JobSystem& jobs) {
   const uint32_t num_layers = num_broadphase_layers();
   // Which trees hold an active body, and which pairs of trees an active body's layer may look
   // into (from its own tree into the other, as a query would).
@@ -258,48 +267,86 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
   }
   // A pair the query of its active side would report, under the same rules: looked for from
   // the lower index when both are active, else from the active one.
-  const auto report = [this, &out](uint32_t x, uint32_t y) {
-    const uint32_t lo = x < y ? x : y;
-    const uint32_t hi = x < y ? y : x;
-    const BodyEntry& from = bodies_[is_marked_active(lo) ? lo : hi];
-    const BodyEntry& to = bodies_[is_marked_active(lo) ? hi : lo];
-    if (!from.pairs || !to.pairs ||
-        !object_vs_broadphase_->should_collide(from.layer, to.bp_layer) ||
-        !object_pair_filter_->should_collide(from.layer, to.layer)) {
-      return;
-    }
-    out.push_back(BodyPair{lo, hi});
+  const auto reporter = [this](std::vector<BodyPair>& out) {
+    return [this, &out](uint32_t x, uint32_t y) {
+      const uint32_t lo = x < y ? x : y;
+      const uint32_t hi = x < y ? y : x;
+      const BodyEntry& from = bodies_[is_marked_active(lo) ? lo : hi];
+      const BodyEntry& to = bodies_[is_marked_active(lo) ? hi : lo];
+      if (!from.pairs || !to.pairs ||
+          !object_vs_broadphase_->should_collide(from.layer, to.bp_layer) ||
+          !object_pair_filter_->should_collide(from.layer, to.layer)) {
+        return;
+      }
+      out.push_back(BodyPair{lo, hi});
+    };
   };
+  const auto walked = [&](uint32_t p, uint32_t q) {
+    return tree_pairs_[static_cast<size_t>(p) * num_layers + q] != 0;
+  };
+  if (jobs.num_workers() == 1) {
+    const auto report = reporter(worker_pairs_[0]);
+    for (uint32_t p = 0; p < num_layers; ++p)
+      for (uint32_t q = p; q < num_layers; ++q)
+        if (walked(p, q))
+          trees_[p].overlapping_pairs(tree_marks_[p], trees_[q], tree_marks_[q], report);
+    return;
+  }
+  // The first levels of each walk on the caller, the places left below them shared out among
+  // the workers one at a time (their subtrees differ widely in size).
+  const auto report_here = reporter(worker_pairs_[0]);
+  walk_tasks_.clear();
   for (uint32_t p = 0; p < num_layers; ++p) {
     for (uint32_t q = p; q < num_layers; ++q) {
-      if (tree_pairs_[static_cast<size_t>(p) * num_layers + q] == 0) continue;
-      trees_[p].overlapping_pairs(tree_marks_[p], trees_[q], tree_marks_[q], report);
+      if (!walked(p, q)) continue;
+      walk_entries_.clear();
+      trees_[p].split_overlapping_pairs(tree_marks_[p], trees_[q], tree_marks_[q],
+                                        k_walk_places_per_worker * jobs.num_workers(),
+                                        walk_entries_, report_here);
+      for (const DynamicTree::PairWalkEntry& entry : walk_entries_)
+        walk_tasks_.push_back(WalkTask{p, q, entry});
     }
   }
+  parallel_for(jobs, static_cast<uint32_t>(walk_tasks_.size()), 1,
+               [this, &reporter](uint32_t begin, uint32_t end, uint32_t worker) {
+                 const auto report = reporter(worker_pairs_[worker]);
+                 for (uint32_t k = begin; k < end; ++k) {
+                   const WalkTask& task = walk_tasks_[k];
+                   trees_[task.p].overlapping_pairs_from(
+                       tree_marks_[task.p], trees_[task.q], tree_marks_[task.q],
+                       std::span<const DynamicTree::PairWalkEntry>(&task.entry, 1), report);
+                 }
+               });
 }
 
 void BroadPhase::find_pairs_by_query(std::span<const uint32_t> active_body_indices,
-                                     std::vector<BodyPair>& out) {
+                                     JobSystem& jobs) {
   const uint32_t num_layers = num_broadphase_layers();
-  for (const uint32_t index : active_body_indices) {
-    const BodyEntry& entry = bodies_[index];
-    if (!entry.pairs) continue;
-    const AABox& box = trees_[entry.bp_layer].fat_box(entry.proxy);
-    for (uint32_t bp = 0; bp < num_layers; ++bp) {
-      if (trees_[bp].empty() ||
-          !object_vs_broadphase_->should_collide(entry.layer, static_cast<BroadPhaseLayer>(bp))) {
-        continue;
-      }
-      trees_[bp].query_aabox(box, [&](uint32_t other) {
-        if (other == index || (other < index && is_marked_active(other))) return true;
-        const BodyEntry& to = bodies_[other];
-        if (to.pairs && object_pair_filter_->should_collide(entry.layer, to.layer)) {
-          out.push_back(index < other ? BodyPair{index, other} : BodyPair{other, index});
+  parallel_for(
+      jobs, static_cast<uint32_t>(active_body_indices.size()), k_query_bodies_per_range,
+      [&](uint32_t begin, uint32_t end, uint32_t worker) {
+        std::vector<BodyPair>& out = worker_pairs_[worker];
+        for (uint32_t k = begin; k < end; ++k) {
+          const uint32_t index = active_body_indices[k];
+          const BodyEntry& entry = bodies_[index];
+          if (!entry.pairs) continue;
+          const AABox& box = trees_[entry.bp_layer].fat_box(entry.proxy);
+          for (uint32_t bp = 0; bp < num_layers; ++bp) {
+            if (trees_[bp].empty() || !object_vs_broadphase_->should_collide(
+                                          entry.layer, static_cast<BroadPhaseLayer>(bp))) {
+              continue;
+            }
+            trees_[bp].query_aabox(box, [&](uint32_t other) {
+              if (other == index || (other < index && is_marked_active(other))) return true;
+              const BodyEntry& to = bodies_[other];
+              if (to.pairs && object_pair_filter_->should_collide(entry.layer, to.layer)) {
+                out.push_back(index < other ? BodyPair{index, other} : BodyPair{other, index});
+              }
+              return true;
+            });
+          }
         }
-        return true;
       });
-    }
-  }
 }
 
 Status BroadPhase::cast_ray(const Vec3& origin, const Vec3& direction,

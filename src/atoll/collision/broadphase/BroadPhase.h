@@ -15,6 +15,7 @@
 #include "atoll/collision/broadphase/BroadPhaseLayerInterface.h"
 #include "atoll/collision/broadphase/DynamicTree.h"
 #include "atoll/collision/broadphase/ObjectLayerPairFilter.h"
+#include "atoll/core/JobSystem.h"
 #include "atoll/core/Result.h"
 
 namespace atl {
@@ -101,8 +102,10 @@ class BroadPhase {
   /// pairs with a body added with `pairs` false, are not reported. Error (and `out` empty) when an
   /// active index is not present or is listed twice. Allocates only to grow `out` and its scratch
   /// bits. Each pair is looked for from its active side only, so the layer filters must be
-  /// symmetric.
-  Status find_pairs(std::span<const uint32_t> active_body_indices, std::vector<BodyPair>& out);
+  /// symmetric. With `jobs` the search runs on its workers (the layer filters are then called
+  /// from several threads at once); the result is the same for any number of workers.
+  Status find_pairs(std::span<const uint32_t> active_body_indices, std::vector<BodyPair>& out,
+                    JobSystem* jobs = nullptr);
 
   /// Reports the bodies whose fat boxes the segment origin → origin + direction enters
   /// (fraction 0..1, nearer first within a tree) and whose layer passes `filter`. Stops where
@@ -212,10 +215,14 @@ class BroadPhase {
   };
   // find_pairs' two ways, on the marked active bodies: one walk per pair of trees, or one
   // query per active body.
-  void find_pairs_by_walk(std::span<const uint32_t> active_body_indices,
-                          std::vector<BodyPair>& out);
-  void find_pairs_by_query(std::span<const uint32_t> active_body_indices,
-                           std::vector<BodyPair>& out);
+  // Each appends to its worker's list in worker_pairs_ (unsorted).
+  // Places of the walk per worker: enough that workers finish close together although the
+  // subtrees below the places differ widely, few enough that the first levels stay cheap.
+  static constexpr size_t k_walk_places_per_worker = 64;
+  // Active bodies per range of the queries.
+  static constexpr uint32_t k_query_bodies_per_range = 32;
+  void find_pairs_by_walk(std::span<const uint32_t> active_body_indices, JobSystem& jobs);
+  void find_pairs_by_query(std::span<const uint32_t> active_body_indices, JobSystem& jobs);
   // update_many's second half: moves_ into the trees; returns how many.
   uint32_t apply_moves();
 
@@ -233,6 +240,16 @@ class BroadPhase {
   std::vector<std::vector<uint8_t>> tree_marks_;
   std::vector<uint8_t> tree_pairs_;
   std::vector<BodyPair> pair_scratch_;  // find_pairs' sort buffer
+  // find_pairs: the pairs each worker found, and the walk's places shared out among workers
+  // (tree p, tree q, place).
+  std::vector<std::vector<BodyPair>> worker_pairs_;
+  struct WalkTask {
+    uint32_t p;
+    uint32_t q;
+    DynamicTree::PairWalkEntry entry;
+  };
+  std::vector<WalkTask> walk_tasks_;
+  std::vector<DynamicTree::PairWalkEntry> walk_entries_;
   // update_many scratch: the leaves to move, then one tree's share of them.
   std::vector<PendingMove> moves_;
   std::vector<DynamicTree::LeafMove> tree_moves_;

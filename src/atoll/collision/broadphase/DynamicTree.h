@@ -149,6 +149,12 @@ class DynamicTree {
       for (uint32_t n = i; n != k_null_node && marks[n] == 0; n = nodes_[n].parent) marks[n] = 1;
     }
   }
+  /// A place in the walk of overlapping_pairs: node `a` of this tree against node `b` of the
+  /// other (a == b in the same tree: the pairs within that subtree).
+  struct PairWalkEntry {
+    uint32_t a;
+    uint32_t b;
+  };
   /// Calls `callback(value, other_value)` once for every pair of a leaf of this tree and a
   /// leaf of `other` whose fat boxes overlap and of which at least one is marked (`marks` and
   /// `other_marks` from mark_subtrees on each tree). With `other` this very tree, every such
@@ -159,39 +165,50 @@ class DynamicTree {
   void overlapping_pairs(const std::vector<uint8_t>& marks, const DynamicTree& other,
                          const std::vector<uint8_t>& other_marks, Callback&& callback) const {
     if (root_ == k_null_node || other.root_ == k_null_node) return;
-    ATOLL_ASSERT(marks.size() == nodes_.size() && other_marks.size() == other.nodes_.size(),
-                 "DynamicTree::overlapping_pairs: marks from mark_subtrees");
-    const bool same = this == &other;
-    struct Entry {
-      uint32_t a;  // node of this tree
-      uint32_t b;  // node of `other`; a == b in the same tree: pairs within that subtree
-    };
+    const PairWalkEntry root{root_, other.root_};
+    overlapping_pairs_from(marks, other, other_marks, std::span<const PairWalkEntry>(&root, 1),
+                           callback);
+  }
+  /// The first levels of overlapping_pairs' walk, breadth first, until at least `min_entries`
+  /// places are left to walk (or none): reports the pairs met on the way to `callback` and
+  /// appends the places to `out`. overlapping_pairs_from on those places, in any order and on
+  /// any threads (each with its own callback), reports the rest: together, every pair once.
+  template <class Callback>
+  void split_overlapping_pairs(const std::vector<uint8_t>& marks, const DynamicTree& other,
+                               const std::vector<uint8_t>& other_marks, size_t min_entries,
+                               std::vector<PairWalkEntry>& out, Callback&& callback) const {
+    if (root_ == k_null_node || other.root_ == k_null_node) return;
+    check_walk_marks(marks, other, other_marks);
+    const size_t first = out.size();
+    size_t head = first;
+    out.push_back({root_, other.root_});
+    while (head < out.size() && out.size() - head < min_entries) {
+      const PairWalkEntry e = out[head++];
+      walk_step(
+          marks, other, other_marks, e, [&out](PairWalkEntry next) { out.push_back(next); },
+          callback);
+    }
+    // The places walked are done: only those left stay.
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(first),
+              out.begin() + static_cast<std::ptrdiff_t>(head));
+  }
+  /// overlapping_pairs' walk from the given places (from split_overlapping_pairs).
+  template <class Callback>
+  void overlapping_pairs_from(const std::vector<uint8_t>& marks, const DynamicTree& other,
+                              const std::vector<uint8_t>& other_marks,
+                              std::span<const PairWalkEntry> starts, Callback&& callback) const {
+    check_walk_marks(marks, other, other_marks);
     // Each entry popped pushes at most three, one level down in one tree or both, and all but
     // one wait while the last is walked: below 3 × (height + other height) + 3 ≤ 285.
-    StaticArray<Entry, 288> stack;
-    stack.push_back({root_, other.root_});
-    while (!stack.empty()) {
-      const Entry e = stack.back();
-      stack.pop_back();
-      const Node& na = nodes_[e.a];
-      const Node& nb = other.nodes_[e.b];
-      if (same && e.a == e.b) {
-        if (na.height == 0 || marks[e.a] == 0) continue;
-        stack.push_back({na.child[0], na.child[0]});
-        stack.push_back({na.child[1], na.child[1]});
-        stack.push_back({na.child[0], na.child[1]});
-        continue;
-      }
-      if ((marks[e.a] | other_marks[e.b]) == 0 || !na.box.overlaps(nb.box)) continue;
-      if (na.height == 0 && nb.height == 0) {
-        callback(na.value, nb.value);
-      } else if (nb.height == 0 || (na.height != 0 && na.height >= nb.height)) {
-        // The taller subtree splits, so both sides shrink at a similar pace.
-        stack.push_back({na.child[0], e.b});
-        stack.push_back({na.child[1], e.b});
-      } else {
-        stack.push_back({e.a, nb.child[0]});
-        stack.push_back({e.a, nb.child[1]});
+    StaticArray<PairWalkEntry, 288> stack;
+    for (const PairWalkEntry& start : starts) {
+      stack.push_back(start);
+      while (!stack.empty()) {
+        const PairWalkEntry e = stack.back();
+        stack.pop_back();
+        walk_step(
+            marks, other, other_marks, e, [&stack](PairWalkEntry next) { stack.push_back(next); },
+            callback);
       }
     }
   }
@@ -261,6 +278,42 @@ class DynamicTree {
     uint32_t value;     // user value (leaves)
     int32_t height;     // 0 for leaves, -1 while on the free list
   };
+
+  void check_walk_marks(const std::vector<uint8_t>& marks, const DynamicTree& other,
+                        const std::vector<uint8_t>& other_marks) const {
+    ATOLL_ASSERT(marks.size() == nodes_.size() && other_marks.size() == other.nodes_.size(),
+                 "DynamicTree::overlapping_pairs: marks from mark_subtrees");
+    (void)marks;
+    (void)other;
+    (void)other_marks;
+  }
+  // One place of overlapping_pairs' walk: a pair of leaves goes to `callback`, the places one
+  // level down to `push`.
+  template <class Push, class Callback>
+  void walk_step(const std::vector<uint8_t>& marks, const DynamicTree& other,
+                 const std::vector<uint8_t>& other_marks, PairWalkEntry e, Push&& push,
+                 Callback& callback) const {
+    const Node& na = nodes_[e.a];
+    const Node& nb = other.nodes_[e.b];
+    if (this == &other && e.a == e.b) {
+      if (na.height == 0 || marks[e.a] == 0) return;
+      push({na.child[0], na.child[0]});
+      push({na.child[1], na.child[1]});
+      push({na.child[0], na.child[1]});
+      return;
+    }
+    if ((marks[e.a] | other_marks[e.b]) == 0 || !na.box.overlaps(nb.box)) return;
+    if (na.height == 0 && nb.height == 0) {
+      callback(na.value, nb.value);
+    } else if (nb.height == 0 || (na.height != 0 && na.height >= nb.height)) {
+      // The taller subtree splits, so both sides shrink at a similar pace.
+      push({na.child[0], e.b});
+      push({na.child[1], e.b});
+    } else {
+      push({e.a, nb.child[0]});
+      push({e.a, nb.child[1]});
+    }
+  }
 
   // cast_ray and cast_aabox: every node through SweptBox, nearer subtrees first.
   template <class Callback>
