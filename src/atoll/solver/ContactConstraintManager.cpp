@@ -106,10 +106,9 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   added_.clear();
   lane_items_.clear();
   lane_slot_.clear();
-  Segment& main = main_segment();
-  main.lookup_cursor = 0;
-  main.max_penetration = 0.0f;
-  main.max_penetration_keys = {0, 0};
+  lookup_cursor_ = 0;
+  max_penetration_ = 0.0f;
+  max_penetration_keys_ = {0, 0};
   // Seed 000 §5.3: impulses scale with the step length, so a changed dt rescales them.
   warm_start_ratio_ = settings.warm_start ? (previous_dt_ > 0.0f ? dt / previous_dt_ : 1.0f) : 0.0f;
   previous_dt_ = dt;
@@ -146,8 +145,8 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
 }
 
 const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_previous_manifold(
-    uint32_t key1, uint32_t key2, SubShapeID id1, SubShapeID id2, size_t& cursor) const {
-  const CachedPair* old_pair = find_previous_pair(key1, key2, cursor);
+    uint32_t key1, uint32_t key2, SubShapeID id1, SubShapeID id2) const {
+  const CachedPair* old_pair = find_previous_pair(key1, key2, lookup_cursor_);
   if (old_pair == nullptr) return nullptr;
   const Cache& old_cache = cache_[current_ ^ 1];
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
@@ -157,121 +156,14 @@ const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_p
   return nullptr;
 }
 
-bool ContactConstraintManager::had_manifold(Segment& segment, const ContactBodyPair& pair,
-                                            SubShapeID sub_shape_id1,
-                                            SubShapeID sub_shape_id2) const {
-  return find_previous_manifold(pair.key1, pair.key2, sub_shape_id1, sub_shape_id2,
-                                segment.lookup_cursor) != nullptr;
-}
-
 bool ContactConstraintManager::had_manifold(const ContactBodyPair& pair, SubShapeID sub_shape_id1,
-                                            SubShapeID sub_shape_id2) {
-  return had_manifold(main_segment(), pair, sub_shape_id1, sub_shape_id2);
-}
-
-ContactConstraintManager::Segment& ContactConstraintManager::main_segment() {
-  if (segments_.empty()) segments_.resize(1);
-  Segment& main = segments_[0];
-  main.cache = &cache_[current_];
-  main.headers = &added_;
-  return main;
-}
-
-std::span<ContactConstraintManager::Segment> ContactConstraintManager::begin_segments(
-    uint32_t count) {
-  main_segment();
-  if (segments_.size() < count) segments_.resize(count);
-  for (uint32_t k = 1; k < count; ++k) {
-    Segment& segment = segments_[k];
-    segment.cache = &segment.own_cache;
-    segment.headers = &segment.own_headers;
-    segment.own_cache.clear();
-    segment.own_headers.clear();
-    segment.lookup_cursor = 0;
-    segment.max_penetration = 0.0f;
-    segment.max_penetration_keys = {0, 0};
-  }
-  main_segment();  // the resize may have moved it
-  num_segments_ = count;
-  return {segments_.data(), count};
-}
-
-void ContactConstraintManager::join_segments(JobSystem& jobs) {
-  const uint32_t count = num_segments_;
-  num_segments_ = 1;
-  if (count <= 1) return;
-  Segment& main = main_segment();
-  Cache& cache = *main.cache;
-  // Where each segment goes: after the step's lists and the segments before it.
-  join_offsets_.resize(count);
-  JoinOffsets next{
-      static_cast<uint32_t>(cache.pairs.size()), static_cast<uint32_t>(cache.manifolds.size()),
-      static_cast<uint32_t>(cache.points.size()), static_cast<uint32_t>(cache.settings.size()),
-      static_cast<uint32_t>(added_.size())};
-  for (uint32_t k = 1; k < count; ++k) {
-    const Segment& segment = segments_[k];
-    join_offsets_[k] = {next.pairs, next.manifolds, next.points, next.settings, next.headers};
-    next.pairs += static_cast<uint32_t>(segment.own_cache.pairs.size());
-    next.manifolds += static_cast<uint32_t>(segment.own_cache.manifolds.size());
-    next.points += static_cast<uint32_t>(segment.own_cache.points.size());
-    next.settings += static_cast<uint32_t>(segment.own_cache.settings.size());
-    next.headers += static_cast<uint32_t>(segment.own_headers.size());
-    // The deepest point of all: the first of the deepest, as one thread would have noted it.
-    if (segment.max_penetration > main.max_penetration) {
-      main.max_penetration = segment.max_penetration;
-      main.max_penetration_keys = segment.max_penetration_keys;
-    }
-  }
-  cache.pairs.resize(next.pairs);
-  cache.manifolds.resize(next.manifolds);
-  cache.points.resize(next.points);
-  cache.settings.resize(next.settings);
-  added_.resize(next.headers);
-  // Each segment is copied by one worker (mostly the one that filled it), its indices moved
-  // by where it lands.
-  parallel_for(jobs, count - 1, 1, [this, &cache](uint32_t first, uint32_t last, uint32_t) {
-    for (uint32_t k = first + 1; k < last + 1; ++k) {
-      const Segment& segment = segments_[k];
-      const JoinOffsets& at = join_offsets_[k];
-      const Cache& from = segment.own_cache;
-      for (size_t i = 0; i < from.pairs.size(); ++i) {
-        CachedPair pair = from.pairs[i];
-        pair.first_manifold += at.manifolds;
-        cache.pairs[at.pairs + i] = pair;
-      }
-      for (size_t i = 0; i < from.manifolds.size(); ++i) {
-        CachedManifold manifold = from.manifolds[i];
-        manifold.first_point += at.points;
-        if (manifold.settings != k_no_settings) manifold.settings += at.settings;
-        cache.manifolds[at.manifolds + i] = manifold;
-      }
-      std::copy(from.points.begin(), from.points.end(),
-                cache.points.begin() + static_cast<std::ptrdiff_t>(at.points));
-      std::copy(from.settings.begin(), from.settings.end(),
-                cache.settings.begin() + static_cast<std::ptrdiff_t>(at.settings));
-      for (size_t i = 0; i < segment.own_headers.size(); ++i) {
-        ContactHeader header = segment.own_headers[i];
-        header.cache_manifold += at.manifolds;
-        header.cache_point += at.points;
-        added_[at.headers + i] = header;
-      }
-    }
-  });
-}
-
-float ContactConstraintManager::max_penetration() const {
-  return segments_.empty() ? 0.0f : segments_[0].max_penetration;
-}
-
-std::pair<uint32_t, uint32_t> ContactConstraintManager::max_penetration_keys() const {
-  return segments_.empty() ? std::pair<uint32_t, uint32_t>{0, 0}
-                           : segments_[0].max_penetration_keys;
+                                            SubShapeID sub_shape_id2) const {
+  return find_previous_manifold(pair.key1, pair.key2, sub_shape_id1, sub_shape_id2) != nullptr;
 }
 
 ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
-    Segment& segment, const ContactBodyPair& pair, std::span<const SolverBody> bodies,
-    const CachedPair* reused) {
-  Cache& cache = *segment.cache;
+    const ContactBodyPair& pair, std::span<const SolverBody> bodies, const CachedPair* reused) {
+  Cache& cache = cache_[current_];
   if (cache.pairs.empty() || cache.pairs.back().key1 != pair.key1 ||
       cache.pairs.back().key2 != pair.key2) {
     CachedPair entry;
@@ -293,16 +185,16 @@ ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for
   return cache.pairs.back();
 }
 
-void ContactConstraintManager::add_constraint(Segment& segment, const ContactBodyPair& pair,
+void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
-  const Cache& cache = *segment.cache;
+  const Cache& cache = cache_[current_];
   const CachedManifold& manifold = cache.manifolds[manifold_index];
   // Defaults for what the manifold's side-list settings would hold (CachedManifold::settings).
   const ContactSettings plain;
   const ContactSettings& settings =
       manifold.settings != k_no_settings ? cache.settings[manifold.settings] : plain;
   if (settings.is_sensor) return;
-  ContactHeader& c = segment.headers->emplace_back();
+  ContactHeader& c = added_.emplace_back();
   c.body1 = pair.solver_body1;
   c.body2 = pair.solver_body2;
   c.after_ccd = !ccd_stopped_.empty() &&
@@ -323,11 +215,9 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
                                                    std::vector<ContactManifold>* out_manifolds,
                                                    uint32_t* out_num_manifolds) {
   float deepest = 0.0f;
-  Segment& main = main_segment();
-  const CachedPair* old_pair =
-      find_reusable_pair(pair, bodies, settings, main.lookup_cursor, deepest);
+  const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_, deepest);
   if (old_pair == nullptr) return false;
-  reuse_body_pair(main, *old_pair, pair, bodies, deepest, out_manifolds, out_num_manifolds);
+  reuse_body_pair(*old_pair, pair, bodies, deepest, out_manifolds, out_num_manifolds);
   return true;
 }
 
@@ -373,14 +263,6 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
                                                std::span<const SolverBody> bodies, float deepest,
                                                std::vector<ContactManifold>* out_manifolds,
                                                uint32_t* out_num_manifolds) {
-  reuse_body_pair(main_segment(), reused, pair, bodies, deepest, out_manifolds, out_num_manifolds);
-}
-
-void ContactConstraintManager::reuse_body_pair(Segment& segment, const CachedPair& reused,
-                                               const ContactBodyPair& pair,
-                                               std::span<const SolverBody> bodies, float deepest,
-                                               std::vector<ContactManifold>* out_manifolds,
-                                               uint32_t* out_num_manifolds) {
   const CachedPair* old_pair = &reused;
   const SolverBody& b1 = bodies[pair.solver_body1];
   const SolverBody& b2 = bodies[pair.solver_body2];
@@ -388,14 +270,14 @@ void ContactConstraintManager::reuse_body_pair(Segment& segment, const CachedPai
   // Close enough: copy the manifolds over unchanged (in body-local form they move with the
   // bodies), impulses included.
   const Cache& old_cache = cache_[current_ ^ 1];
-  Cache& cache = *segment.cache;
-  CachedPair& new_pair = current_pair_for(segment, pair, bodies, old_pair);
-  segment.note_penetration(deepest, pair);
+  Cache& cache = cache_[current_];
+  CachedPair& new_pair = current_pair_for(pair, bodies, old_pair);
+  note_penetration(deepest, pair);
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
     const uint32_t index =
         cache.copy_manifold(old_cache, old_cache.manifolds[old_pair->first_manifold + m]);
     ++new_pair.num_manifolds;
-    add_constraint(segment, pair, index);
+    add_constraint(pair, index);
     if (out_manifolds != nullptr) {
       const CachedManifold& manifold = cache.manifolds[index];
       ContactManifold world;
@@ -423,14 +305,6 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
                                                     const ContactSettings& contact_settings,
                                                     std::span<const SolverBody> bodies,
                                                     const PhysicsSettings& settings) {
-  return add_manifold(main_segment(), pair, manifold, contact_settings, bodies, settings);
-}
-
-ContactState ContactConstraintManager::add_manifold(Segment& segment, const ContactBodyPair& pair,
-                                                    const ContactManifold& manifold,
-                                                    const ContactSettings& contact_settings,
-                                                    std::span<const SolverBody> bodies,
-                                                    const PhysicsSettings& settings) {
   ATOLL_ASSERT(pair.key1 < pair.key2);
   ATOLL_ASSERT(manifold.points_on_1.size() == manifold.points_on_2.size());
   const SolverBody& b1 = bodies[pair.solver_body1];
@@ -438,13 +312,13 @@ ContactState ContactConstraintManager::add_manifold(Segment& segment, const Cont
   const Quat inv1 = b1.rotation.conjugated();
   const Quat inv2 = b2.rotation.conjugated();
 
-  Cache& cache = *segment.cache;
-  CachedPair& new_pair = current_pair_for(segment, pair, bodies);
+  Cache& cache = cache_[current_];
+  CachedPair& new_pair = current_pair_for(pair, bodies);
 
   // Last step's manifold between the same sub-shapes, if any: its points hand down impulses.
   const Cache& old_cache = cache_[current_ ^ 1];
-  const CachedManifold* old_manifold = find_previous_manifold(
-      pair.key1, pair.key2, manifold.sub_shape_id1, manifold.sub_shape_id2, segment.lookup_cursor);
+  const CachedManifold* old_manifold =
+      find_previous_manifold(pair.key1, pair.key2, manifold.sub_shape_id1, manifold.sub_shape_id2);
 
   CachedManifold entry;
   entry.local_normal = (inv1 * manifold.normal).to_float3();
@@ -472,8 +346,8 @@ ContactState ContactConstraintManager::add_manifold(Segment& segment, const Cont
     const Vec3 local_on_2 = inv2 * (manifold.points_on_2[i] - b2.com_position);
     point.local_on_1 = local_on_1.to_float3();
     point.local_on_2 = local_on_2.to_float3();
-    segment.note_penetration(
-        (manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal), pair);
+    note_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
+                     pair);
     if (old_manifold != nullptr) {
       // The closest old point within the preserve distance keeps its impulses. Distance is
       // measured on whichever body the point moved less on: a box sliding over the ground
@@ -497,7 +371,7 @@ ContactState ContactConstraintManager::add_manifold(Segment& segment, const Cont
   }
   cache.manifolds.push_back(entry);
   ++new_pair.num_manifolds;
-  add_constraint(segment, pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
+  add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
   return old_manifold != nullptr ? ContactState::Persisted : ContactState::Added;
 }
 
@@ -1198,7 +1072,7 @@ void ContactConstraintManager::restore_cache(const CacheSnapshot& snapshot) {
   cache.manifolds = snapshot.cache_.manifolds;
   cache.points = snapshot.cache_.points;
   cache.settings = snapshot.cache_.settings;
-  main_segment().lookup_cursor = 0;
+  lookup_cursor_ = 0;
 }
 
 void ContactConstraintManager::visit_cache_state(

@@ -129,25 +129,8 @@ class ContactConstraintManager {
                                        std::span<const SolverBody> bodies,
                                        const PhysicsSettings& settings, size_t& cursor,
                                        float& out_deepest) const;
-  /// Where one share of a step's pairs is added (reuse_body_pair, add_manifold, had_manifold).
-  /// The narrow phase may add a step's pairs in shares on several threads at once, each share
-  /// into its own segment, when every pair of share k comes after every pair of share k − 1 in
-  /// the order one thread would add them; join_segments then lays the segments end to end, which
-  /// gives exactly what adding every pair in that order on one thread gives. Segment 0 adds
-  /// straight into the step's contacts; the overloads without a segment use it.
-  class Segment;
-  /// Makes `count` (≥ 1) segments for the next pairs of this step (after begin_step; segment 0
-  /// keeps what was added before). Valid until join_segments or the next begin_segments.
-  std::span<Segment> begin_segments(uint32_t count);
-  /// Appends segments 1, 2, … to the step's contacts, in order (copied on `jobs`' workers).
-  void join_segments(JobSystem& jobs);
-
   /// The addition: re-adds the manifolds of `reused` (from find_reusable_pair this step, with
   /// its `deepest`) for `pair`, as try_reuse_body_pair does.
-  void reuse_body_pair(Segment& segment, const CachedPair& reused, const ContactBodyPair& pair,
-                       std::span<const SolverBody> bodies, float deepest,
-                       std::vector<ContactManifold>* out_manifolds = nullptr,
-                       uint32_t* out_num_manifolds = nullptr);
   void reuse_body_pair(const CachedPair& reused, const ContactBodyPair& pair,
                        std::span<const SolverBody> bodies, float deepest,
                        std::vector<ContactManifold>* out_manifolds = nullptr,
@@ -155,17 +138,11 @@ class ContactConstraintManager {
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
-  bool had_manifold(Segment& segment, const ContactBodyPair& pair, SubShapeID sub_shape_id1,
-                    SubShapeID sub_shape_id2) const;
   bool had_manifold(const ContactBodyPair& pair, SubShapeID sub_shape_id1,
-                    SubShapeID sub_shape_id2);
+                    SubShapeID sub_shape_id2) const;
 
   /// Adds a manifold found by the narrow phase this step. Points that lie within the preserve
   /// distance of a point of last step's manifold with the same sub-shapes inherit its impulses.
-  ContactState add_manifold(Segment& segment, const ContactBodyPair& pair,
-                            const ContactManifold& manifold, const ContactSettings& settings,
-                            std::span<const SolverBody> bodies,
-                            const PhysicsSettings& settings_for_matching);
   ContactState add_manifold(const ContactBodyPair& pair, const ContactManifold& manifold,
                             const ContactSettings& settings, std::span<const SolverBody> bodies,
                             const PhysicsSettings& settings_for_matching);
@@ -282,9 +259,9 @@ class ContactConstraintManager {
     return static_cast<uint32_t>(cache_[current_].points.size());
   }
   /// Deepest penetration (m) among this step's contact points as found by the narrow phase.
-  float max_penetration() const;
+  float max_penetration() const { return max_penetration_; }
   /// Body ID values (key1, key2) of the pair with the deepest penetration; (0, 0) when none.
-  std::pair<uint32_t, uint32_t> max_penetration_keys() const;
+  std::pair<uint32_t, uint32_t> max_penetration_keys() const { return max_penetration_keys_; }
   /// Stage ccd: the body ID values of the bodies CCD stopped this step (any order). Their new
   /// contacts in the next step stop the approach the CCD hit left to them; that impulse is not
   /// warm-started (setup_velocity_constraints).
@@ -416,13 +393,12 @@ class ContactConstraintManager {
 
   // This step's entry for `pair` (the last one, or a new one; a reused pair keeps `reused`'s
   // relative transform).
-  CachedPair& current_pair_for(Segment& segment, const ContactBodyPair& pair,
-                               std::span<const SolverBody> bodies,
+  CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies,
                                const CachedPair* reused = nullptr);
   const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2, size_t& cursor) const;
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
-                                               SubShapeID id2, size_t& cursor) const;
-  void add_constraint(Segment& segment, const ContactBodyPair& pair, uint32_t manifold_index);
+                                               SubShapeID id2) const;
+  void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
   // Prefetches what the loops over `constraints` read after constraints[k].
   void prefetch_ahead(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
                       size_t k) const;
@@ -434,15 +410,10 @@ class ContactConstraintManager {
   Cache cache_[2];
   std::vector<uint32_t> kept_pairs_;  // end_step scratch: last step's pairs that carry over
   int current_ = 0;
-  // begin_segments' segments; segments_[0] adds into cache_[current_] and added_.
-  std::vector<Segment> segments_;
-  uint32_t num_segments_ = 1;  // of the last begin_segments, until join_segments
-  // Where join_segments puts segment k's lists: first pair, manifold, point, settings, header.
-  struct JoinOffsets {
-    uint32_t pairs, manifolds, points, settings, headers;
-  };
-  std::vector<JoinOffsets> join_offsets_;
-  Segment& main_segment();
+  // The cursor of the serial look-ups (try_reuse_body_pair, had_manifold, add_manifold) in last
+  // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
+  // result depends on it).
+  mutable size_t lookup_cursor_ = 0;
   // This step's contact constraints as added (narrow phase), and as set up: the contacts the
   // scalar solve takes have a constraint, constraints_[row_of_[index]] (the first ones of
   // constraints_; slots past them are kept for the next steps, stale); those the wide solve
@@ -487,6 +458,13 @@ class ContactConstraintManager {
                   const PhysicsSettings& settings, StackSolve& stack, bool check_faces) const;
   float warm_start_ratio_ = 1.0f;
   float previous_dt_ = 0.0f;
+  float max_penetration_ = 0.0f;
+  std::pair<uint32_t, uint32_t> max_penetration_keys_{0, 0};
+  void note_penetration(float depth, const ContactBodyPair& pair) {
+    if (!(depth > max_penetration_)) return;
+    max_penetration_ = depth;
+    max_penetration_keys_ = {pair.key1, pair.key2};
+  }
 
  public:
   class CacheSnapshot {
@@ -502,28 +480,6 @@ class ContactConstraintManager {
    private:
     friend class ContactConstraintManager;
     Cache cache_;
-  };
-
-  class Segment {
-   private:
-    friend class ContactConstraintManager;
-    // Where this segment's pairs, manifolds, points, settings and contact headers go: the
-    // step's own lists (segment 0) or the segment's, which join_segments appends.
-    Cache* cache = nullptr;
-    std::vector<ContactHeader>* headers = nullptr;
-    Cache own_cache;
-    std::vector<ContactHeader> own_headers;
-    // The segment's place in last step's pairs (find_previous_pair): the first pair not below
-    // the last key asked for. Look-ups only move it (no result depends on it).
-    size_t lookup_cursor = 0;
-    // The deepest penetration (m) of the segment's points, and its pair's keys.
-    float max_penetration = 0.0f;
-    std::pair<uint32_t, uint32_t> max_penetration_keys{0, 0};
-    void note_penetration(float depth, const ContactBodyPair& pair) {
-      if (!(depth > max_penetration)) return;
-      max_penetration = depth;
-      max_penetration_keys = {pair.key1, pair.key2};
-    }
   };
 };
 

@@ -164,13 +164,9 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
   np.num_manifolds = static_cast<uint32_t>(collector.manifolds.size());
 }
 
-// Pass 3, in order within a share of the pairs, each share into its segment of the contacts
-// (ContactConstraintManager::Segment): the listener's calls, the manifold cap, the contact
-// settings, the contact cache, the events; lists the sleeping dynamic bodies a solid contact
-// touches, for waking. Shares run in parallel only without a listener and a manifold cap (the
-// only parts that read or write across pairs besides the segment and the share).
-void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
-                       ContactConstraintManager::Segment& segment, NarrowPhaseShare& share) {
+// Pass 3, in order: the listener's calls, the manifold cap, the contact settings, the contact
+// cache, the events; queues the sleeping dynamic bodies a solid contact touches for waking.
+void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseTally& tally) {
   BodyManager& bodies = *ctx.body_manager;
   ContactConstraintManager& contacts = *ctx.contacts;
   const PhysicsSettings& settings = *ctx.settings;
@@ -193,10 +189,10 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
     // a listener nothing reads them.
     ctx.manifolds.clear();
     uint32_t num_reused = 0;
-    contacts.reuse_body_pair(segment, *np.reused, pair, ctx.solver.bodies, np.reused_deepest,
+    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reused_deepest,
                              listener != nullptr ? &ctx.manifolds : nullptr, &num_reused);
     solid = num_reused > 0 && !np.sensor;
-    share.num_manifolds += num_reused;
+    tally.num_manifolds += num_reused;
     for (const ContactManifold& manifold : ctx.manifolds)
       ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
                                          swapped ? flipped(manifold) : manifold, collision_step));
@@ -208,7 +204,7 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
     const std::vector<ContactManifold>& found = ctx.narrow_workers[np.worker].manifolds;
     for (uint32_t k = 0; k < np.num_manifolds; ++k) {
       const ContactManifold& manifold = found[np.first_manifold + k];
-      if (ctx.max_contact_manifolds != 0 && share.num_manifolds >= ctx.max_contact_manifolds) {
+      if (ctx.max_contact_manifolds != 0 && tally.num_manifolds >= ctx.max_contact_manifolds) {
         if (result.skipped_manifolds++ == 0) {
           result.first_skipped_manifold_body1 = l1.id();
           result.first_skipped_manifold_body2 = l2.id();
@@ -217,7 +213,7 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
         result.flag(UpdateError::manifold_cap_reached);
         continue;
       }
-      ++share.num_manifolds;
+      ++tally.num_manifolds;
       ContactSettings cs;
       cs.combined_friction = combine_friction(a->friction(), b->friction());
       cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
@@ -227,7 +223,7 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
           combine_torsional_friction(a->torsional_friction(), b->torsional_friction());
       cs.is_sensor = np.sensor;
       const bool existed =
-          contacts.had_manifold(segment, pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
+          contacts.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
       if (listener != nullptr) {
         const ContactSettings defaults = cs;
         if (swapped) swap_bodies(cs, a->center_of_mass_position(), b->center_of_mass_position());
@@ -254,7 +250,7 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
         }
       }
       solid |= !cs.is_sensor;
-      contacts.add_manifold(segment, pair, manifold, cs, ctx.solver.bodies, settings);
+      contacts.add_manifold(pair, manifold, cs, ctx.solver.bodies, settings);
       // Events are delivered to the listener only (PhysicsSystem::deliver_events).
       if (listener != nullptr)
         ctx.events.push_back(
@@ -263,20 +259,22 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np,
     }
   }
   // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
-  // step's narrow phase); sensors wake nothing. Queued after the pass (collide_round), in order.
+  // step's narrow phase); sensors wake nothing.
   if (solid) {
-    if (a->is_dynamic() && !a->is_active() && ctx.wake_state[i1] == k_not_woken)
-      share.wake.push_back(i1);
-    if (b->is_dynamic() && !b->is_active() && ctx.wake_state[i2] == k_not_woken)
-      share.wake.push_back(i2);
+    if (a->is_dynamic() && !a->is_active() && ctx.wake_state[i1] == k_not_woken) {
+      ctx.wake_state[i1] = k_wake_queued;
+      ctx.wake.push_back(i1);
+    }
+    if (b->is_dynamic() && !b->is_active() && ctx.wake_state[i2] == k_not_woken) {
+      ctx.wake_state[i2] = k_wake_queued;
+      ctx.wake.push_back(i2);
+    }
   }
 }
 
 // Pairs per range of pass 2: enough to amortise taking a range, few enough to balance pairs of
 // very different cost (two spheres, a convex hull against a mesh).
 constexpr uint32_t k_pair_range = 16;
-// Fewest pairs per share of pass 3: below, joining the segments costs more than sharing saves.
-constexpr uint32_t k_min_add_share = 512;
 
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
@@ -304,39 +302,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
             collide_pair(shared, tally.collide_settings, np, ctx.narrow_workers[worker], worker);
         }
       });
-
-  // Pass 3 in contiguous shares of the pairs, each into its segment of the contacts, joined in
-  // order: the same contacts as one pass in order. One share on the caller when a listener or
-  // the manifold cap must see the pairs in order.
-  const uint32_t count = static_cast<uint32_t>(ctx.narrow_pairs.size());
-  const bool in_order = ctx.contact_listener != nullptr || ctx.max_contact_manifolds != 0;
-  const uint32_t shares =
-      in_order ? 1u : std::clamp(count / k_min_add_share, 1u, jobs.num_workers());
-  if (ctx.narrow_shares.size() < shares) ctx.narrow_shares.resize(shares);
-  for (uint32_t k = 0; k < shares; ++k) {
-    ctx.narrow_shares[k].num_manifolds = k == 0 ? tally.num_manifolds : 0;
-    ctx.narrow_shares[k].wake.clear();
-  }
-  const std::span<ContactConstraintManager::Segment> segments =
-      ctx.contacts->begin_segments(shares);
-  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
-    for (uint32_t k = first; k < last; ++k) {
-      const uint32_t end = static_cast<uint32_t>(uint64_t{count} * (k + 1) / shares);
-      for (uint32_t i = static_cast<uint32_t>(uint64_t{count} * k / shares); i < end; ++i)
-        add_pair_contacts(ctx, ctx.narrow_pairs[i], segments[k], ctx.narrow_shares[k]);
-    }
-  });
-  ctx.contacts->join_segments(jobs);
-  tally.num_manifolds = 0;
-  for (uint32_t k = 0; k < shares; ++k) {
-    NarrowPhaseShare& share = ctx.narrow_shares[k];
-    tally.num_manifolds += share.num_manifolds;
-    for (const uint32_t index : share.wake) {
-      if (ctx.wake_state[index] != k_not_woken) continue;
-      ctx.wake_state[index] = k_wake_queued;
-      ctx.wake.push_back(index);
-    }
-  }
+  for (const NarrowPhasePair& np : ctx.narrow_pairs) add_pair_contacts(ctx, np, tally);
 }
 
 }  // namespace

@@ -83,12 +83,6 @@ struct NarrowPhaseWorker {
   size_t cache_cursor = 0;  // the worker's place in last step's contacts (find_reusable_pair)
 };
 
-/// Stage narrow_phase, pass 3: what one share of the pairs adds up besides its contacts.
-struct NarrowPhaseShare {
-  uint32_t num_manifolds = 0;
-  std::vector<uint32_t> wake;  // sleeping bodies its solid contacts reach, in pair order
-};
-
 struct StepContext {
   // --- The world's long-lived parts this step reads and changes (set by PhysicsSystem) -------
   BodyManager* body_manager = nullptr;
@@ -128,7 +122,6 @@ struct StepContext {
   /// events; left empty without a listener).
   std::vector<NarrowPhasePair> narrow_pairs;
   std::vector<NarrowPhaseWorker> narrow_workers;
-  std::vector<NarrowPhaseShare> narrow_shares;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
