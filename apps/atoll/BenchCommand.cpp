@@ -39,16 +39,19 @@ int bench_command(const BenchArgs& args) {
   const int steps = args.steps > 0 ? args.steps : scene->steps;
   for (size_t run = 0; run < pools.size(); ++run) {
     const int threads = args.threads[run];
-    Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, source);
+    // The last run takes the scene itself (moved in, not copied).
+    Result<std::unique_ptr<SceneWorld>> world = run + 1 == pools.size()
+                                                    ? SceneWorld::create(std::move(*scene), source)
+                                                    : SceneWorld::create(*scene, source);
     if (!world) {
       std::fprintf(stderr, "atoll: %s\n", world.error().message());
       return k_exit_bad_input;
     }
     PhysicsSystem& system = (*world)->system();
+    const SceneDescription& desc = (*world)->scene();
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < steps; ++i) {
-      Result<UpdateResult> result =
-          system.update(scene->dt, scene->collision_steps, pools[run].get());
+      Result<UpdateResult> result = system.update(desc.dt, desc.collision_steps, pools[run].get());
       if (!result) {
         std::fprintf(stderr, "atoll: %s\n", result.error().message());
         return k_exit_bad_input;

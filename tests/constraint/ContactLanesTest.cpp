@@ -44,6 +44,8 @@ struct TestContact {
     s.tangent1 = tangent1;
     s.tangent2 = tangent2;
     s.friction = friction;
+    s.inv_mass1 = bodies[body1].inv_mass;
+    s.inv_mass2 = bodies[body2].inv_mass;
     s.normal_rows = normal_rows;
     s.twist_lever = twist_lever;
     s.friction1 = &friction1;

@@ -73,10 +73,15 @@ class ContactRecorder final : public ContactListener {
 
 Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& scene,
                                                        std::string_view source) {
+  return create(SceneDescription(scene), source);
+}
+
+Result<std::unique_ptr<SceneWorld>> SceneWorld::create(SceneDescription&& scene,
+                                                       std::string_view source) {
   std::unique_ptr<SceneWorld> world(new SceneWorld());
-  world->scene_ = scene;
+  world->scene_ = std::move(scene);
   world->system_ = std::make_unique<PhysicsSystem>();
-  if (Status ok = world->system_->set_settings(scene.physics); !ok)
+  if (Status ok = world->system_->set_settings(world->scene_.physics); !ok)
     return Error(std::string(source) + ": " +
                  scene_json::engine_error_at("settings", ok.error().message()));
 

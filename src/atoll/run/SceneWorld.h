@@ -25,8 +25,12 @@ class RecordingWriter;
 
 class SceneWorld {
  public:
-  /// Builds the world of `scene`; errors read "SOURCE: JSON.PATH: problem".
+  /// Builds the world of `scene`; errors read "SOURCE: JSON.PATH: problem". The world keeps a
+  /// copy of the scene (scene()).
   static Result<std::unique_ptr<SceneWorld>> create(const SceneDescription& scene,
+                                                    std::string_view source);
+  /// The same, keeping `scene` itself (moved in, not copied) for a caller that is done with it.
+  static Result<std::unique_ptr<SceneWorld>> create(SceneDescription&& scene,
                                                     std::string_view source);
 
   PhysicsSystem& system() { return *system_; }

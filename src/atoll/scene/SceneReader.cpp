@@ -339,6 +339,9 @@ Result<SceneDescription> read_scene_text(std::string_view text, std::string_view
   try {
     SceneDescription scene;
     SceneParser(scene).parse_document(scene_json::parse(text));
+    // Bodies are added one by one (generators make thousands): give back what growing the
+    // list left over (the pyramid's 1241 bodies held room for 2048, 0.2 MB more).
+    scene.bodies.shrink_to_fit();
     return scene;
   } catch (const PathError& error) {
     return Error(error_line(source_name, error));

@@ -573,6 +573,9 @@ void ContactConstraintManager::setup_velocity_constraints(
     source.tangent1 = c.tangent1;
     source.tangent2 = c.tangent2;
     source.friction = c.friction;
+    source.inv_mass1 = b1.inv_mass;
+    source.inv_mass2 = b2.inv_mass;
+    source.scales = c.mass_scales;
     source.normal_rows = c.normal_rows;
     source.twist_lever = c.twist_lever;
     source.friction1 = &c.friction1;

@@ -429,7 +429,7 @@ class ContactConstraintManager {
   // The wide solve's blocks this step, the contact in each lane (k_no_rows: empty), and each
   // contact's lane (block × k_width + lane; k_no_rows: solved by the scalar solve). Empty when
   // no block was reserved this step.
-  // The blocks live in chunks of k_lane_chunk (216 KB), which are made as the number of blocks
+  // The blocks live in chunks of k_lane_chunk (197 KB), which are made as the number of blocks
   // grows and kept: no block is ever copied, and the memory held is what the largest step
   // needed. (In one vector grown by doubling and copying, the pyramid's blocks took 18.5 MB at
   // their peak where they need 7; reallocated to fit, freed and grown arrays fragmented the

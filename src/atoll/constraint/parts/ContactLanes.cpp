@@ -20,7 +20,7 @@ void ContactLanes::clear_lane(uint32_t lane) {
   write1_[lane] = write2_[lane] = 0;
   num_points_.v[lane] = 0.0f;
   friction_.v[lane] = 0.0f;
-  face_active_.v[lane] = 0.0f;
+  face_inv_n_.v[lane] = 0.0f;
   for (uint32_t p = 0; p < k_max_points; ++p) {
     points_[p].effective_mass.v[lane] = 0.0f;
     points_[p].lambda.v[lane] = 0.0f;
@@ -56,16 +56,19 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
     put_row(points_[p], in ? s.normal_rows[p] : empty_row);
     put(lever_[p], in && s.friction > 0.0f ? s.twist_lever[p] : 0.0f);
   }
-  const AxisConstraintPart& first = s.num_points > 0 ? s.normal_rows[0] : empty_row;
-  put3(linear1_, first.linear1_);
-  put3(linear2_, first.linear2_);
+  put3(inv_mass1_, s.inv_mass1);
+  put3(inv_mass2_, s.inv_mass2);
+  put(mass_scale1_, s.scales.inv_mass1);
+  put(mass_scale2_, s.scales.inv_mass2);
 
-  const Vec3 tangents[2] = {s.tangent1, s.tangent2};
+  // Without friction the friction rows are not set up (all zero): zero tangents make their
+  // M⁻¹·tangent zero too.
+  const bool has_friction = s.friction > 0.0f;
+  const Vec3 tangents[2] = {has_friction ? s.tangent1 : Vec3::zero(),
+                            has_friction ? s.tangent2 : Vec3::zero()};
   const AxisConstraintPart* rows[2] = {s.friction1, s.friction2};
   for (int k = 0; k < 2; ++k) {
     put3(tangent_[k], tangents[k]);
-    put3(friction_linear1_[k], rows[k]->linear1_);
-    put3(friction_linear2_[k], rows[k]->linear2_);
     put_row(friction_rows_[k], *rows[k]);
   }
 
@@ -77,7 +80,7 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   put(twist_lambda_, twist.total_lambda());
 
   const FaceContactPart& face = *s.face;
-  face_active_.v[lane] = face.is_active() ? 1.0f : 0.0f;
+  face_inv_n_.v[lane] = face.is_active() ? face.distribute_[0][0] : 0.0f;
   if (face.is_active()) {
     for (int k = 0; k < 3; ++k) {
       put3(face_angular1_[k], face.angular1_[k]);
@@ -92,7 +95,8 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
     put3(face_angular2_, face.angular2_);
     for (uint32_t p = 0; p < k_max_points; ++p) {
       const bool in = p < s.num_points;
-      for (int k = 0; k < 3; ++k) put(face_distribute_[p][k], in ? face.distribute_[p][k] : 0.0f);
+      for (int k = 0; k < 2; ++k)
+        put(face_distribute_[p][k], in ? face.distribute_[p][k + 1] : 0.0f);
       for (int k = 0; k < 2; ++k) put(face_offset_[p][k], in ? face.offset_[p][k] : 0.0f);
       put(face_null_[p], in ? face.null_[p] : 0.0f);
     }
@@ -122,14 +126,14 @@ void ContactLanes::for_each_number(F&& f) {
   };
   f(friction_);
   f3(normal_);
-  f3(linear1_);
-  f3(linear2_);
+  f3(inv_mass1_);
+  f3(inv_mass2_);
+  f(mass_scale1_);
+  f(mass_scale2_);
   for (Row& r : points_) row(r);
   for (LaneFloats& lever : lever_) f(lever);
   for (int k = 0; k < 2; ++k) {
     f3(tangent_[k]);
-    f3(friction_linear1_[k]);
-    f3(friction_linear2_[k]);
     row(friction_rows_[k]);
   }
   f3(twist_angular1_);
@@ -137,7 +141,7 @@ void ContactLanes::for_each_number(F&& f) {
   f(twist_mass_);
   f(twist_target_);
   f(twist_lambda_);
-  f(face_active_);
+  f(face_inv_n_);
   for (int k = 0; k < 3; ++k) {
     f3(face_angular1_[k]);
     f3(face_inv_i_angular1_[k]);
@@ -320,7 +324,7 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
   // The face block (FaceContactPart::solve_velocity_constraint).
   LaneMask significant = LaneMask::none();
   LaneMask fallback = mask;
-  const LaneMask face = mask & (face_active_.get() != zero);
+  const LaneMask face = mask & (face_inv_n_.get() != zero);
   if (face.any()) {
     const Lanes3 normal = normal_.get();
     const Lanes3 dv = vel.v2 - vel.v1;
@@ -343,11 +347,13 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
     Lanes lambdas[k_max_points];
     Lanes new_lambdas[k_max_points];
     Lanes smallest = Lanes::broadcast(k_float_max_value);
+    // Column 0 of the distribution is 1/n at every point of the face (past the points, where
+    // the scalar block has 0, the new λ is never used: the lanes there are masked out).
+    const Lanes inv_n = face_inv_n_.get();
     for (uint32_t p = 0; p < k_max_points; ++p) {
       lambdas[p] = points_[p].lambda.get();
-      new_lambdas[p] = lambdas[p] + face_distribute_[p][0].get() * impulse[0] +
-                       face_distribute_[p][1].get() * impulse[1] +
-                       face_distribute_[p][2].get() * impulse[2];
+      new_lambdas[p] = lambdas[p] + inv_n * impulse[0] + face_distribute_[p][0].get() * impulse[1] +
+                       face_distribute_[p][1].get() * impulse[2];
       smallest = select(point_in[p], min(smallest, new_lambdas[p]), smallest);
     }
     const LaneMask push_only = smallest >= zero;
@@ -393,8 +399,8 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
         largest_change = max(largest_change, abs(delta));
         largest_lambda = select(take, max(largest_lambda, new_lambdas[p]), largest_lambda);
       }
-      vel.v1 -= linear1_.get() * applied[0];
-      vel.v2 += linear2_.get() * applied[0];
+      vel.v1 -= linear1(normal) * applied[0];
+      vel.v2 += linear2(normal) * applied[0];
       vel.w1 -= face_inv_i_angular1_[0].get() * applied[0] +
                 face_inv_i_angular1_[1].get() * applied[1] +
                 face_inv_i_angular1_[2].get() * applied[2];
@@ -420,8 +426,8 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
   // Point by point (AxisConstraintPart::solve_velocity_constraint with λ ≥ 0).
   if (fallback.any()) {
     const Lanes3 normal = normal_.get();
-    const Lanes3 linear1 = linear1_.get();
-    const Lanes3 linear2 = linear2_.get();
+    const Lanes3 linear1 = this->linear1(normal);
+    const Lanes3 linear2 = this->linear2(normal);
     const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
     const Lanes max_lambda = Lanes::broadcast(k_float_max_value);
     for (uint32_t p = 0; p < k_max_points; ++p) {
@@ -492,9 +498,10 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
     const Lanes delta = select(mask, new_lambda[k] - old_lambda[k], zero);
     row.lambda.set(select(mask, new_lambda[k], old_lambda[k]));
     const Lanes apply = select(is_finite(delta), delta, zero);
-    vel.v1 -= friction_linear1_[k].get() * apply;
+    const Lanes3 tangent = tangent_[k].get();
+    vel.v1 -= linear1(tangent) * apply;
     vel.w1 -= row.angular1.get() * apply;
-    vel.v2 += friction_linear2_[k].get() * apply;
+    vel.v2 += linear2(tangent) * apply;
     vel.w2 += row.angular2.get() * apply;
     significant = significant | (mask & (abs(delta) > threshold * row.effective_mass.get()));
   }
@@ -530,16 +537,18 @@ void ContactLanes::warm_start(std::span<SolverBody> bodies, float ratio) {
   for (int k = 0; k < 2; ++k) {
     Row& row = friction_rows_[k];
     const Lanes apply = warm(row.lambda);
-    vel.v1 -= friction_linear1_[k].get() * apply;
+    const Lanes3 tangent = tangent_[k].get();
+    vel.v1 -= linear1(tangent) * apply;
     vel.w1 -= row.angular1.get() * apply;
-    vel.v2 += friction_linear2_[k].get() * apply;
+    vel.v2 += linear2(tangent) * apply;
     vel.w2 += row.angular2.get() * apply;
   }
   const Lanes twist = warm(twist_lambda_);
   vel.w1 -= twist_angular1_.get() * twist;
   vel.w2 += twist_angular2_.get() * twist;
-  const Lanes3 linear1 = linear1_.get();
-  const Lanes3 linear2 = linear2_.get();
+  const Lanes3 normal = normal_.get();
+  const Lanes3 linear1 = this->linear1(normal);
+  const Lanes3 linear2 = this->linear2(normal);
   for (Row& row : points_) {
     const Lanes apply = warm(row.lambda);
     vel.v1 -= linear1 * apply;

@@ -54,6 +54,11 @@ class ContactLanes {
     Vec3 tangent2;
     /// Friction coefficient (0: no friction rows are solved).
     float friction = 0.0f;
+    /// The bodies' inverse masses (SolverBody::inv_mass) and the contact's scales of them: the
+    /// rows' M⁻¹·axis are (inv_mass · axis) × scale, and the lanes compute them so.
+    Vec3 inv_mass1;
+    Vec3 inv_mass2;
+    InverseMassScales scales;
     /// num_points non-penetration rows (hard, λ ≥ 0).
     const AxisConstraintPart* normal_rows = nullptr;
     /// Each point's distance from the mean point in the contact plane (m).
@@ -96,6 +101,15 @@ class ContactLanes {
   struct Velocities {
     Lanes3 v1, w1, v2, w2;
   };
+  // M⁻¹·axis of body 1 and 2 for rows along `axis`: (inv_mass · axis) × scale per component,
+  // the operations of the scalar parts (AxisConstraintPart::jacobian), so the same numbers.
+  static Lanes3 linear(const LaneFloat3s& inv_mass, const LaneFloats& scale, const Lanes3& axis) {
+    const Lanes s = scale.get();
+    return {inv_mass.x.get() * axis.x * s, inv_mass.y.get() * axis.y * s,
+            inv_mass.z.get() * axis.z * s};
+  }
+  Lanes3 linear1(const Lanes3& axis) const { return linear(inv_mass1_, mass_scale1_, axis); }
+  Lanes3 linear2(const Lanes3& axis) const { return linear(inv_mass2_, mass_scale2_, axis); }
   // Calls f(LaneFloats&) for every number of the block but num_points_.
   template <class F>
   void for_each_number(F&& f);
@@ -123,28 +137,33 @@ class ContactLanes {
   bool used(uint32_t lane) const { return num_points_.v[lane] != 0.0f; }
   LaneFloats friction_;
   LaneFloat3s normal_;
-  LaneFloat3s linear1_, linear2_;  // M⁻¹·normal of each body (scaled), shared by the points
+  // Each body's inverse mass and its scale: M⁻¹·axis of a row along the normal or a tangent is
+  // (inv_mass · axis) × scale, computed in the solve from these four numbers per body, as the
+  // scalar parts compute it, rather than stored per axis (18 numbers); a lane without friction
+  // has zero tangents, so that its friction rows' M⁻¹·tangent are 0 as in its scalar parts.
+  LaneFloat3s inv_mass1_, inv_mass2_;
+  LaneFloats mass_scale1_, mass_scale2_;
   Row points_[k_max_points];
   LaneFloats lever_[k_max_points];
 
   LaneFloat3s tangent_[2];
-  LaneFloat3s friction_linear1_[2], friction_linear2_[2];  // M⁻¹·tangent
   Row friction_rows_[2];
 
   // Twist: angular row about the normal (its axis).
   LaneFloat3s twist_angular1_, twist_angular2_;  // I⁻¹·normal
   LaneFloats twist_mass_, twist_target_, twist_lambda_;
 
-  // Face block (FaceContactPart's members, per lane; its M⁻¹·normal are linear1_, linear2_,
-  // computed the same way).
-  LaneFloats face_active_;  // 1 when active
+  // Face block (FaceContactPart's members, per lane; its M⁻¹·normal are the point rows',
+  // computed the same way). Column 0 of FaceContactPart::distribute_ is 1/n at every point:
+  // it is kept once, as face_inv_n_, which is 0 when the lane has no face block.
+  LaneFloats face_inv_n_;  // 1 / points when active, else 0
   LaneFloat3s face_angular1_[3];
   LaneFloat3s face_angular2_;
   LaneFloat3s face_inv_i_angular1_[3], face_inv_i_angular2_[3];
   LaneFloats face_a_[3][3];
   LaneFloats face_inv_a_[3][3];
   LaneFloats face_target_[3];
-  LaneFloats face_distribute_[k_max_points][3];
+  LaneFloats face_distribute_[k_max_points][2];  // columns 1 and 2 of distribute_
   LaneFloats face_offset_[k_max_points][2];
   LaneFloats face_null_[k_max_points];
 };
