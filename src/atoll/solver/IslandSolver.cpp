@@ -206,6 +206,10 @@ void for_each_unsplit_island(JobSystem& jobs, const IslandSolveScratch& scratch,
   });
 }
 
+// A share of a split's batches below k_min_share_batches batches (128 items, some 10 µs of work)
+// costs more to hand to another core than it saves: a small split runs on the caller alone.
+constexpr uint32_t k_min_share_batches = 8;
+
 // Runs `pass(b)` for each batch b of split `s` and returns whether any call returned true: on
 // the caller in order for the non-parallel split or one worker (in order, the batches are the
 // split's constraints and then its contacts), else a parallel split's batches on every worker
@@ -226,9 +230,6 @@ bool run_split_batches(const IslandSplits& splits, uint32_t s, JobSystem& jobs,
   // one, a body's constraints moved between cores from split to split, and 2 threads ran the
   // pyramid slower than 1 (64.9 vs 71.5 steps/s; with shares 83.8 vs 75.6). The items of a
   // split share no moving body, so any division gives the same bits.
-  // A share below k_min_share_batches batches (128 items, some 10 µs of work) costs more to
-  // hand to another core than it saves: a small split runs on the caller alone.
-  constexpr uint32_t k_min_share_batches = 8;
   parallel_for_shares(jobs, num_batches, k_min_share_batches,
                       [&](uint32_t begin, uint32_t end, uint32_t worker) {
                         bool changed = false;
@@ -254,7 +255,8 @@ bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSo
 
 void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
                         const IslandBuilder& islands, const LargeIslandSplitter& splitter,
-                        const PhysicsSettings& settings, IslandSolveScratch& scratch) {
+                        const PhysicsSettings& settings, uint32_t num_workers,
+                        IslandSolveScratch& scratch) {
   scratch.wide_island.assign(islands.num_islands(), IslandSolveScratch::k_not_wide);
   scratch.wide_split_first_batch.clear();
   scratch.wide_batches.clear();
@@ -272,16 +274,32 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
         contacts.may_be_stack(bodies, items, settings, scratch.stacks[0]))
       continue;
     scratch.wide_island[i] = static_cast<uint32_t>(scratch.wide_split_first_batch.size());
+    const uint32_t first_batch = static_cast<uint32_t>(scratch.wide_batches.size());
+    uint32_t num_batches = 0;
     for (uint32_t s = 0; s < splits.num_splits(); ++s) {
-      scratch.wide_split_first_batch.push_back(static_cast<uint32_t>(scratch.wide_batches.size()));
-      if (splits.is_non_parallel(s)) continue;
-      for (uint32_t b = 0; b < splits.num_batches(s); ++b) {
-        IslandSolveScratch::WideBatch batch;
-        batch.scalar_begin = static_cast<uint32_t>(scratch.wide_scalar.size());
-        batch.lanes =
-            contacts.reserve_lanes(splits.batch(s, b).contacts, settings, scratch.wide_scalar);
-        batch.scalar_end = static_cast<uint32_t>(scratch.wide_scalar.size());
-        scratch.wide_batches.push_back(batch);
+      scratch.wide_split_first_batch.push_back(first_batch + num_batches);
+      if (!splits.is_non_parallel(s)) num_batches += splits.num_batches(s);
+    }
+    scratch.wide_batches.resize(first_batch + num_batches);
+    // The blocks share by share, as run_split_batches divides each split's batches among the
+    // workers (parallel_for_shares): share k of every split, then share k + 1.
+    for (uint32_t share = 0; share < num_workers; ++share) {
+      for (uint32_t s = 0; s < splits.num_splits(); ++s) {
+        if (splits.is_non_parallel(s)) continue;
+        const uint32_t n = splits.num_batches(s);
+        const uint32_t most = (n + k_min_share_batches - 1) / k_min_share_batches;
+        const uint32_t shares = std::min(num_workers, most);
+        if (share >= shares) continue;
+        const uint32_t begin = static_cast<uint32_t>(uint64_t{n} * share / shares);
+        const uint32_t end = static_cast<uint32_t>(uint64_t{n} * (share + 1) / shares);
+        for (uint32_t b = begin; b < end; ++b) {
+          IslandSolveScratch::WideBatch& batch =
+              scratch.wide_batches[scratch.wide_split_first_batch[scratch.wide_island[i] + s] + b];
+          batch.scalar_begin = static_cast<uint32_t>(scratch.wide_scalar.size());
+          batch.lanes =
+              contacts.reserve_lanes(splits.batch(s, b).contacts, settings, scratch.wide_scalar);
+          batch.scalar_end = static_cast<uint32_t>(scratch.wide_scalar.size());
+        }
       }
     }
   }

@@ -146,9 +146,13 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
 /// wide solve (ContactConstraintManager::reserve_lanes) of every split island that cannot be a
 /// stack: lanes for the contacts of its parallel splits' batches that lanes take. The plan holds
 /// for the next solve_velocity only.
+/// The blocks are laid out share by share of the solve's `num_workers` workers (share k of every
+/// split, then share k + 1), so that setup, which gives each worker one contiguous part of the
+/// blocks, writes a block on the core that solves it; the bits do not depend on the layout.
 void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
                         const IslandBuilder& islands, const LargeIslandSplitter& splitter,
-                        const PhysicsSettings& settings, IslandSolveScratch& scratch);
+                        const PhysicsSettings& settings, uint32_t num_workers,
+                        IslandSolveScratch& scratch);
 
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split
 /// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
