@@ -272,8 +272,11 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseT
   }
 }
 
-// Pairs per range of pass 2: enough to amortise taking a range, few enough to balance pairs of
-// very different cost (two spheres, a convex hull against a mesh).
+// Fewest pairs per share of pass 2's look-ups (parallel_for_shares): below, handing a share to
+// another core costs more than it saves.
+constexpr uint32_t k_lookup_share = 256;
+// Pairs per range of pass 2's shape tests: enough to amortise taking a range, few enough to
+// balance pairs of very different cost (two spheres, a convex hull against a mesh).
 constexpr uint32_t k_pair_range = 16;
 
 // The narrow phase of one round of pairs (the three passes above).
@@ -282,26 +285,34 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   for (const BodyPair& bp : pairs) admit_pair(ctx, bp);
   JobSystem& jobs = *ctx.jobs;
   if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
-  for (NarrowPhaseWorker& worker : ctx.narrow_workers) {
-    worker.manifolds.clear();
-    worker.cache_cursor = 0;
-  }
+  for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
   const StepContext& shared = ctx;
-  parallel_for(
-      jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_pair_range,
-      [&](uint32_t begin, uint32_t end, uint32_t worker) {
-        // The pairs come in key order, as the cache's do: a worker walks it forward.
-        size_t& cache_cursor = ctx.narrow_workers[worker].cache_cursor;
-        for (uint32_t k = begin; k < end; ++k) {
-          NarrowPhasePair& np = ctx.narrow_pairs[k];
-          // Sensor pairs use the cache too, so that a resting overlap persists without
-          // the narrow phase or the listener (as in Jolt).
-          np.reused = shared.contacts->find_reusable_pair(
-              np.pair, shared.solver.bodies, *shared.settings, cache_cursor, np.reused_deepest);
-          if (np.reused == nullptr)
-            collide_pair(shared, tally.collide_settings, np, ctx.narrow_workers[worker], worker);
-        }
-      });
+  // Pass 2 in two parts. The look-ups in one contiguous share of the pairs per worker: the
+  // pairs and last step's contacts are both in key order, so a share reads one stretch of each
+  // (handed out in small ranges, the workers' reads interleaved and each missed more).
+  parallel_for_shares(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_lookup_share,
+                      [&](uint32_t begin, uint32_t end, uint32_t) {
+                        size_t cache_cursor = 0;
+                        for (uint32_t k = begin; k < end; ++k) {
+                          NarrowPhasePair& np = ctx.narrow_pairs[k];
+                          // Sensor pairs use the cache too, so that a resting overlap persists
+                          // without the narrow phase or the listener (as in Jolt).
+                          np.reused = shared.contacts->find_reusable_pair(
+                              np.pair, shared.solver.bodies, *shared.settings, cache_cursor,
+                              np.reused_deepest);
+                        }
+                      });
+  // Then the shape tests of the pairs the cache does not cover, in small ranges.
+  ctx.narrow_collide.clear();
+  for (uint32_t k = 0; k < ctx.narrow_pairs.size(); ++k)
+    if (ctx.narrow_pairs[k].reused == nullptr) ctx.narrow_collide.push_back(k);
+  parallel_for(jobs, static_cast<uint32_t>(ctx.narrow_collide.size()), k_pair_range,
+               [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                 for (uint32_t k = begin; k < end; ++k)
+                   collide_pair(shared, tally.collide_settings,
+                                ctx.narrow_pairs[ctx.narrow_collide[k]], ctx.narrow_workers[worker],
+                                worker);
+               });
   for (const NarrowPhasePair& np : ctx.narrow_pairs) add_pair_contacts(ctx, np, tally);
 }
 

@@ -80,7 +80,6 @@ struct NarrowPhasePair {
 struct NarrowPhaseWorker {
   AllContactsCollector collector;
   std::vector<ContactManifold> manifolds;
-  size_t cache_cursor = 0;  // the worker's place in last step's contacts (find_reusable_pair)
 };
 
 struct StepContext {
@@ -122,6 +121,7 @@ struct StepContext {
   /// events; left empty without a listener).
   std::vector<NarrowPhasePair> narrow_pairs;
   std::vector<NarrowPhaseWorker> narrow_workers;
+  std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
