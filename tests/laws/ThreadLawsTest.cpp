@@ -11,14 +11,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "atoll/core/JobSystem.h"
 #include "atoll/core/ThreadPool.h"
-#include "atoll/state/StateHash.h"
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
@@ -125,26 +126,35 @@ constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},
                               {"pyramid", k_pyramid},
                               {"soft_bodies", k_soft_bodies}};
 
-// The state hash after 300 steps of `scene` with `jobs` (null: inline), and the most islands
-// seen in a step.
-struct HashRun {
+// What a run of a scene shows after `steps` steps with `jobs` (null: inline): the state hash
+// (soft bodies' vertices included), the active bodies and body pairs of every step, the most
+// islands seen in a step, and the listener's log when one listened.
+struct WorldRun {
   uint64_t hash = 0;
+  std::vector<uint32_t> active;
+  std::vector<uint32_t> pairs;
   uint32_t most_islands = 0;
   uint32_t most_split_islands = 0;
+  std::vector<std::string> log;
 };
-HashRun run_scene(const Scene& scene, JobSystem* jobs) {
-  std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name);
-  HashRun run;
-  if (world == nullptr) return run;
-  for (int step = 0; step < 300; ++step) {
-    Result<UpdateResult> result = world->system().update(1.0f / 60.0f, 1, jobs);
-    EXPECT_TRUE(result.ok());
-    if (!result) return run;
-    run.most_islands = std::max(run.most_islands, result->num_islands);
-    run.most_split_islands = std::max(run.most_split_islands, result->num_split_islands);
+class RecordingListener;
+WorldRun run_world(std::string_view json, std::string_view name, Conditions conditions, int steps,
+                   JobSystem* jobs, RecordingListener* listener = nullptr);
+
+// Calls `check(jobs, label)` with the backwards job system of each worker count in `backwards`
+// and a thread pool of each count in `pools`.
+template <class Check>
+void for_each_job_system(std::initializer_list<uint32_t> backwards,
+                         std::initializer_list<uint32_t> pools, Check&& check) {
+  for (const uint32_t workers : backwards) {
+    BackwardsJobSystem jobs(workers);
+    check(&jobs, "backwards, " + std::to_string(workers) + " workers");
   }
-  run.hash = world->system().state_hash();  // soft bodies' vertices included
-  return run;
+  for (const uint32_t workers : pools) {
+    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
+    ASSERT_TRUE(pool.ok());
+    check(pool->get(), "thread pool, " + std::to_string(workers) + " workers");
+  }
 }
 
 class ThreadLaws : public LawFixture {};
@@ -155,7 +165,10 @@ class ThreadSceneLaws : public LawFixture, public ::testing::WithParamInterface<
 
 TEST_P(ThreadSceneLaws, C3_StateHashIsTheSameForEveryJobSystem) {
   const Scene& scene = GetParam();
-  const HashRun inline_run = run_scene(scene, nullptr);
+  const auto run_scene = [&scene](JobSystem* jobs) {
+    return run_world(scene.json, scene.name, Conditions::Law, 300, jobs);
+  };
+  const WorldRun inline_run = run_scene(nullptr);
   ASSERT_NE(inline_run.hash, 0u) << scene.name;
   report(std::string("Thread.islands_most.") + scene.name, inline_run.most_islands);
   report(std::string("Thread.split_islands_most.") + scene.name, inline_run.most_split_islands);
@@ -167,18 +180,11 @@ TEST_P(ThreadSceneLaws, C3_StateHashIsTheSameForEveryJobSystem) {
   } else if (name != "soft_bodies") {
     EXPECT_GT(inline_run.most_islands, 1u) << name;
   }
-  EXPECT_EQ(run_scene(scene, nullptr).hash, inline_run.hash) << scene.name << ": repeated run";
-  for (uint32_t workers : {1u, 2u, 3u, 8u}) {
-    BackwardsJobSystem backwards(workers);
-    EXPECT_EQ(run_scene(scene, &backwards).hash, inline_run.hash)
-        << scene.name << ": backwards, " << workers << " workers";
-  }
-  for (uint32_t workers : {2u, 3u, 4u, 8u}) {
-    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
-    ASSERT_TRUE(pool.ok());
-    EXPECT_EQ(run_scene(scene, pool->get()).hash, inline_run.hash)
-        << scene.name << ": thread pool, " << workers << " workers";
-  }
+  EXPECT_EQ(run_scene(nullptr).hash, inline_run.hash) << scene.name << ": repeated run";
+  for_each_job_system(
+      {1u, 2u, 3u, 8u}, {2u, 3u, 4u, 8u}, [&](JobSystem* jobs, const std::string& label) {
+        EXPECT_EQ(run_scene(jobs).hash, inline_run.hash) << scene.name << ": " << label;
+      });
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ThreadSceneLaws, ::testing::ValuesIn(k_scenes),
@@ -234,31 +240,33 @@ class RecordingListener final : public ContactListener {
   }
 };
 
-struct WakeRun {
-  uint64_t hash = 0;
-  std::vector<std::string> log;
-  std::vector<uint32_t> active;  // active bodies after each step
-};
-WakeRun run_wake_scene(JobSystem* jobs) {
-  std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_wake, "wake", Conditions::Engine);
-  WakeRun run;
+WorldRun run_world(std::string_view json, std::string_view name, Conditions conditions, int steps,
+                   JobSystem* jobs, RecordingListener* listener) {
+  std::unique_ptr<LawWorld> world = LawWorld::from_scene(json, name, conditions);
+  WorldRun run;
   if (world == nullptr) return run;
-  RecordingListener listener;
-  world->system().set_contact_listener(&listener);
-  for (int step = 0; step < 300; ++step) {
+  world->system().set_contact_listener(listener);
+  for (int step = 0; step < steps; ++step) {
     Result<UpdateResult> result = world->system().update(1.0f / 60.0f, 1, jobs);
     EXPECT_TRUE(result.ok());
     if (!result) return run;
     run.active.push_back(result->num_active_bodies);
+    run.pairs.push_back(result->num_body_pairs);
+    run.most_islands = std::max(run.most_islands, result->num_islands);
+    run.most_split_islands = std::max(run.most_split_islands, result->num_split_islands);
   }
   world->system().set_contact_listener(nullptr);
-  run.hash = state_hash(world->system().bodies());
-  run.log = std::move(listener.log);
+  run.hash = world->system().state_hash();
+  if (listener != nullptr) run.log = std::move(listener->log);
   return run;
 }
 
 TEST_F(ThreadLaws, C3_ListenerCallsAndWakingAreTheSameForEveryJobSystem) {
-  const WakeRun inline_run = run_wake_scene(nullptr);
+  const auto run_wake_scene = [](JobSystem* jobs) {
+    RecordingListener listener;
+    return run_world(k_wake, "wake", Conditions::Engine, 300, jobs, &listener);
+  };
+  const WorldRun inline_run = run_wake_scene(nullptr);
   ASSERT_NE(inline_run.hash, 0u);
   ASSERT_EQ(inline_run.active.size(), 300u);
   // The stacks slept while the ball fell (only the ball awake at step 100), and the ball woke
@@ -270,21 +278,12 @@ TEST_F(ThreadLaws, C3_ListenerCallsAndWakingAreTheSameForEveryJobSystem) {
   report("Thread.wake.log_entries", static_cast<double>(inline_run.log.size()));
   EXPECT_EQ(inline_run.active[100], 1u);
   EXPECT_GE(woken, 7u);
-  for (uint32_t workers : {2u, 3u}) {
-    BackwardsJobSystem backwards(workers);
-    const WakeRun run = run_wake_scene(&backwards);
-    EXPECT_EQ(run.hash, inline_run.hash) << "backwards, " << workers << " workers";
-    EXPECT_EQ(run.log, inline_run.log) << "backwards, " << workers << " workers";
-    EXPECT_EQ(run.active, inline_run.active) << "backwards, " << workers << " workers";
-  }
-  for (uint32_t workers : {2u, 4u}) {
-    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
-    ASSERT_TRUE(pool.ok());
-    const WakeRun run = run_wake_scene(pool->get());
-    EXPECT_EQ(run.hash, inline_run.hash) << "thread pool, " << workers << " workers";
-    EXPECT_EQ(run.log, inline_run.log) << "thread pool, " << workers << " workers";
-    EXPECT_EQ(run.active, inline_run.active) << "thread pool, " << workers << " workers";
-  }
+  for_each_job_system({2u, 3u}, {2u, 4u}, [&](JobSystem* jobs, const std::string& label) {
+    const WorldRun run = run_wake_scene(jobs);
+    EXPECT_EQ(run.hash, inline_run.hash) << label;
+    EXPECT_EQ(run.log, inline_run.log) << label;
+    EXPECT_EQ(run.active, inline_run.active) << label;
+  });
 }
 
 // Without a listener, on a scene of many pairs: the narrow phase looks pairs up in the contact
@@ -306,28 +305,11 @@ constexpr char k_rain[] = R"({
   ]
 })";
 
-struct RainRun {
-  uint64_t hash = 0;
-  std::vector<uint32_t> active;  // active bodies after each step
-  std::vector<uint32_t> pairs;   // body pairs of each step
-};
-RainRun run_rain_scene(JobSystem* jobs) {
-  std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_rain, "rain", Conditions::Engine);
-  RainRun run;
-  if (world == nullptr) return run;
-  for (int step = 0; step < 100; ++step) {
-    Result<UpdateResult> result = world->system().update(1.0f / 60.0f, 1, jobs);
-    EXPECT_TRUE(result.ok());
-    if (!result) return run;
-    run.active.push_back(result->num_active_bodies);
-    run.pairs.push_back(result->num_body_pairs);
-  }
-  run.hash = state_hash(world->system().bodies());
-  return run;
-}
-
 TEST_F(ThreadLaws, C3_ManyPairsWakeTheSameBodiesForEveryJobSystem) {
-  const RainRun inline_run = run_rain_scene(nullptr);
+  const auto run_rain_scene = [](JobSystem* jobs) {
+    return run_world(k_rain, "rain", Conditions::Engine, 100, jobs);
+  };
+  const WorldRun inline_run = run_rain_scene(nullptr);
   ASSERT_NE(inline_run.hash, 0u);
   ASSERT_EQ(inline_run.active.size(), 100u);
   report("Thread.rain.active_at_60", inline_run.active[60]);
@@ -336,19 +318,11 @@ TEST_F(ThreadLaws, C3_ManyPairsWakeTheSameBodiesForEveryJobSystem) {
   EXPECT_EQ(inline_run.active[60], 600u);  // the crates sleep, the rain falls
   EXPECT_GT(inline_run.active[99], 620u);  // some crates were woken
   EXPECT_GT(inline_run.pairs[99], 3000u);
-  for (uint32_t workers : {2u, 3u}) {
-    BackwardsJobSystem backwards(workers);
-    const RainRun run = run_rain_scene(&backwards);
-    EXPECT_EQ(run.hash, inline_run.hash) << "backwards, " << workers << " workers";
-    EXPECT_EQ(run.active, inline_run.active) << "backwards, " << workers << " workers";
-  }
-  for (uint32_t workers : {2u, 3u}) {
-    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
-    ASSERT_TRUE(pool.ok());
-    const RainRun run = run_rain_scene(pool->get());
-    EXPECT_EQ(run.hash, inline_run.hash) << "thread pool, " << workers << " workers";
-    EXPECT_EQ(run.active, inline_run.active) << "thread pool, " << workers << " workers";
-  }
+  for_each_job_system({2u, 3u}, {2u, 3u}, [&](JobSystem* jobs, const std::string& label) {
+    const WorldRun run = run_rain_scene(jobs);
+    EXPECT_EQ(run.hash, inline_run.hash) << label;
+    EXPECT_EQ(run.active, inline_run.active) << label;
+  });
 }
 
 }  // namespace

@@ -65,29 +65,44 @@ void parallel_for(JobSystem& jobs, uint32_t count, uint32_t min_range, Body&& bo
       count, min_range, const_cast<std::remove_const_t<B>*>(&body));
 }
 
+/// How parallel_for_shares divides [0, count) among `num_workers` workers: the number of
+/// shares (at most one per worker, none smaller than `min_share` items), and share k's range.
+/// A stage that lays out data for another stage's shares (so that each core finds its share's
+/// data where it wrote it) divides with these too.
+struct Shares {
+  uint32_t count = 0;
+  uint32_t shares = 0;
+  Shares(uint32_t num_workers, uint32_t count_, uint32_t min_share) : count(count_) {
+    const uint32_t step = min_share == 0 ? 1 : min_share;
+    const uint32_t most = count / step + (count % step != 0 ? 1 : 0);
+    shares = num_workers < most ? num_workers : most;
+  }
+  uint32_t begin(uint32_t share) const {
+    return static_cast<uint32_t>(uint64_t{count} * share / shares);
+  }
+  uint32_t end(uint32_t share) const { return begin(share + 1); }
+};
+
 /// Runs `body(begin, end, worker)` over [0, count) in at most one contiguous share per worker,
 /// none smaller than `min_share` items (fewer shares when there are fewer items; one share runs
 /// on the caller alone). For stages whose items touch data that the same stage touched before
 /// (a solver's iterations, the next step): share k covers the same items every time and so
 /// mostly runs on the same core, keeping their data in that core's cache, where ranges handed
 /// out one by one would move it between cores (a cache line crossing cores costs a few hundred
-/// nanoseconds on the machines this was measured on). The division depends on the number of
-/// workers: use it only where the items are independent, so that any division gives the same
-/// bits.
+/// nanoseconds on the machines this was measured on). The division (Shares) depends on the
+/// number of workers: use it only where the items are independent, so that any division gives
+/// the same bits.
 template <class Body>
 void parallel_for_shares(JobSystem& jobs, uint32_t count, uint32_t min_share, Body&& body) {
   if (count == 0) return;
-  const uint32_t most =
-      (count + (min_share == 0 ? 1 : min_share) - 1) / (min_share == 0 ? 1 : min_share);
-  const uint32_t shares = jobs.num_workers() < most ? jobs.num_workers() : most;
-  if (shares <= 1) {
+  const Shares division(jobs.num_workers(), count, min_share);
+  if (division.shares <= 1) {
     body(0u, count, 0u);
     return;
   }
-  parallel_for(jobs, shares, 1, [&](uint32_t first, uint32_t last, uint32_t worker) {
+  parallel_for(jobs, division.shares, 1, [&](uint32_t first, uint32_t last, uint32_t worker) {
     for (uint32_t share = first; share < last; ++share)
-      body(static_cast<uint32_t>(uint64_t{count} * share / shares),
-           static_cast<uint32_t>(uint64_t{count} * (share + 1) / shares), worker);
+      body(division.begin(share), division.end(share), worker);
   });
 }
 

@@ -286,13 +286,9 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
     for (uint32_t share = 0; share < num_workers; ++share) {
       for (uint32_t s = 0; s < splits.num_splits(); ++s) {
         if (splits.is_non_parallel(s)) continue;
-        const uint32_t n = splits.num_batches(s);
-        const uint32_t most = (n + k_min_share_batches - 1) / k_min_share_batches;
-        const uint32_t shares = std::min(num_workers, most);
-        if (share >= shares) continue;
-        const uint32_t begin = static_cast<uint32_t>(uint64_t{n} * share / shares);
-        const uint32_t end = static_cast<uint32_t>(uint64_t{n} * (share + 1) / shares);
-        for (uint32_t b = begin; b < end; ++b) {
+        const Shares division(num_workers, splits.num_batches(s), k_min_share_batches);
+        if (share >= division.shares) continue;
+        for (uint32_t b = division.begin(share); b < division.end(share); ++b) {
           IslandSolveScratch::WideBatch& batch =
               scratch.wide_batches[scratch.wide_split_first_batch[scratch.wide_island[i] + s] + b];
           batch.scalar_begin = static_cast<uint32_t>(scratch.wide_scalar.size());

@@ -109,9 +109,9 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
   np.num_manifolds = 0;
 }
 
-// Pass 2, on any worker: the body-pair cache's look-up, and for the pairs it does not cover the
-// collision, whose manifolds go to the worker's list. Reads the bodies, the solver entries and
-// last step's contacts only.
+// Pass 2, on any worker, after the body-pair cache's look-ups (collide_round): the collision of
+// a pair the cache does not cover, whose manifolds go to the worker's list. Reads the bodies and
+// the solver entries only.
 void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
                   NarrowPhasePair& np, NarrowPhaseWorker& worker, uint32_t worker_index) {
   const PhysicsSettings& settings = *ctx.settings;
