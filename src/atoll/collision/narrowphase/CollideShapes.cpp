@@ -2,7 +2,6 @@
 
 #include "atoll/collision/narrowphase/BoxBoxCollision.h"
 #include "atoll/collision/narrowphase/ConvexCollision.h"
-#include "atoll/core/Assert.h"
 #include "atoll/shape/StaticCompoundShape.h"
 
 namespace atl {
@@ -142,9 +141,6 @@ Status collide_shapes(const Shape& a, const Mat44& transform_a, const Shape& b,
 void collide_shapes_unchecked(const Shape& a, const Mat44& transform_a, const Shape& b,
                               const Mat44& transform_b, const CollideShapeSettings& settings,
                               ContactCollector& collector) {
-  ATOLL_ASSERT(settings.validate().ok() && !check_rigid_transform("a", transform_a) &&
-                   !check_rigid_transform("b", transform_b),
-               "collide_shapes_unchecked: settings and transforms must be valid");
   ShapeInstance instance_a, instance_b;
   instance_a.shape = &a;
   instance_a.transform = transform_a;
