@@ -395,10 +395,15 @@ TEST(TriangleMeshShape, SameInputGivesTheSameTree) {
   EXPECT_EQ(a->bvh().primitives(), b->bvh().primitives());
   ASSERT_EQ(a->bvh().nodes().size(), b->bvh().nodes().size());
   for (size_t i = 0; i < a->bvh().nodes().size(); ++i) {
-    EXPECT_EQ(a->bvh().nodes()[i].min, b->bvh().nodes()[i].min);
-    EXPECT_EQ(a->bvh().nodes()[i].max, b->bvh().nodes()[i].max);
-    EXPECT_EQ(a->bvh().nodes()[i].right_or_first, b->bvh().nodes()[i].right_or_first);
-    EXPECT_EQ(a->bvh().nodes()[i].count, b->bvh().nodes()[i].count);
+    const ShapeBVH::Node& na = a->bvh().nodes()[i];
+    const ShapeBVH::Node& nb = b->bvh().nodes()[i];
+    EXPECT_EQ(na.used, nb.used);
+    for (uint32_t k = 0; k < ShapeBVH::k_width; ++k) {
+      if ((na.used & (1u << k)) == 0) continue;
+      EXPECT_EQ(na.bounds(k), nb.bounds(k));
+      EXPECT_EQ(na.child[k], nb.child[k]);
+      EXPECT_EQ(na.count[k], nb.count[k]);
+    }
   }
 }
 

@@ -13,20 +13,31 @@ constexpr uint32_t k_num_bins = 16;
 
 }  // namespace
 
+/// A node of the binary tree the build makes first: a leaf when `count` > 0 (primitives
+/// [first, first + count)), otherwise an internal node whose left child follows it and whose
+/// right child is `right`.
+struct BinaryNode {
+  AABox bounds;
+  uint32_t right_or_first = 0;
+  uint32_t count = 0;
+};
+
 struct ShapeBVH::BuildContext {
   const std::vector<AABox>& bounds;
   std::vector<Vec3> centers;
   uint32_t max_leaf_size;
+  std::vector<BinaryNode> binary;
 };
 
 void ShapeBVH::build(const std::vector<AABox>& bounds, uint32_t max_leaf_size) {
-  ATOLL_ASSERT(max_leaf_size >= 1);
+  ATOLL_ASSERT(max_leaf_size >= 1 && max_leaf_size <= k_max_leaf_size);
   nodes_.clear();
   primitives_.clear();
+  root_bounds_ = AABox();
   depth_ = 0;
   if (bounds.empty()) return;
 
-  BuildContext context{bounds, {}, max_leaf_size};
+  BuildContext context{bounds, {}, max_leaf_size, {}};
   context.centers.reserve(bounds.size());
   primitives_.reserve(bounds.size());
   for (size_t i = 0; i < bounds.size(); ++i) {
@@ -35,9 +46,73 @@ void ShapeBVH::build(const std::vector<AABox>& bounds, uint32_t max_leaf_size) {
     primitives_.push_back(static_cast<uint32_t>(i));
   }
   // A binary tree with leaves of ≥ 1 primitive has fewer than 2n nodes.
-  nodes_.reserve(2 * bounds.size());
+  context.binary.reserve(2 * bounds.size());
   build_node(context, 0, static_cast<uint32_t>(bounds.size()), 1);
+  root_bounds_ = context.binary[0].bounds;
+  collapse(context, 0);
   nodes_.shrink_to_fit();
+}
+
+uint32_t ShapeBVH::collapse(const BuildContext& context, uint32_t binary_node) {
+  const std::vector<BinaryNode>& binary = context.binary;
+  // The node's children: the binary node's two, then repeatedly the internal child of the
+  // largest area (the first of equal ones) replaced in place by its two children, which keeps
+  // them in the binary tree's left-to-right order. A binary root that is a leaf becomes the
+  // only child of the wide root.
+  uint32_t children[k_width];
+  uint32_t num_children = 0;
+  const BinaryNode& top = binary[binary_node];
+  if (top.count > 0) {
+    children[num_children++] = binary_node;
+  } else {
+    children[num_children++] = binary_node + 1;
+    children[num_children++] = top.right_or_first;
+  }
+  while (num_children < k_width) {
+    uint32_t widest = k_width;
+    float widest_area = -1.0f;
+    for (uint32_t i = 0; i < num_children; ++i) {
+      const BinaryNode& child = binary[children[i]];
+      if (child.count > 0) continue;
+      const float area = child.bounds.surface_area();
+      if (area > widest_area) {
+        widest_area = area;
+        widest = i;
+      }
+    }
+    if (widest == k_width) break;
+    const uint32_t opened = children[widest];
+    for (uint32_t i = num_children; i > widest + 1; --i) children[i] = children[i - 1];
+    children[widest] = opened + 1;
+    children[widest + 1] = binary[opened].right_or_first;
+    ++num_children;
+  }
+
+  const uint32_t index = static_cast<uint32_t>(nodes_.size());
+  Node node;
+  for (uint32_t i = 0; i < k_width; ++i) {
+    // Empty slots hold an inverted box, and `used` keeps them out of every query.
+    const BinaryNode* child = i < num_children ? &binary[children[i]] : nullptr;
+    const Vec3 min = child != nullptr ? child->bounds.min : Vec3::replicate(k_float_max);
+    const Vec3 max = child != nullptr ? child->bounds.max : Vec3::replicate(-k_float_max);
+    node.min_x[i] = min.x();
+    node.min_y[i] = min.y();
+    node.min_z[i] = min.z();
+    node.max_x[i] = max.x();
+    node.max_y[i] = max.y();
+    node.max_z[i] = max.z();
+    node.child[i] = child != nullptr && child->count > 0 ? child->right_or_first : 0;
+    node.count[i] = child != nullptr ? static_cast<uint8_t>(child->count) : 0;
+  }
+  node.used = (1u << num_children) - 1u;
+  nodes_.push_back(node);
+  // Child nodes after their parent, depth first: the first one right after it.
+  for (uint32_t i = 0; i < num_children; ++i) {
+    if (binary[children[i]].count > 0) continue;
+    const uint32_t child_index = collapse(context, children[i]);
+    nodes_[index].child[i] = child_index;
+  }
+  return index;
 }
 
 uint32_t ShapeBVH::build_node(BuildContext& context, uint32_t begin, uint32_t end, uint32_t depth) {
@@ -52,18 +127,18 @@ uint32_t ShapeBVH::build_node(BuildContext& context, uint32_t begin, uint32_t en
     node_bounds.encapsulate(context.bounds[p]);
     center_bounds.encapsulate(context.centers[p]);
   }
-  const uint32_t index = static_cast<uint32_t>(nodes_.size());
-  Node node;
-  node.min = node_bounds.min.to_float3();
-  node.max = node_bounds.max.to_float3();
+  std::vector<BinaryNode>& nodes = context.binary;
+  const uint32_t index = static_cast<uint32_t>(nodes.size());
+  BinaryNode node;
+  node.bounds = node_bounds;
   const uint32_t count = end - begin;
   if (count <= context.max_leaf_size) {
     node.right_or_first = begin;
     node.count = count;
-    nodes_.push_back(node);
+    nodes.push_back(node);
     return index;
   }
-  nodes_.push_back(node);
+  nodes.push_back(node);
 
   const Vec3 center_extent = center_bounds.size();
   const int axis = center_extent.max_component_index();
@@ -133,7 +208,7 @@ uint32_t ShapeBVH::build_node(BuildContext& context, uint32_t begin, uint32_t en
   ATOLL_ASSERT(mid > begin && mid < end);
   build_node(context, begin, mid, depth + 1);
   const uint32_t right = build_node(context, mid, end, depth + 1);
-  nodes_[index].right_or_first = right;
+  nodes[index].right_or_first = right;
   return index;
 }
 
