@@ -342,8 +342,8 @@ class ContactConstraintManager {
     uint32_t body1 = 0;
     uint32_t body2 = 0;
     uint32_t num_points = 0;
-    uint32_t cache_manifold = 0;  // index in cache_[current_].manifolds
-    uint32_t cache_point = 0;     // first point in cache_[current_].points
+    uint32_t cache_manifold = 0;  // index in cache_.manifolds
+    uint32_t cache_point = 0;     // first point in cache_.points
     // Index in point_friction_ (manifold friction off) or rolling_ (rolling resistance > 0);
     // k_no_rows when the contact has none.
     uint32_t point_friction = k_no_rows;
