@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "atoll/solver/ContactConstraintManager.h"
@@ -212,6 +214,120 @@ TEST(ContactConstraintManager, RemovedContactsAreReported) {
   ASSERT_EQ(removed.size(), 1u);
   EXPECT_EQ(removed[0].key1, 3u);
   EXPECT_EQ(removed[0].key2, 7u);
+}
+
+// Records a state walk (ContactConstraintManager::visit_cache_state) as text, one field a line.
+class TextStateStream final : public StateStream {
+ public:
+  TextStateStream() : StateStream(Mode::save) {}
+  void floats(const char* name, float* values, uint32_t count) override {
+    text << name;
+    for (uint32_t i = 0; i < count; ++i) text << ' ' << values[i];
+    text << '\n';
+  }
+  void u32s(const char* name, uint32_t* values, uint32_t count) override {
+    text << name;
+    for (uint32_t i = 0; i < count; ++i) text << ' ' << values[i];
+    text << '\n';
+  }
+  void flag(const char* name, bool& value) override { text << name << ' ' << value << '\n'; }
+  void count(const char* name, uint32_t& value, uint32_t) override {
+    text << name << ' ' << value << '\n';
+  }
+  void expect(const char* name, uint32_t value) override { text << name << ' ' << value << '\n'; }
+  std::ostringstream text;
+};
+
+std::string cache_text(ContactConstraintManager& manager) {
+  TextStateStream stream;
+  manager.visit_cache_state(stream);
+  return stream.text.str();
+}
+
+// The contact cache keeps one list of manifolds and points for last step and this one: a
+// reused pair keeps its manifolds in place, a pair collided again appends new ones, and
+// end_step drops what only last step held and closes the gaps (Cache::compact). If a gap were
+// closed wrongly, a pair would come back with another pair's points or contact settings, or
+// lose a sleeping pair's manifolds. Expected: after a step that reuses, re-adds, removes and
+// keeps (asleep) pairs of one to four points and one or two manifolds, some with contact
+// settings in the side list, the cache walks exactly like a cache that was given the surviving
+// contacts in one step, and the removed pairs are reported.
+TEST(ContactConstraintManager, OneCacheKeepsEachPairsContactsThroughReuseRemovalAndSleep) {
+  PhysicsSettings settings;
+  std::vector<SolverBody> bodies(2);
+  bodies[1].inv_mass = Vec3::replicate(1.0f);
+  bodies[1].com_position = Vec3(0, 0.5f, 0);
+  constexpr uint32_t k_pairs = 40;
+  // Pair k's manifold `m` (of 1 or 2), `shift` moves its points (a pair collided again).
+  const auto manifold = [](uint32_t k, uint32_t m, float shift) {
+    ContactManifold out;
+    out.normal = Vec3(0, 1, 0);
+    out.sub_shape_id1 = SubShapeID(m);
+    out.sub_shape_id2 = SubShapeID(k);
+    for (uint32_t p = 0; p <= (k + m) % 4; ++p) {
+      const Vec3 at(0.01f * static_cast<float>(k) + shift, 0, 0.1f * static_cast<float>(p) + m);
+      out.points_on_1.push_back(at);
+      out.points_on_2.push_back(at - Vec3(0, 0.001f, 0));
+    }
+    return out;
+  };
+  const auto contact_settings = [](uint32_t k) {
+    ContactSettings cs;
+    cs.combined_friction = 0.5f;
+    if (k % 3 == 0) cs.combined_rolling_resistance = 0.001f * static_cast<float>(k + 1);
+    return cs;
+  };
+  const auto num_manifolds = [](uint32_t k) { return k % 5 == 0 ? 2u : 1u; };
+  const auto add = [&](ContactConstraintManager& manager, uint32_t k, float shift) {
+    for (uint32_t m = 0; m < num_manifolds(k); ++m)
+      (void)manager.add_manifold({k, 100 + k, 0, 1}, manifold(k, m, shift), contact_settings(k),
+                                 bodies, settings);
+  };
+
+  ContactConstraintManager manager;
+  std::vector<RemovedContact> removed;
+  manager.begin_step(k_dt, settings);
+  for (uint32_t k = 0; k < k_pairs; ++k) add(manager, k, 0.0f);
+  manager.end_step(removed);
+  ASSERT_TRUE(removed.empty());
+
+  // k % 4: 0 collided again (moved points), 1 reused, 2 gone, 3 asleep (kept unseen).
+  manager.begin_step(k_dt, settings);
+  for (uint32_t k = 0; k < k_pairs; ++k) {
+    if (k % 4 == 0) add(manager, k, 0.5f);
+    if (k % 4 == 1) {
+      ASSERT_TRUE(manager.try_reuse_body_pair({k, 100 + k, 0, 1}, bodies, settings));
+    }
+  }
+  manager.end_step(removed, [](uint32_t key1, uint32_t) { return key1 % 4 == 3; });
+  std::vector<uint32_t> removed_keys;
+  for (const RemovedContact& r : removed) removed_keys.push_back(r.key1);
+  std::vector<uint32_t> expected_removed;
+  for (uint32_t k = 2; k < k_pairs; k += 4)
+    for (uint32_t m = 0; m < num_manifolds(k); ++m) expected_removed.push_back(k);
+  EXPECT_EQ(removed_keys, expected_removed);
+  uint32_t expected_constraints = 0;  // the manifolds of the collided and reused pairs
+  for (uint32_t k = 0; k < k_pairs; ++k)
+    if (k % 4 < 2) expected_constraints += num_manifolds(k);
+  EXPECT_EQ(manager.num_constraints(), expected_constraints);
+
+  ContactConstraintManager expected;
+  expected.begin_step(k_dt, settings);
+  for (uint32_t k = 0; k < k_pairs; ++k)
+    if (k % 4 != 2) add(expected, k, k % 4 == 0 ? 0.5f : 0.0f);
+  expected.end_step(removed);
+  EXPECT_EQ(cache_text(manager), cache_text(expected));
+
+  // And once more, every pair reused in place.
+  manager.begin_step(k_dt, settings);
+  for (uint32_t k = 0; k < k_pairs; ++k)
+    if (k % 4 != 2) {
+      ASSERT_TRUE(manager.try_reuse_body_pair({k, 100 + k, 0, 1}, bodies, settings));
+    }
+  removed.clear();
+  manager.end_step(removed);
+  EXPECT_TRUE(removed.empty());
+  EXPECT_EQ(cache_text(manager), cache_text(expected));
 }
 
 }  // namespace

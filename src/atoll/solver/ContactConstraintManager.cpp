@@ -71,38 +71,70 @@ std::string ContactSettings::problem() const {
   return {};
 }
 
-uint32_t ContactConstraintManager::Cache::copy_manifold(const Cache& from,
-                                                        const CachedManifold& manifold) {
-  CachedManifold copy = manifold;
-  copy.first_point = static_cast<uint32_t>(points.size());
-  points.insert(points.end(), from.points.begin() + manifold.first_point,
-                from.points.begin() + manifold.first_point + manifold.num_points);
-  if (manifold.settings != k_no_settings) {
-    copy.settings = static_cast<uint32_t>(settings.size());
-    settings.push_back(from.settings[manifold.settings]);
-  }
-  manifolds.push_back(copy);
-  return static_cast<uint32_t>(manifolds.size() - 1);
-}
-
-void ContactConstraintManager::Cache::reserve_like(const Cache& like) {
-  const auto reserve = [](auto& list, size_t size) {
-    if (list.capacity() < size) {
-      list = {};  // freed first: empty, nothing to copy
-      list.reserve(size + size / 8);
+void ContactConstraintManager::Cache::compact(std::vector<uint32_t>& owner) {
+  // Walks the manifolds in the order they are stored and moves the live ones (those a pair
+  // holds) down over the dead ones. A manifold's points and settings come after those of every
+  // manifold stored before it (the three lists are appended together, and restored in that
+  // order), so every move goes to a lower index and nothing is overwritten before it moved.
+  constexpr uint32_t k_dead = ~0u;
+  owner.assign(manifolds.size(), k_dead);
+  for (uint32_t i = 0; i < pairs.size(); ++i)
+    if (pairs[i].num_manifolds > 0) owner[pairs[i].first_manifold] = i;
+  uint32_t num_manifolds = 0;
+  uint32_t num_points = 0;
+  uint32_t num_settings = 0;
+  for (uint32_t m = 0; m < manifolds.size();) {
+    if (owner[m] == k_dead) {
+      ++m;
+      continue;
     }
-  };
-  reserve(pairs, like.pairs.size());
-  reserve(manifolds, like.manifolds.size());
-  reserve(points, like.points.size());
-  reserve(settings, like.settings.size());
+    CachedPair& pair = pairs[owner[m]];
+    pair.first_manifold = num_manifolds;
+    for (uint32_t k = 0; k < pair.num_manifolds; ++k) {
+      CachedManifold manifold = manifolds[m + k];
+      std::copy(points.begin() + manifold.first_point,
+                points.begin() + manifold.first_point + manifold.num_points,
+                points.begin() + num_points);
+      manifold.first_point = num_points;
+      num_points += manifold.num_points;
+      if (manifold.settings != k_no_settings) {
+        settings[num_settings] = settings[manifold.settings];
+        manifold.settings = num_settings++;
+      }
+      manifolds[num_manifolds++] = manifold;
+    }
+    m += pair.num_manifolds;
+  }
+  manifolds.resize(num_manifolds);
+  points.resize(num_points);
+  settings.resize(num_settings);
 }
 
 void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& settings) {
-  // Last step's cache (sorted by key in end_step) becomes the one we match against.
-  current_ ^= 1;
-  cache_[current_].clear();
-  cache_[current_].reserve_like(cache_[current_ ^ 1]);
+  // Last step's pairs (sorted by key in end_step) become the ones we match against; their
+  // manifolds and points stay where they are in the cache, which this step appends to.
+  previous_pairs_.swap(cache_.pairs);
+  cache_.pairs.clear();
+  if (cache_.pairs.capacity() < previous_pairs_.size()) {
+    cache_.pairs = {};  // freed first: empty, nothing to copy
+    cache_.pairs.reserve(previous_pairs_.size() + previous_pairs_.size() / 8);
+  }
+  // Room for last step's contacts and as many new ones, the most a step can append when its
+  // contacts do not outgrow last step's: a warmed-up step then appends without allocating
+  // (DESIGN.md §5), however many of its pairs are collided again. Capacity that no step fills
+  // is not touched, so it takes no memory; it grows by doubling, as the appends would, because
+  // growing it to just twice the size reallocated at every step of a growing scene, and the
+  // freed lists fragmented the heap (the pyramid's peak rose by 3 MB).
+  const auto room_for_twice = [](auto& list) {
+    if (list.capacity() < 2 * list.size())
+      list.reserve(std::max(2 * list.size(), 2 * list.capacity()));
+  };
+  room_for_twice(cache_.manifolds);
+  room_for_twice(cache_.points);
+  room_for_twice(cache_.settings);
+  if (compact_owner_.capacity() < cache_.manifolds.capacity())
+    compact_owner_.reserve(cache_.manifolds.capacity());
+  num_points_ = 0;
   added_.clear();
   lane_items_.clear();
   lane_slot_.clear();
@@ -119,7 +151,7 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
   // Last step's pairs are sorted by key, and the narrow phase asks in nearly the same order
   // (broadphase pairs sorted by body index, which is the key order while no body slot has been
   // reused): walk a cursor forward a few pairs, and search only when the request jumps.
-  const std::vector<CachedPair>& pairs = cache_[current_ ^ 1].pairs;
+  const std::vector<CachedPair>& pairs = previous_pairs_;
   const auto less_than_key = [key1, key2](const CachedPair& p) {
     return pair_less(p.key1, p.key2, key1, key2);
   };
@@ -148,9 +180,8 @@ const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_p
     uint32_t key1, uint32_t key2, SubShapeID id1, SubShapeID id2) const {
   const CachedPair* old_pair = find_previous_pair(key1, key2, lookup_cursor_);
   if (old_pair == nullptr) return nullptr;
-  const Cache& old_cache = cache_[current_ ^ 1];
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
-    const CachedManifold& candidate = old_cache.manifolds[old_pair->first_manifold + m];
+    const CachedManifold& candidate = cache_.manifolds[old_pair->first_manifold + m];
     if (candidate.sub_shape_id1 == id1 && candidate.sub_shape_id2 == id2) return &candidate;
   }
   return nullptr;
@@ -163,7 +194,7 @@ bool ContactConstraintManager::had_manifold(const ContactBodyPair& pair, SubShap
 
 ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
     const ContactBodyPair& pair, std::span<const SolverBody> bodies, const CachedPair* reused) {
-  Cache& cache = cache_[current_];
+  Cache& cache = cache_;
   if (cache.pairs.empty() || cache.pairs.back().key1 != pair.key1 ||
       cache.pairs.back().key2 != pair.key2) {
     CachedPair entry;
@@ -187,7 +218,7 @@ ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for
 
 void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
-  const Cache& cache = cache_[current_];
+  const Cache& cache = cache_;
   const CachedManifold& manifold = cache.manifolds[manifold_index];
   // Defaults for what the manifold's side-list settings would hold (CachedManifold::settings).
   const ContactSettings plain;
@@ -239,7 +270,7 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusa
   // The deepest penetration of the reused points, where the bodies are now:
   // (c1 + R1·l1 − c2 − R2·l2)·n with n = R1·n1 is (c1 − c2)·n + l1·n1 − l2·(R2⁻¹·n), two dot
   // products per point instead of two rotations.
-  const Cache& old_cache = cache_[current_ ^ 1];
+  const Cache& old_cache = cache_;
   const Quat inv2 = b2.rotation.conjugated();
   out_deepest = -k_float_max;
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
@@ -267,16 +298,17 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
   const SolverBody& b1 = bodies[pair.solver_body1];
   const SolverBody& b2 = bodies[pair.solver_body2];
 
-  // Close enough: copy the manifolds over unchanged (in body-local form they move with the
-  // bodies), impulses included.
-  const Cache& old_cache = cache_[current_ ^ 1];
-  Cache& cache = cache_[current_];
+  // Close enough: this step's entry takes last step's manifolds where they are (in body-local
+  // form they move with the bodies), impulses included.
+  const Cache& cache = cache_;
   CachedPair& new_pair = current_pair_for(pair, bodies, old_pair);
+  ATOLL_ASSERT(new_pair.num_manifolds == 0);
+  new_pair.first_manifold = old_pair->first_manifold;
+  new_pair.num_manifolds = old_pair->num_manifolds;
   note_penetration(deepest, pair);
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
-    const uint32_t index =
-        cache.copy_manifold(old_cache, old_cache.manifolds[old_pair->first_manifold + m]);
-    ++new_pair.num_manifolds;
+    const uint32_t index = old_pair->first_manifold + m;
+    num_points_ += cache.manifolds[index].num_points;
     add_constraint(pair, index);
     if (out_manifolds != nullptr) {
       const CachedManifold& manifold = cache.manifolds[index];
@@ -312,11 +344,12 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   const Quat inv1 = b1.rotation.conjugated();
   const Quat inv2 = b2.rotation.conjugated();
 
-  Cache& cache = cache_[current_];
+  Cache& cache = cache_;
   CachedPair& new_pair = current_pair_for(pair, bodies);
+  ATOLL_ASSERT(new_pair.first_manifold + new_pair.num_manifolds == cache.manifolds.size());
 
   // Last step's manifold between the same sub-shapes, if any: its points hand down impulses.
-  const Cache& old_cache = cache_[current_ ^ 1];
+  const Cache& old_cache = cache_;
   const CachedManifold* old_manifold =
       find_previous_manifold(pair.key1, pair.key2, manifold.sub_shape_id1, manifold.sub_shape_id2);
 
@@ -369,6 +402,7 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
     }
     cache.points.push_back(point);
   }
+  num_points_ += entry.num_points;
   cache.manifolds.push_back(entry);
   ++new_pair.num_manifolds;
   add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
@@ -380,7 +414,7 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
 [[gnu::always_inline]] inline void ContactConstraintManager::prefetch_setup_inputs(
     std::span<const SolverBody> bodies,
     const std::array<uint32_t, ContactLanes::k_width>& items) const {
-  const Cache& cache = cache_[current_];
+  const Cache& cache = cache_;
   for (uint32_t index : items) {
     if (index == k_no_rows) continue;
     const ContactHeader& c = added_[index];
@@ -417,7 +451,7 @@ void ContactConstraintManager::setup_velocity_constraints(
     row_of_[i] = lane_slot(i) == k_no_rows ? num_rows++ : k_no_rows;
   if (constraints_.size() < num_rows) constraints_.resize(num_rows);
 
-  const Cache& cache = cache_[current_];
+  const Cache& cache = cache_;
   const float inv_dt = 1.0f / dt;
   auto point_velocity_before_forces = [&](uint32_t body, const Vec3& r) {
     const SolverBody& b = bodies[body];
@@ -825,7 +859,7 @@ bool ContactConstraintManager::solve_lanes(std::span<SolverBody> bodies, LaneRan
 }
 
 void ContactConstraintManager::store_lanes(LaneRange range) {
-  Cache& cache = cache_[current_];
+  Cache& cache = cache_;
   for (uint32_t block = range.begin; block < range.end; ++block) {
     for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
       const uint32_t index = lane_items_[block][lane];
@@ -849,7 +883,7 @@ void ContactConstraintManager::store_lanes(LaneRange range) {
 }
 
 void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> constraints) {
-  Cache& cache = cache_[current_];
+  Cache& cache = cache_;
   for (uint32_t index : constraints) {
     const Constraint& c = row(index);
     for (uint32_t p = 0; p < c.num_points; ++p) {
@@ -880,7 +914,7 @@ void ContactConstraintManager::store_applied_impulses(std::span<const uint32_t> 
 bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> bodies,
                                                           std::span<const uint32_t> constraints,
                                                           const PhysicsSettings& settings) {
-  const Cache& cache = cache_[current_];
+  const Cache& cache = cache_;
   bool moved = false;
   SolverBody copy1, copy2;
   for (size_t k = 0; k < constraints.size(); ++k) {
@@ -917,7 +951,7 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
 void ContactConstraintManager::end_step(
     std::vector<RemovedContact>& out_removed,
     const std::function<bool(uint32_t, uint32_t)>& keep_unseen) {
-  Cache& cache = cache_[current_];
+  Cache& cache = cache_;
   // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
   std::vector<CachedPair>& pairs = cache.pairs;
   const bool sorted =
@@ -931,9 +965,9 @@ void ContactConstraintManager::end_step(
 
   // Contacts of last step that are not in this step's cache were removed. Both lists are
   // sorted by key, so one merge pass finds them in a deterministic order.
-  const Cache& old_cache = cache_[current_ ^ 1];
+  const Cache& old_cache = cache_;
   size_t j = 0;
-  for (const CachedPair& old_pair : old_cache.pairs) {
+  for (const CachedPair& old_pair : previous_pairs_) {
     while (j < pairs.size() &&
            pair_less(pairs[j].key1, pairs[j].key2, old_pair.key1, old_pair.key2))
       ++j;
@@ -942,7 +976,7 @@ void ContactConstraintManager::end_step(
             ? &pairs[j]
             : nullptr;
     if (now == nullptr && keep_unseen && keep_unseen(old_pair.key1, old_pair.key2)) {
-      kept_pairs_.push_back(static_cast<uint32_t>(&old_pair - old_cache.pairs.data()));
+      kept_pairs_.push_back(static_cast<uint32_t>(&old_pair - previous_pairs_.data()));
       continue;
     }
     for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) {
@@ -961,21 +995,19 @@ void ContactConstraintManager::end_step(
     }
   }
 
-  // Sleeping pairs move into this step's cache as they are (the merge above visited them in
-  // key order, and none of them is in `pairs`, so one more sort restores the order).
-  if (kept_pairs_.empty()) return;
-  for (uint32_t k : kept_pairs_) {
-    CachedPair pair = old_cache.pairs[k];
-    const uint32_t first_manifold = pair.first_manifold;
-    pair.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
-    for (uint32_t m = 0; m < pair.num_manifolds; ++m)
-      cache.copy_manifold(old_cache, old_cache.manifolds[first_manifold + m]);
-    pairs.push_back(pair);
+  // Sleeping pairs stay in the cache as they are, manifolds where they are (the merge above
+  // visited them in key order, and none of them is in `pairs`, so one more sort restores the
+  // order).
+  if (!kept_pairs_.empty()) {
+    for (uint32_t k : kept_pairs_) pairs.push_back(previous_pairs_[k]);
+    kept_pairs_.clear();
+    quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
+      return pair_less(a.key1, a.key2, b.key1, b.key2);
+    });
   }
-  kept_pairs_.clear();
-  quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
-    return pair_less(a.key1, a.key2, b.key1, b.key2);
-  });
+  // Last step's manifolds that no pair holds now (collided again, or gone) are dropped, so that
+  // the cache holds this step's contacts only until the next step appends.
+  cache.compact(compact_owner_);
 }
 
 void ContactConstraintManager::set_ccd_stopped(std::span<const uint32_t> body_keys) {
@@ -1020,7 +1052,7 @@ float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
 
 bool ContactConstraintManager::had_contact(uint32_t key1, uint32_t key2) const {
   // end_step sorted this step's pairs by key; only pairs with a manifold are stored.
-  const std::vector<CachedPair>& pairs = cache_[current_].pairs;
+  const std::vector<CachedPair>& pairs = cache_.pairs;
   auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair(key1, key2),
                              [](const CachedPair& p, const std::pair<uint32_t, uint32_t>& k) {
                                return pair_less(p.key1, p.key2, k.first, k.second);
@@ -1063,14 +1095,14 @@ constexpr uint32_t k_min_point_bytes = 4 * (3 + 3 + 3);
 
 void ContactConstraintManager::save_cache(CacheSnapshot& snapshot) const {
   // Assigned list by list: no allocation once the snapshot's lists are large enough.
-  snapshot.cache_.pairs = cache_[current_].pairs;
-  snapshot.cache_.manifolds = cache_[current_].manifolds;
-  snapshot.cache_.points = cache_[current_].points;
-  snapshot.cache_.settings = cache_[current_].settings;
+  snapshot.cache_.pairs = cache_.pairs;
+  snapshot.cache_.manifolds = cache_.manifolds;
+  snapshot.cache_.points = cache_.points;
+  snapshot.cache_.settings = cache_.settings;
 }
 
 void ContactConstraintManager::restore_cache(const CacheSnapshot& snapshot) {
-  Cache& cache = cache_[current_];
+  Cache& cache = cache_;
   cache.pairs = snapshot.cache_.pairs;
   cache.manifolds = snapshot.cache_.manifolds;
   cache.points = snapshot.cache_.points;
@@ -1082,7 +1114,7 @@ void ContactConstraintManager::visit_cache_state(
     StateStream& stream, const std::function<bool(uint32_t, uint32_t)>& keep) {
   StateStream& s = stream;
   const bool restoring = s.restoring();
-  const Cache& from = cache_[current_];
+  const Cache& from = cache_;
   std::vector<uint32_t> walked;
   if (!restoring)
     for (uint32_t i = 0; i < from.pairs.size(); ++i)
@@ -1189,7 +1221,7 @@ void ContactConstraintManager::visit_cache_state(
     }
     if (restoring) restored.pairs.push_back(pair);
   }
-  if (restoring && s.ok()) cache_[current_] = std::move(restored);
+  if (restoring && s.ok()) cache_ = std::move(restored);
 }
 
 }  // namespace atl

@@ -1,5 +1,6 @@
 #include "atoll/world/ContactFinding.h"
 
+#include <algorithm>
 #include <span>
 
 #include "atoll/collision/narrowphase/CollideShapes.h"
@@ -74,7 +75,8 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
 // the pairs in order; the middle one, which holds the body-pair cache's look-ups and the shape
 // tests, runs on every worker, and each worker writes only its pairs' entries and its own
 // manifold list. So the contacts, the listener's calls and the events come out in the same order
-// for any number of workers.
+// for any number of workers. The shape tests and the last pass alternate in batches of pairs
+// (collide_round), which changes no order either.
 
 // Pass 1, in order: the filters, then the pair's body order and its solver entries (the first
 // use of a body that does not move gives it an immovable solver entry, so the order of first
@@ -278,6 +280,11 @@ constexpr uint32_t k_lookup_share = 256;
 // Pairs per range of pass 2's shape tests: enough to amortise taking a range, few enough to
 // balance pairs of very different cost (two spheres, a convex hull against a mesh).
 constexpr uint32_t k_pair_range = 16;
+// Pairs whose shape tests run before pass 3 adds their contacts (collide_round): bounds the
+// workers' manifold lists to about this many manifolds (192 bytes each), where one batch of
+// all pairs held the manifolds of the largest step at once. Large enough that a batch still
+// gives every worker many ranges and that a step of few collisions runs one batch.
+constexpr uint32_t k_collide_batch = 512;
 
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
@@ -285,7 +292,6 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   for (const BodyPair& bp : pairs) admit_pair(ctx, bp);
   JobSystem& jobs = *ctx.jobs;
   if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
-  for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
   const StepContext& shared = ctx;
   // Pass 2 in two parts. The look-ups in one contiguous share of the pairs per worker: the
   // pairs and last step's contacts are both in key order, so a share reads one stretch of each
@@ -302,18 +308,34 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
                               np.reused_deepest);
                         }
                       });
-  // Then the shape tests of the pairs the cache does not cover, in small ranges.
+  // Then the shape tests of the pairs the cache does not cover, in small ranges, a batch at a
+  // time: after each batch, pass 3 adds the contacts of every pair up to the batch's last one
+  // (the pairs between that the cache covers included), in order, and the workers' manifold
+  // lists start again empty. Colliding every pair first would hold the manifolds of all of them
+  // at once (the pyramid's first step collides 4 500 pairs: 0.9 MB), which then stayed
+  // resident for the whole run. The order of the additions is the same either way, and a
+  // batch's shape tests read only bodies and shapes, which pass 3 does not change.
   ctx.narrow_collide.clear();
   for (uint32_t k = 0; k < ctx.narrow_pairs.size(); ++k)
     if (ctx.narrow_pairs[k].reused == nullptr) ctx.narrow_collide.push_back(k);
-  parallel_for(jobs, static_cast<uint32_t>(ctx.narrow_collide.size()), k_pair_range,
-               [&](uint32_t begin, uint32_t end, uint32_t worker) {
-                 for (uint32_t k = begin; k < end; ++k)
-                   collide_pair(shared, tally.collide_settings,
-                                ctx.narrow_pairs[ctx.narrow_collide[k]], ctx.narrow_workers[worker],
-                                worker);
-               });
-  for (const NarrowPhasePair& np : ctx.narrow_pairs) add_pair_contacts(ctx, np, tally);
+  const uint32_t num_collide = static_cast<uint32_t>(ctx.narrow_collide.size());
+  uint32_t next_add = 0;  // the first pair of narrow_pairs whose contacts are not added yet
+  for (uint32_t first = 0; first < num_collide || next_add < ctx.narrow_pairs.size();
+       first += k_collide_batch) {
+    const uint32_t last = std::min(num_collide, first + k_collide_batch);
+    for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
+    parallel_for(
+        jobs, last - first, k_pair_range, [&](uint32_t begin, uint32_t end, uint32_t worker) {
+          for (uint32_t k = first + begin; k < first + end; ++k)
+            collide_pair(shared, tally.collide_settings, ctx.narrow_pairs[ctx.narrow_collide[k]],
+                         ctx.narrow_workers[worker], worker);
+        });
+    // Up to the batch's last pair; after the last batch, to the end.
+    const uint32_t add_end = last < num_collide ? ctx.narrow_collide[last - 1] + 1
+                                                : static_cast<uint32_t>(ctx.narrow_pairs.size());
+    for (; next_add < add_end; ++next_add)
+      add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
+  }
 }
 
 }  // namespace

@@ -70,7 +70,8 @@ struct NarrowPhasePair {
   const ContactConstraintManager::CachedPair* reused = nullptr;
   /// The deepest penetration (m) of the reused points (find_reusable_pair).
   float reused_deepest = 0.0f;
-  /// The manifolds the collision found: [first, first + count) of narrow_workers[worker].
+  /// The manifolds the collision found: [first, first + count) of narrow_workers[worker]
+  /// (valid until the next batch of shape tests, collide_round).
   uint32_t worker = 0;
   uint32_t first_manifold = 0;
   uint32_t num_manifolds = 0;
