@@ -14,8 +14,8 @@ constexpr uint32_t k_num_bins = 16;
 }  // namespace
 
 /// A node of the binary tree the build makes first: a leaf when `count` > 0 (primitives
-/// [first, first + count)), otherwise an internal node whose left child follows it and whose
-/// right child is `right`.
+/// [right_or_first, right_or_first + count)), otherwise an internal node whose left child
+/// follows it and whose right child is node `right_or_first`.
 struct BinaryNode {
   AABox bounds;
   uint32_t right_or_first = 0;

@@ -6,7 +6,7 @@
 // binary subtree below it, in the binary tree's left-to-right order, so a depth-first walk of
 // the wide tree meets the leaves in the binary tree's order; and since a node's box holds its
 // leaves', it visits exactly the leaves whose own boxes overlap. A query therefore reports the
-// same primitives in the same order as the binary walk did, with a quarter of its levels and no
+// same primitives in the same order as the binary walk did, with a third of its levels and no
 // branch per box. Queries walk it with a fixed-size stack (no allocation). The build uses only a
 // deterministic partition and atl::quick_sort, so the same input gives the same tree, and the
 // same query visiting order, on every platform.
