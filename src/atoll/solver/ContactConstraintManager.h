@@ -318,12 +318,6 @@ class ContactConstraintManager {
     std::vector<CachedManifold> manifolds;
     std::vector<CachedPoint> points;
     std::vector<ContactSettings> settings;  // see CachedManifold::settings
-    void clear() {
-      pairs.clear();
-      manifolds.clear();
-      points.clear();
-      settings.clear();
-    }
     // Drops the manifolds (and their points and settings) that no pair of `pairs` holds and
     // closes the gaps, keeping the order; `owner` is scratch.
     void compact(std::vector<uint32_t>& owner);
