@@ -4,17 +4,10 @@
 #include <string>
 #include <system_error>
 
+#include "atoll/core/CpuRelax.h"
+
 namespace atl {
 namespace {
-
-// A hint to the core that this thread is spinning (frees the sibling hyper-thread, saves power).
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
-#endif
-}
 
 // Polls `done()` with cpu_relax for up to `microseconds`; true when done() became true.
 template <class Done>

@@ -241,16 +241,6 @@ bool run_split_batches(const IslandSplits& splits, uint32_t s, JobSystem& jobs,
   return changed;
 }
 
-// run_split_batches with `pass(constraints, contacts)` given each batch's items.
-template <class Pass>
-bool run_split(const IslandSplits& splits, uint32_t s, JobSystem& jobs, IslandSolveScratch& scratch,
-               Pass&& pass) {
-  return run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
-    const SplitBatch batch = splits.batch(s, b);
-    return pass(batch.constraints, batch.contacts);
-  });
-}
-
 }  // namespace
 
 void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
@@ -322,55 +312,99 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
         .subspan(batch.scalar_begin, batch.scalar_end - batch.scalar_begin);
   };
 
-  for (uint32_t s = 0; s < num_splits; ++s)
-    run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
-      const SplitBatch batch = splits.batch(s, b);
-      constraints.warm_start(bodies, batch.constraints);
-      if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
-        contacts.warm_start(bodies, scalar_contacts(*w));
-        contacts.warm_start_lanes(bodies, w->lanes);
-      } else {
-        contacts.warm_start(bodies, batch.contacts);
-      }
-      return false;
-    });
-  // The stack solve (a direct solve of the whole island's non-penetration) stays whole-island,
-  // on the caller.
-  ContactConstraintManager::StackSolve& stack_solve = scratch.stacks[0];
-  const bool stack = wide == IslandSolveScratch::k_not_wide &&
-                     contacts.prepare_stack(bodies, contact_items, settings, stack_solve);
-  const int count = steps.velocity_steps(settings);
-  uint32_t iterations = 0;
-  for (int step = 0; step < count; ++step) {
-    ++iterations;
-    bool applied = false;
-    for (uint32_t s = 0; s < num_splits; ++s)
-      applied |= run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
-        const SplitBatch batch = splits.batch(s, b);
-        bool any = constraints.solve_velocity_constraints(bodies, batch.constraints);
-        if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
-          any |= contacts.solve_velocity_constraints(bodies, scalar_contacts(*w), step);
-          any |= contacts.solve_lanes(bodies, w->lanes, step);
-        } else {
-          any |= contacts.solve_velocity_constraints(bodies, batch.contacts, step);
-        }
-        return any;
-      });
-    if (stack) contacts.solve_stack(bodies, stack_solve);
-    if (!applied) break;
-  }
+  const auto warm_start = [&](uint32_t s, uint32_t b) {
+    const SplitBatch batch = splits.batch(s, b);
+    constraints.warm_start(bodies, batch.constraints);
+    if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
+      contacts.warm_start(bodies, scalar_contacts(*w));
+      contacts.warm_start_lanes(bodies, w->lanes);
+    } else {
+      contacts.warm_start(bodies, batch.contacts);
+    }
+  };
+  const auto solve = [&](uint32_t s, uint32_t b, int iteration) {
+    const SplitBatch batch = splits.batch(s, b);
+    bool any = constraints.solve_velocity_constraints(bodies, batch.constraints);
+    if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
+      any |= contacts.solve_velocity_constraints(bodies, scalar_contacts(*w), iteration);
+      any |= contacts.solve_lanes(bodies, w->lanes, iteration);
+    } else {
+      any |= contacts.solve_velocity_constraints(bodies, batch.contacts, iteration);
+    }
+    return any;
+  };
   // A contact's impulses go to its own cache entries, so a parallel split's batches store them
   // on every worker (on the caller, 3 % of a 2-thread pyramid step waited for it).
-  for (uint32_t s = 0; s < num_splits; ++s)
-    run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
-      if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
-        contacts.store_applied_impulses(scalar_contacts(*w));
-        contacts.store_lanes(w->lanes);
-      } else {
-        contacts.store_applied_impulses(splits.batch(s, b).contacts);
-      }
+  const auto store = [&](uint32_t s, uint32_t b) {
+    if (const IslandSolveScratch::WideBatch* w = wide_batch(s, b)) {
+      contacts.store_applied_impulses(scalar_contacts(*w));
+      contacts.store_lanes(w->lanes);
+    } else {
+      contacts.store_applied_impulses(splits.batch(s, b).contacts);
+    }
+  };
+  const int count = std::max(0, steps.velocity_steps(settings));
+
+  // The stack solve (a direct solve of the whole island's non-penetration, from the bodies'
+  // masses and the face blocks, after every iteration) stays whole-island, on the caller, with
+  // a run of the job system per split and pass.
+  ContactConstraintManager::StackSolve& stack_solve = scratch.stacks[0];
+  if (wide == IslandSolveScratch::k_not_wide &&
+      contacts.prepare_stack(bodies, contact_items, settings, stack_solve)) {
+    for (uint32_t s = 0; s < num_splits; ++s)
+      run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
+        warm_start(s, b);
+        return false;
+      });
+    uint32_t iterations = 0;
+    for (int iteration = 0; iteration < count; ++iteration) {
+      ++iterations;
+      bool applied = false;
+      for (uint32_t s = 0; s < num_splits; ++s)
+        applied |= run_split_batches(splits, s, jobs, scratch,
+                                     [&](uint32_t b) { return solve(s, b, iteration); });
+      contacts.solve_stack(bodies, stack_solve);
+      if (!applied) break;
+    }
+    for (uint32_t s = 0; s < num_splits; ++s)
+      run_split_batches(splits, s, jobs, scratch, [&](uint32_t b) {
+        store(s, b);
+        return false;
+      });
+    return iterations;
+  }
+
+  // Otherwise every pass on every worker at once (SplitRounds): round 0 the warm start, in its
+  // own pass (seed 001 §4.4); rounds 1 … count the velocity iterations, until one applies no
+  // impulse; the last round stores the impulses.
+  const uint32_t store_round = static_cast<uint32_t>(count) + 1;
+  auto pass = [&](uint32_t round, uint32_t s, uint32_t b) {
+    if (round == 0) {
+      warm_start(s, b);
       return false;
-    });
+    }
+    if (round == store_round) {
+      store(s, b);
+      return false;
+    }
+    return solve(s, b, static_cast<int>(round) - 1);
+  };
+  using PassType = decltype(pass);
+  scratch.split_rounds.run(
+      jobs, splits, store_round + 1,
+      [](void* context, uint32_t round, uint32_t s, uint32_t b) {
+        return (*static_cast<PassType*>(context))(round, s, b);
+      },
+      [](uint32_t round, bool changed, uint32_t num_rounds) {
+        const bool iteration = round >= 1 && round + 1 < num_rounds;
+        return iteration && !changed ? num_rounds - 1 : round + 1;
+      },
+      &pass);
+  uint32_t iterations = 0;
+  for (uint32_t round = 1; round < store_round; ++round) {
+    iterations = round;
+    if (!scratch.split_rounds.changed(round)) break;
+  }
   return iterations;
 }
 
@@ -379,22 +413,25 @@ void solve_split_island_position(ContactConstraintManager& contacts, ConstraintM
                                  const SolverSteps& steps, const PhysicsSettings& settings,
                                  JobSystem& jobs, IslandSolveScratch& scratch) {
   const bool solve_contacts = settings.use_position_solver_for_contacts;
-  const uint32_t num_splits = splits.num_splits();
-  const int count = steps.position_steps(settings);
-  for (int step = 0; step < count; ++step) {
-    bool moved = false;
-    for (uint32_t s = 0; s < num_splits; ++s)
-      moved |= run_split(
-          splits, s, jobs, scratch,
-          [&](std::span<const uint32_t> joint_items, std::span<const uint32_t> contact_part) {
-            bool any =
-                constraints.solve_position_constraints(bodies, joint_items, settings.baumgarte);
-            if (solve_contacts)
-              any |= contacts.solve_position_constraints(bodies, contact_part, settings);
-            return any;
-          });
-    if (!moved) break;
-  }
+  // Every iteration on every worker at once (SplitRounds), until one moves nothing.
+  auto pass = [&](uint32_t, uint32_t s, uint32_t b) {
+    const SplitBatch batch = splits.batch(s, b);
+    bool any =
+        constraints.solve_position_constraints(bodies, batch.constraints, settings.baumgarte);
+    if (solve_contacts)
+      any |= contacts.solve_position_constraints(bodies, batch.contacts, settings);
+    return any;
+  };
+  using PassType = decltype(pass);
+  scratch.split_rounds.run(
+      jobs, splits, static_cast<uint32_t>(std::max(0, steps.position_steps(settings))),
+      [](void* context, uint32_t round, uint32_t s, uint32_t b) {
+        return (*static_cast<PassType*>(context))(round, s, b);
+      },
+      [](uint32_t round, bool changed, uint32_t num_rounds) {
+        return changed ? round + 1 : num_rounds;
+      },
+      &pass);
 }
 
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,

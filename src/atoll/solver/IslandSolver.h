@@ -19,6 +19,7 @@
 #include "atoll/solver/LargeIslandSplitter.h"
 #include "atoll/solver/PhysicsSettings.h"
 #include "atoll/solver/SolverBodies.h"
+#include "atoll/solver/SplitRounds.h"
 
 namespace atl {
 
@@ -120,6 +121,9 @@ struct IslandSolveScratch {
   std::vector<uint32_t> wide_split_first_batch;
   std::vector<WideBatch> wide_batches;
   std::vector<uint32_t> wide_scalar;
+  /// The split islands' passes on every worker at once (solve_split_island_velocity,
+  /// solve_split_island_position).
+  SplitRounds split_rounds;
 };
 
 /// Stage solve_velocity. First the split islands (LargeIslandSplitter), one at a time, every

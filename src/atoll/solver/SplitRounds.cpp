@@ -1,0 +1,149 @@
+#include "atoll/solver/SplitRounds.h"
+
+#include <thread>
+
+#include "atoll/core/CpuRelax.h"
+
+namespace atl {
+
+namespace {
+
+constexpr uint64_t pack(uint32_t front, uint32_t back) {
+  return uint64_t{front} | (uint64_t{back} << 32);
+}
+constexpr uint32_t front_of(uint64_t range) { return static_cast<uint32_t>(range); }
+constexpr uint32_t back_of(uint64_t range) { return static_cast<uint32_t>(range >> 32); }
+
+// Grows `array` to hold at least `count` elements (never shrinks: a warmed-up step allocates
+// nothing).
+template <class T>
+void reserve(std::unique_ptr<T[]>& array, uint32_t& capacity, uint32_t count) {
+  if (count <= capacity) return;
+  array = std::make_unique<T[]>(count);
+  capacity = count;
+}
+
+}  // namespace
+
+void SplitRounds::prepare(const IslandSplits& splits, uint32_t num_rounds, uint32_t num_workers) {
+  num_splits_ = splits.num_splits();
+  num_rounds_ = num_rounds;
+  num_workers_ = num_workers;
+  const uint32_t num_phases = num_rounds * num_splits_;
+  reserve(claims_, claim_capacity_, num_phases * num_workers);
+  reserve(finished_, phase_capacity_, num_phases);
+  reserve(changed_, round_capacity_, num_rounds);
+  for (uint32_t s = 0; s < num_splits_; ++s) {
+    split_non_parallel_[s] = splits.is_non_parallel(s);
+    split_units_[s] = split_non_parallel_[s] ? 1 : splits.num_batches(s);
+    split_shares_[s] = Shares(num_workers, split_units_[s], k_min_share_batches).shares;
+  }
+  for (uint32_t round = 0; round < num_rounds; ++round) {
+    changed_[round].value.store(0, std::memory_order_relaxed);
+    for (uint32_t s = 0; s < num_splits_; ++s) {
+      const uint32_t phase = round * num_splits_ + s;
+      finished_[phase].value.store(0, std::memory_order_relaxed);
+      const Shares division(num_workers, split_units_[s], k_min_share_batches);
+      for (uint32_t share = 0; share < split_shares_[s]; ++share)
+        claims_[phase * num_workers + share].range.store(
+            pack(division.begin(share), division.end(share)), std::memory_order_relaxed);
+    }
+  }
+}
+
+bool SplitRounds::take(uint32_t phase, uint32_t participant, uint32_t& unit) {
+  const uint32_t shares = split_shares_[phase % num_splits_];
+  Claim* claims = &claims_[phase * num_workers_];
+  if (participant < shares) {
+    std::atomic<uint64_t>& own = claims[participant].range;
+    uint64_t range = own.load(std::memory_order_relaxed);
+    while (front_of(range) < back_of(range)) {
+      if (own.compare_exchange_weak(range, pack(front_of(range) + 1, back_of(range)),
+                                    std::memory_order_relaxed)) {
+        unit = front_of(range);
+        return true;
+      }
+    }
+  }
+  // Own share done: the last batches of the others', the next share first.
+  for (uint32_t k = 0; k < shares; ++k) {
+    const uint32_t share = (participant + 1 + k) % shares;
+    if (share == participant) continue;
+    std::atomic<uint64_t>& other = claims[share].range;
+    uint64_t range = other.load(std::memory_order_relaxed);
+    while (front_of(range) < back_of(range)) {
+      if (other.compare_exchange_weak(range, pack(front_of(range), back_of(range) - 1),
+                                      std::memory_order_relaxed)) {
+        unit = back_of(range) - 1;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void SplitRounds::participate(uint32_t participant, const IslandSplits& splits, Pass pass,
+                              NextRound next_round, void* context) {
+  uint32_t round = 0;
+  while (round < num_rounds_) {
+    for (uint32_t s = 0; s < num_splits_; ++s) {
+      const uint32_t phase = round * num_splits_ + s;
+      uint32_t done = 0;
+      bool changed = false;
+      uint32_t unit = 0;
+      while (take(phase, participant, unit)) {
+        if (split_non_parallel_[s]) {
+          // In order, on this worker: the split's items may share bodies.
+          const uint32_t num_batches = splits.num_batches(s);
+          for (uint32_t b = 0; b < num_batches; ++b) changed |= pass(context, round, s, b);
+        } else {
+          changed |= pass(context, round, s, unit);
+        }
+        ++done;
+      }
+      if (done != 0) {
+        // Published by the release below to whoever sees this phase finished.
+        if (changed) changed_[round].value.store(1, std::memory_order_relaxed);
+        finished_[phase].value.fetch_add(done, std::memory_order_release);
+      }
+      // Every unit is taken; wait for those that other workers are running.
+      std::atomic<uint32_t>& finished = finished_[phase].value;
+      for (uint32_t polls = 0; finished.load(std::memory_order_acquire) != split_units_[s];
+           ++polls) {
+        // A worker descheduled while it runs a batch: give its core back.
+        if (polls >= 4096)
+          std::this_thread::yield();
+        else
+          cpu_relax();
+      }
+    }
+    round =
+        next_round(round, changed_[round].value.load(std::memory_order_relaxed) != 0, num_rounds_);
+  }
+}
+
+void SplitRounds::run(JobSystem& jobs, const IslandSplits& splits, uint32_t num_rounds, Pass pass,
+                      NextRound next_round, void* context) {
+  const uint32_t num_workers = jobs.num_workers();
+  prepare(splits, num_rounds, num_workers);
+  if (num_workers > 1) {
+    parallel_for(jobs, num_workers, 1, [&](uint32_t begin, uint32_t end, uint32_t) {
+      for (uint32_t participant = begin; participant < end; ++participant)
+        participate(participant, splits, pass, next_round, context);
+    });
+    return;
+  }
+  // One worker: the same sequence without taking or counting anything.
+  uint32_t round = 0;
+  while (round < num_rounds) {
+    bool changed = false;
+    for (uint32_t s = 0; s < num_splits_; ++s) {
+      const uint32_t num_batches = splits.num_batches(s);
+      for (uint32_t b = 0; b < num_batches; ++b) changed |= pass(context, round, s, b);
+    }
+    changed_[round].value.store(changed ? 1 : 0, std::memory_order_relaxed);
+    round = next_round(round, changed, num_rounds);
+  }
+}
+
+}  // namespace atl
