@@ -72,9 +72,11 @@ class SplitRounds {
   void prepare(const IslandSplits& splits, uint32_t num_rounds, uint32_t num_workers);
   void participate(uint32_t participant, const IslandSplits& splits, Pass pass,
                    NextRound next_round, void* context);
-  // Takes a unit of phase `phase` (own share `participant` from the front, else another share's
-  // from the back); false when none is left.
-  bool take(uint32_t phase, uint32_t participant, uint32_t& unit);
+  // Takes units [first, first + count) of phase `phase`: up to k_units_per_take from the front
+  // of its own share `participant`, else one from the back of another share; false when none is
+  // left.
+  bool take(uint32_t phase, uint32_t participant, uint32_t& first, uint32_t& count);
+  static constexpr uint32_t k_units_per_take = 4;
 
   uint32_t num_splits_ = 0;
   uint32_t num_rounds_ = 0;
