@@ -111,7 +111,11 @@ void SplitRounds::participate(uint32_t participant, const IslandSplits& splits, 
       }
       if (done != 0) {
         // Published by the release below to whoever sees this phase finished.
-        if (changed) changed_[round].value.store(1, std::memory_order_relaxed);
+        // Written once per round (read first): a store by every worker at every split moved
+        // the line between the cores each time.
+        std::atomic<uint32_t>& round_changed = changed_[round].value;
+        if (changed && round_changed.load(std::memory_order_relaxed) == 0)
+          round_changed.store(1, std::memory_order_relaxed);
         finished_[phase].value.fetch_add(done, std::memory_order_release);
       }
       // Every unit is taken; wait for those that other workers are running.
