@@ -216,16 +216,19 @@ ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for
   return cache.pairs.back();
 }
 
-void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
-                                              uint32_t manifold_index) {
+bool ContactConstraintManager::is_solved(const CachedManifold& manifold) const {
+  return manifold.settings == k_no_settings || !cache_.settings[manifold.settings].is_sensor;
+}
+
+void ContactConstraintManager::make_header(const ContactBodyPair& pair, uint32_t manifold_index,
+                                           ContactHeader& c) const {
   const Cache& cache = cache_;
   const CachedManifold& manifold = cache.manifolds[manifold_index];
   // Defaults for what the manifold's side-list settings would hold (CachedManifold::settings).
   const ContactSettings plain;
   const ContactSettings& settings =
       manifold.settings != k_no_settings ? cache.settings[manifold.settings] : plain;
-  if (settings.is_sensor) return;
-  ContactHeader& c = added_.emplace_back();
+  c = ContactHeader{};
   c.body1 = pair.solver_body1;
   c.body2 = pair.solver_body2;
   c.after_ccd = !ccd_stopped_.empty() &&
@@ -240,21 +243,60 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   c.num_points = manifold.num_points;
 }
 
+void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
+                                              uint32_t manifold_index) {
+  if (!is_solved(cache_.manifolds[manifold_index])) return;
+  make_header(pair, manifold_index, added_.emplace_back());
+}
+
+void ContactConstraintManager::reuse_body_pair_later(const CachedPair& reused,
+                                                     const ContactBodyPair& pair,
+                                                     const ReuseLookup& lookup) {
+  // What reuse_body_pair does, but for the constraints' contents.
+  CachedPair& new_pair = current_pair_for(pair, {}, &reused);
+  ATOLL_ASSERT(new_pair.num_manifolds == 0);
+  new_pair.first_manifold = reused.first_manifold;
+  new_pair.num_manifolds = reused.num_manifolds;
+  note_penetration(lookup.deepest, pair);
+  num_points_ += lookup.num_points;
+  if (lookup.num_solved == 0) return;
+  later_headers_.push_back(
+      {pair, reused.first_manifold, reused.num_manifolds, static_cast<uint32_t>(added_.size())});
+  added_.resize(added_.size() + lookup.num_solved);
+}
+
+void ContactConstraintManager::fill_reused_constraints(JobSystem& jobs) {
+  // Each pair writes only its own places.
+  parallel_for_shares(jobs, static_cast<uint32_t>(later_headers_.size()), k_fill_share,
+                      [this](uint32_t begin, uint32_t end, uint32_t) {
+                        for (uint32_t k = begin; k < end; ++k) {
+                          const LaterHeaders& later = later_headers_[k];
+                          uint32_t header = later.first_header;
+                          for (uint32_t m = 0; m < later.num_manifolds; ++m) {
+                            const uint32_t index = later.first_manifold + m;
+                            if (is_solved(cache_.manifolds[index]))
+                              make_header(later.pair, index, added_[header++]);
+                          }
+                        }
+                      });
+  later_headers_.clear();
+}
+
 bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
                                                    std::span<const SolverBody> bodies,
                                                    const PhysicsSettings& settings,
                                                    std::vector<ContactManifold>* out_manifolds,
                                                    uint32_t* out_num_manifolds) {
-  float deepest = 0.0f;
-  const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_, deepest);
+  ReuseLookup lookup;
+  const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_, lookup);
   if (old_pair == nullptr) return false;
-  reuse_body_pair(*old_pair, pair, bodies, deepest, out_manifolds, out_num_manifolds);
+  reuse_body_pair(*old_pair, pair, bodies, lookup.deepest, out_manifolds, out_num_manifolds);
   return true;
 }
 
 const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusable_pair(
     const ContactBodyPair& pair, std::span<const SolverBody> bodies,
-    const PhysicsSettings& settings, size_t& cursor, float& out_deepest) const {
+    const PhysicsSettings& settings, size_t& cursor, ReuseLookup& out) const {
   const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2, cursor);
   if (old_pair == nullptr) return nullptr;
   const SolverBody& b1 = bodies[pair.solver_body1];
@@ -272,9 +314,13 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusa
   // products per point instead of two rotations.
   const Cache& old_cache = cache_;
   const Quat inv2 = b2.rotation.conjugated();
-  out_deepest = -k_float_max;
+  out.deepest = -k_float_max;
+  out.num_points = 0;
+  out.num_solved = 0;
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
     const CachedManifold& manifold = old_cache.manifolds[old_pair->first_manifold + m];
+    out.num_points += manifold.num_points;
+    out.num_solved += is_solved(manifold) ? 1 : 0;
     const Vec3 normal_in_1(manifold.local_normal);
     const Vec3 normal = b1.rotation * normal_in_1;
     const Vec3 normal_in_2 = inv2 * normal;
@@ -283,7 +329,7 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusa
       const CachedPoint& point = old_cache.points[manifold.first_point + p];
       const float depth = centres + Vec3(point.local_on_1).dot(normal_in_1) -
                           Vec3(point.local_on_2).dot(normal_in_2);
-      if (depth > out_deepest) out_deepest = depth;
+      if (depth > out.deepest) out.deepest = depth;
     }
   }
   return old_pair;

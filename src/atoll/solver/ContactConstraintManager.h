@@ -123,18 +123,37 @@ class ContactConstraintManager {
   /// ascending key order are fastest). Reads only last step's contacts, which nothing changes
   /// before the next begin_step: callers on several threads, each with its own cursor, may look
   /// up at the same time.
-  /// `out_deepest` receives the deepest penetration (m) of the reused points where the bodies
-  /// are now (for max_penetration).
+  /// What the look-up found out about a reusable pair besides its entry.
+  struct ReuseLookup {
+    /// The deepest penetration (m) of the reused points where the bodies are now (for
+    /// max_penetration).
+    float deepest = 0.0f;
+    /// The reused manifolds' points, and the manifolds that take part in the solve (not
+    /// sensors): what reuse_body_pair_later adds.
+    uint32_t num_points = 0;
+    uint32_t num_solved = 0;
+  };
   const CachedPair* find_reusable_pair(const ContactBodyPair& pair,
                                        std::span<const SolverBody> bodies,
                                        const PhysicsSettings& settings, size_t& cursor,
-                                       float& out_deepest) const;
+                                       ReuseLookup& out) const;
   /// The addition: re-adds the manifolds of `reused` (from find_reusable_pair this step, with
   /// its `deepest`) for `pair`, as try_reuse_body_pair does.
   void reuse_body_pair(const CachedPair& reused, const ContactBodyPair& pair,
                        std::span<const SolverBody> bodies, float deepest,
                        std::vector<ContactManifold>* out_manifolds = nullptr,
                        uint32_t* out_num_manifolds = nullptr);
+  /// reuse_body_pair in two halves, for a caller that needs no manifolds back: this one, in
+  /// order, adds the pair's entry and keeps its constraints' places (from `lookup`, the look-up
+  /// of `reused`); fill_reused_constraints, once every pair of the step is added, fills those
+  /// places on every worker. Between the two, the reused pairs' constraints must not be read
+  /// (setup and the solve come after the narrow phase). The constraints come out the same, in
+  /// the same order, as from reuse_body_pair: the narrow phase's ordered pass then only appends
+  /// (on the pyramid it spent 20 of its 75 ms reading the manifolds and writing constraints,
+  /// on the calling thread).
+  void reuse_body_pair_later(const CachedPair& reused, const ContactBodyPair& pair,
+                             const ReuseLookup& lookup);
+  void fill_reused_constraints(JobSystem& jobs);
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
@@ -377,6 +396,8 @@ class ContactConstraintManager {
   static constexpr uint32_t k_no_rows = ~0u;
   // Fewest contacts per share of the parallel setup (core/JobSystem.h, parallel_for_shares).
   static constexpr uint32_t k_setup_share = 256;
+  // Fewest pairs per share of fill_reused_constraints.
+  static constexpr uint32_t k_fill_share = 512;
   // Per-point friction rows (PhysicsSettings::manifold_friction off), bounded together per
   // point by solve_friction_cone.
   struct PointFrictionRows {
@@ -397,6 +418,10 @@ class ContactConstraintManager {
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
                                                SubShapeID id2) const;
   void add_constraint(const ContactBodyPair& pair, uint32_t manifold_index);
+  // Whether a manifold's contact is solved (its settings do not make it a sensor), and its
+  // constraint header.
+  bool is_solved(const CachedManifold& manifold) const;
+  void make_header(const ContactBodyPair& pair, uint32_t manifold_index, ContactHeader& c) const;
   // Prefetches what the loops over `constraints` read after constraints[k].
   void prefetch_ahead(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
                       size_t k) const;
@@ -421,6 +446,15 @@ class ContactConstraintManager {
   // constraints_; slots past them are kept for the next steps, stale); those the wide solve
   // takes have none (row_of_ k_no_rows), their rows live in their lanes.
   std::vector<ContactHeader> added_;
+  // The reused pairs whose constraints reuse_body_pair_later left to fill_reused_constraints:
+  // the pair, its manifolds and the first of its places in added_.
+  struct LaterHeaders {
+    ContactBodyPair pair;
+    uint32_t first_manifold = 0;
+    uint32_t num_manifolds = 0;
+    uint32_t first_header = 0;
+  };
+  std::vector<LaterHeaders> later_headers_;
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> row_of_;
   Constraint& row(uint32_t index) { return constraints_[row_of_[index]]; }

@@ -187,17 +187,22 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseT
 
   bool solid = false;  // a manifold takes impulses (wakes a sleeping body)
   if (np.reused != nullptr) {
-    // The reused manifolds are rebuilt in world space only for the listener's events: without
-    // a listener nothing reads them.
-    ctx.manifolds.clear();
-    uint32_t num_reused = 0;
-    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reused_deepest,
-                             listener != nullptr ? &ctx.manifolds : nullptr, &num_reused);
+    const uint32_t num_reused = np.reused->num_manifolds;
     solid = num_reused > 0 && !np.sensor;
     tally.num_manifolds += num_reused;
-    for (const ContactManifold& manifold : ctx.manifolds)
-      ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
-                                         swapped ? flipped(manifold) : manifold, collision_step));
+    if (listener == nullptr) {
+      // Nothing reads the reused manifolds in world space: the constraints are filled on every
+      // worker after the last round (narrow_phase).
+      contacts.reuse_body_pair_later(*np.reused, pair, np.reuse);
+    } else {
+      // The reused manifolds are rebuilt in world space for the listener's events.
+      ctx.manifolds.clear();
+      contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reuse.deepest,
+                               &ctx.manifolds);
+      for (const ContactManifold& manifold : ctx.manifolds)
+        ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
+                                           swapped ? flipped(manifold) : manifold, collision_step));
+    }
   } else {
     // Validation only for pairs that touch (within the speculative distance), as in Jolt.
     if (np.num_manifolds == 0) return;
@@ -305,7 +310,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
                           // without the narrow phase or the listener (as in Jolt).
                           np.reused = shared.contacts->find_reusable_pair(
                               np.pair, shared.solver.bodies, *shared.settings, cache_cursor,
-                              np.reused_deepest);
+                              np.reuse);
                         }
                       });
   // Then the shape tests of the pairs the cache does not cover, in small ranges, a batch at a
@@ -394,6 +399,7 @@ void narrow_phase(StepContext& ctx) {
   }
   // Every body marked k_pairs_found is active now (those that were and those woken).
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_not_woken;
+  ctx.contacts->fill_reused_constraints(*ctx.jobs);
 
   result.num_manifolds = tally.num_manifolds;
   result.num_contact_points = ctx.contacts->num_contact_points();

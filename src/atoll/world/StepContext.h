@@ -68,8 +68,8 @@ struct NarrowPhasePair {
   bool sensor = false;
   /// Last step's contacts of the pair, reused (null: collided, or nothing to reuse).
   const ContactConstraintManager::CachedPair* reused = nullptr;
-  /// The deepest penetration (m) of the reused points (find_reusable_pair).
-  float reused_deepest = 0.0f;
+  /// What the look-up found out about the reused contacts (find_reusable_pair).
+  ContactConstraintManager::ReuseLookup reuse;
   /// The manifolds the collision found: [first, first + count) of narrow_workers[worker]
   /// (valid until the next batch of shape tests, collide_round).
   uint32_t worker = 0;
