@@ -1025,6 +1025,10 @@ void ContactConstraintManager::end_step(
       kept_pairs_.push_back(static_cast<uint32_t>(&old_pair - previous_pairs_.data()));
       continue;
     }
+    // Reused whole (the body-pair cache): the same manifolds, nothing removed.
+    if (now != nullptr && now->first_manifold == old_pair.first_manifold &&
+        now->num_manifolds == old_pair.num_manifolds)
+      continue;
     for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) {
       const CachedManifold& old_m = old_cache.manifolds[old_pair.first_manifold + m];
       bool still = false;
