@@ -249,9 +249,9 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   make_header(pair, manifold_index, added_.emplace_back());
 }
 
-void ContactConstraintManager::reuse_body_pair_later(const CachedPair& reused,
-                                                     const ContactBodyPair& pair,
-                                                     const ReuseLookup& lookup) {
+uint32_t ContactConstraintManager::reuse_body_pair_later(const CachedPair& reused,
+                                                         const ContactBodyPair& pair,
+                                                         const ReuseLookup& lookup) {
   // What reuse_body_pair does, but for the constraints' contents.
   CachedPair& new_pair = current_pair_for(pair, {}, &reused);
   ATOLL_ASSERT(new_pair.num_manifolds == 0);
@@ -259,27 +259,19 @@ void ContactConstraintManager::reuse_body_pair_later(const CachedPair& reused,
   new_pair.num_manifolds = reused.num_manifolds;
   note_penetration(lookup.deepest, pair);
   num_points_ += lookup.num_points;
-  if (lookup.num_solved == 0) return;
-  later_headers_.push_back(
-      {pair, reused.first_manifold, reused.num_manifolds, static_cast<uint32_t>(added_.size())});
+  const uint32_t first_place = static_cast<uint32_t>(added_.size());
   added_.resize(added_.size() + lookup.num_solved);
+  return first_place;
 }
 
-void ContactConstraintManager::fill_reused_constraints(JobSystem& jobs) {
-  // Each pair writes only its own places.
-  parallel_for_shares(jobs, static_cast<uint32_t>(later_headers_.size()), k_fill_share,
-                      [this](uint32_t begin, uint32_t end, uint32_t) {
-                        for (uint32_t k = begin; k < end; ++k) {
-                          const LaterHeaders& later = later_headers_[k];
-                          uint32_t header = later.first_header;
-                          for (uint32_t m = 0; m < later.num_manifolds; ++m) {
-                            const uint32_t index = later.first_manifold + m;
-                            if (is_solved(cache_.manifolds[index]))
-                              make_header(later.pair, index, added_[header++]);
-                          }
-                        }
-                      });
-  later_headers_.clear();
+void ContactConstraintManager::fill_reused_constraints(const CachedPair& reused,
+                                                       const ContactBodyPair& pair,
+                                                       uint32_t first_place) {
+  uint32_t place = first_place;
+  for (uint32_t m = 0; m < reused.num_manifolds; ++m) {
+    const uint32_t index = reused.first_manifold + m;
+    if (is_solved(cache_.manifolds[index])) make_header(pair, index, added_[place++]);
+  }
 }
 
 bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,

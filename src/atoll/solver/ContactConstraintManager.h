@@ -144,16 +144,18 @@ class ContactConstraintManager {
                        std::vector<ContactManifold>* out_manifolds = nullptr,
                        uint32_t* out_num_manifolds = nullptr);
   /// reuse_body_pair in two halves, for a caller that needs no manifolds back: this one, in
-  /// order, adds the pair's entry and keeps its constraints' places (from `lookup`, the look-up
-  /// of `reused`); fill_reused_constraints, once every pair of the step is added, fills those
-  /// places on every worker. Between the two, the reused pairs' constraints must not be read
-  /// (setup and the solve come after the narrow phase). The constraints come out the same, in
-  /// the same order, as from reuse_body_pair: the narrow phase's ordered pass then only appends
-  /// (on the pyramid it spent 20 of its 75 ms reading the manifolds and writing constraints,
-  /// on the calling thread).
-  void reuse_body_pair_later(const CachedPair& reused, const ContactBodyPair& pair,
-                             const ReuseLookup& lookup);
-  void fill_reused_constraints(JobSystem& jobs);
+  /// order, adds the pair's entry and keeps places for its constraints (counted by the look-up
+  /// of `reused`, `lookup`), and returns the first place; fill_reused_constraints, called later
+  /// with the same pair, entry and place, fills them. The fills of different pairs may run at
+  /// the same time, on any threads, once every pair of the step is added; until then the
+  /// places must not be read (setup and the solve come after the narrow phase). The
+  /// constraints come out the same, in the same order, as from reuse_body_pair: the narrow
+  /// phase's ordered pass then only appends (on the pyramid it spent 20 of its 75 ms reading
+  /// the manifolds and writing the constraints, on the calling thread).
+  uint32_t reuse_body_pair_later(const CachedPair& reused, const ContactBodyPair& pair,
+                                 const ReuseLookup& lookup);
+  void fill_reused_constraints(const CachedPair& reused, const ContactBodyPair& pair,
+                               uint32_t first_place);
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
@@ -396,8 +398,6 @@ class ContactConstraintManager {
   static constexpr uint32_t k_no_rows = ~0u;
   // Fewest contacts per share of the parallel setup (core/JobSystem.h, parallel_for_shares).
   static constexpr uint32_t k_setup_share = 256;
-  // Fewest pairs per share of fill_reused_constraints.
-  static constexpr uint32_t k_fill_share = 512;
   // Per-point friction rows (PhysicsSettings::manifold_friction off), bounded together per
   // point by solve_friction_cone.
   struct PointFrictionRows {
@@ -446,15 +446,6 @@ class ContactConstraintManager {
   // constraints_; slots past them are kept for the next steps, stale); those the wide solve
   // takes have none (row_of_ k_no_rows), their rows live in their lanes.
   std::vector<ContactHeader> added_;
-  // The reused pairs whose constraints reuse_body_pair_later left to fill_reused_constraints:
-  // the pair, its manifolds and the first of its places in added_.
-  struct LaterHeaders {
-    ContactBodyPair pair;
-    uint32_t first_manifold = 0;
-    uint32_t num_manifolds = 0;
-    uint32_t first_header = 0;
-  };
-  std::vector<LaterHeaders> later_headers_;
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> row_of_;
   Constraint& row(uint32_t index) { return constraints_[row_of_[index]]; }

@@ -108,6 +108,7 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
                             ctx.solver.index_for(bodies, b->id().index())};
   np.sensor = sensor;
   np.reused = nullptr;
+  np.fill_constraints = NarrowPhasePair::k_no_fill;
   np.num_manifolds = 0;
 }
 
@@ -168,7 +169,7 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
 
 // Pass 3, in order: the listener's calls, the manifold cap, the contact settings, the contact
 // cache, the events; queues the sleeping dynamic bodies a solid contact touches for waking.
-void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseTally& tally) {
+void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& tally) {
   BodyManager& bodies = *ctx.body_manager;
   ContactConstraintManager& contacts = *ctx.contacts;
   const PhysicsSettings& settings = *ctx.settings;
@@ -192,8 +193,8 @@ void add_pair_contacts(StepContext& ctx, const NarrowPhasePair& np, NarrowPhaseT
     tally.num_manifolds += num_reused;
     if (listener == nullptr) {
       // Nothing reads the reused manifolds in world space: the constraints are filled on every
-      // worker after the last round (narrow_phase).
-      contacts.reuse_body_pair_later(*np.reused, pair, np.reuse);
+      // worker at the end of the round (collide_round).
+      np.fill_constraints = contacts.reuse_body_pair_later(*np.reused, pair, np.reuse);
     } else {
       // The reused manifolds are rebuilt in world space for the listener's events.
       ctx.manifolds.clear();
@@ -290,6 +291,8 @@ constexpr uint32_t k_pair_range = 16;
 // all pairs held the manifolds of the largest step at once. Large enough that a batch still
 // gives every worker many ranges and that a step of few collisions runs one batch.
 constexpr uint32_t k_collide_batch = 512;
+// Fewest pairs per share of the reused pairs' constraint fill (collide_round).
+constexpr uint32_t k_fill_share = 512;
 
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
@@ -341,6 +344,18 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
     for (; next_add < add_end; ++next_add)
       add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
   }
+  // The constraints of the reused pairs whose places pass 3 kept, in shares (each pair fills
+  // only its own places).
+  ContactConstraintManager& contacts = *ctx.contacts;
+  parallel_for_shares(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_fill_share,
+                      [&](uint32_t begin, uint32_t end, uint32_t) {
+                        for (uint32_t k = begin; k < end; ++k) {
+                          const NarrowPhasePair& np = ctx.narrow_pairs[k];
+                          if (np.fill_constraints != NarrowPhasePair::k_no_fill)
+                            contacts.fill_reused_constraints(*np.reused, np.pair,
+                                                             np.fill_constraints);
+                        }
+                      });
 }
 
 }  // namespace
@@ -399,7 +414,6 @@ void narrow_phase(StepContext& ctx) {
   }
   // Every body marked k_pairs_found is active now (those that were and those woken).
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_not_woken;
-  ctx.contacts->fill_reused_constraints(*ctx.jobs);
 
   result.num_manifolds = tally.num_manifolds;
   result.num_contact_points = ctx.contacts->num_contact_points();
