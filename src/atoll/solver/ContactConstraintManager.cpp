@@ -1047,9 +1047,16 @@ void ContactConstraintManager::end_step(
       return pair_less(a.key1, a.key2, b.key1, b.key2);
     });
   }
-  // Last step's manifolds that no pair holds now (collided again, or gone) are dropped, so that
-  // the cache holds this step's contacts only until the next step appends.
-  cache.compact(compact_owner_);
+  // Last step's manifolds that no pair holds now (collided again, or gone) are dropped once
+  // they are more than 1/k_compact_fraction of those held: compacting moves every manifold and
+  // point stored after the first gap, and the pairs collided again leave a few gaps all over
+  // at every step (the pyramid's 150 of 8 500 moved 1.6 MB a step, 60 % of finish_contacts;
+  // now it compacts every other step, at the same peak memory — an eighth took 0.5 MB more).
+  // Where a manifold is stored changes nothing but the memory it takes: the pairs say which
+  // ones they hold, saved states hold what the pairs hold, and the look-ups follow the pairs.
+  uint32_t held = 0;
+  for (const CachedPair& pair : pairs) held += pair.num_manifolds;
+  if (cache.manifolds.size() - held > held / k_compact_fraction) cache.compact(compact_owner_);
 }
 
 void ContactConstraintManager::set_ccd_stopped(std::span<const uint32_t> body_keys) {

@@ -325,10 +325,13 @@ class ContactConstraintManager {
     float rolling_lambda2 = 0.0f;
   };
   static constexpr uint32_t k_no_settings = ~0u;
+  // end_step compacts the cache when more than 1/k_compact_fraction of the manifolds it holds
+  // are dropped ones.
+  static constexpr uint32_t k_compact_fraction = 32;
   // One list of manifolds, points and settings serves last step and this one: during a step,
   // last step's pairs (previous_pairs_) hold their manifolds where end_step left them, this
   // step's pairs (`pairs`) take them over in place when the body-pair cache reuses them and
-  // append new ones otherwise, and end_step drops what only last step held (compact). A
+  // append new ones otherwise, and end_step drops what no pair holds (compact) when it adds up. A
   // manifold's points are [first_point, first_point + num_points), a pair's manifolds
   // [first_manifold, first_manifold + num_manifolds), and the three lists are in the same order
   // (a later manifold's points and settings come later). Where this step used to copy every
