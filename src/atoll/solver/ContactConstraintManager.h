@@ -210,8 +210,8 @@ class ContactConstraintManager {
   /// The direct solve of one island's stack (solver/ContactStackChain.cpp): its contacts from
   /// one end to the other, for each whether it shares a body with the next through its body 2,
   /// the stack's solver part, and scratch. Islands solved at the same time each use their own
-  /// (one per worker).
-  struct StackSolve {
+  /// (one per worker; a cache line or more each, as they append at the same time).
+  struct alignas(64) StackSolve {
     std::vector<uint32_t> chain;
     std::vector<uint8_t> next_via_body2;
     FaceStackPart part;

@@ -82,7 +82,8 @@ struct NarrowPhasePair {
 };
 
 /// Stage narrow_phase: one worker's collision scratch and the manifolds it found.
-struct NarrowPhaseWorker {
+/// One cache line (or more) each: the workers append to their own lists at once.
+struct alignas(64) NarrowPhaseWorker {
   AllContactsCollector collector;
   std::vector<ContactManifold> manifolds;
 };

@@ -222,7 +222,7 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
   JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
   if (worker_pairs_.size() < job_system.num_workers())
     worker_pairs_.resize(job_system.num_workers());
-  for (std::vector<BodyPair>& list : worker_pairs_) list.clear();
+  for (WorkerPairs& worker : worker_pairs_) worker.list.clear();
   // Most bodies active (a scene of fast bodies): walking each tree against itself and the
   // others finds the pairs with far fewer node visits than one query per body (HighSpeed
   // 2.0 -> 1.0 ms per step). Few active: their queries visit only their own neighbourhoods.
@@ -235,9 +235,9 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
     active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
   }
   // The workers' lists in any order: the sort below fixes it.
-  out.swap(worker_pairs_[0]);
+  out.swap(worker_pairs_[0].list);
   for (size_t w = 1; w < worker_pairs_.size(); ++w)
-    out.insert(out.end(), worker_pairs_[w].begin(), worker_pairs_[w].end());
+    out.insert(out.end(), worker_pairs_[w].list.begin(), worker_pairs_[w].list.end());
   // Ascending (a, b): a radix sort on the key a·2^bits + b, bits enough for any body index.
   const uint32_t bits = static_cast<uint32_t>(std::bit_width(bodies_.size()));
   radix_sort(out, pair_scratch_, 2 * bits,
@@ -251,9 +251,15 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
   // Which trees hold an active body, and which pairs of trees an active body's layer may look
   // into (from its own tree into the other, as a query would).
   tree_marks_.resize(num_layers);
+  active_in_tree_.assign(num_layers, 0);
+  for (const uint32_t index : active_body_indices) ++active_in_tree_[bodies_[index].bp_layer];
   for (uint32_t bp = 0; bp < num_layers; ++bp) {
-    trees_[bp].mark_subtrees([this](uint32_t body) { return is_marked_active(body); },
-                             tree_marks_[bp]);
+    // Every body of the tree active (a scene in motion): every subtree holds one.
+    if (active_in_tree_[bp] == trees_[bp].size())
+      trees_[bp].mark_all(tree_marks_[bp]);
+    else
+      trees_[bp].mark_subtrees([this](uint32_t body) { return is_marked_active(body); },
+                               tree_marks_[bp]);
   }
   tree_pairs_.assign(static_cast<size_t>(num_layers) * num_layers, 0);
   for (const uint32_t index : active_body_indices) {
@@ -285,7 +291,7 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
     return tree_pairs_[static_cast<size_t>(p) * num_layers + q] != 0;
   };
   if (jobs.num_workers() == 1) {
-    const auto report = reporter(worker_pairs_[0]);
+    const auto report = reporter(worker_pairs_[0].list);
     for (uint32_t p = 0; p < num_layers; ++p)
       for (uint32_t q = p; q < num_layers; ++q)
         if (walked(p, q))
@@ -294,7 +300,7 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
   }
   // The first levels of each walk on the caller, the places left below them shared out among
   // the workers one at a time (their subtrees differ widely in size).
-  const auto report_here = reporter(worker_pairs_[0]);
+  const auto report_here = reporter(worker_pairs_[0].list);
   walk_tasks_.clear();
   for (uint32_t p = 0; p < num_layers; ++p) {
     for (uint32_t q = p; q < num_layers; ++q) {
@@ -309,7 +315,7 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
   }
   parallel_for(jobs, static_cast<uint32_t>(walk_tasks_.size()), 1,
                [this, &reporter](uint32_t begin, uint32_t end, uint32_t worker) {
-                 const auto report = reporter(worker_pairs_[worker]);
+                 const auto report = reporter(worker_pairs_[worker].list);
                  for (uint32_t k = begin; k < end; ++k) {
                    const WalkTask& task = walk_tasks_[k];
                    trees_[task.p].overlapping_pairs_from(
@@ -325,7 +331,7 @@ void BroadPhase::find_pairs_by_query(std::span<const uint32_t> active_body_indic
   parallel_for(
       jobs, static_cast<uint32_t>(active_body_indices.size()), k_query_bodies_per_range,
       [&](uint32_t begin, uint32_t end, uint32_t worker) {
-        std::vector<BodyPair>& out = worker_pairs_[worker];
+        std::vector<BodyPair>& out = worker_pairs_[worker].list;
         for (uint32_t k = begin; k < end; ++k) {
           const uint32_t index = active_body_indices[k];
           const BodyEntry& entry = bodies_[index];

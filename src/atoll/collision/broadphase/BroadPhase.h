@@ -238,11 +238,18 @@ class BroadPhase {
   // find_pairs_by_walk scratch: per tree, mark_subtrees of the active bodies; per pair of
   // trees (p * layers + q), whether an active body's layers let it look from one into the other.
   std::vector<std::vector<uint8_t>> tree_marks_;
+  // find_pairs_by_walk scratch: the active bodies in each tree.
+  std::vector<uint32_t> active_in_tree_;
   std::vector<uint8_t> tree_pairs_;
   std::vector<BodyPair> pair_scratch_;  // find_pairs' sort buffer
   // find_pairs: the pairs each worker found, and the walk's places shared out among workers
   // (tree p, tree q, place).
-  std::vector<std::vector<BodyPair>> worker_pairs_;
+  // One cache line (or more) each: every pair found writes the end of its worker's list, and
+  // two lists' ends in one line moved it between the cores at every pair.
+  struct alignas(64) WorkerPairs {
+    std::vector<BodyPair> list;
+  };
+  std::vector<WorkerPairs> worker_pairs_;
   struct WalkTask {
     uint32_t p;
     uint32_t q;

@@ -149,6 +149,8 @@ class DynamicTree {
       for (uint32_t n = i; n != k_null_node && marks[n] == 0; n = nodes_[n].parent) marks[n] = 1;
     }
   }
+  /// mark_subtrees when every leaf is marked: every node (in use or not) marked.
+  void mark_all(std::vector<uint8_t>& marks) const { marks.assign(nodes_.size(), 1); }
   /// A place in the walk of overlapping_pairs: node `a` of this tree against node `b` of the
   /// other (a == b in the same tree: the pairs within that subtree).
   struct PairWalkEntry {
