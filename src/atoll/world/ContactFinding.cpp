@@ -107,6 +107,9 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
                             ctx.solver.index_for(bodies, a->id().index()),
                             ctx.solver.index_for(bodies, b->id().index())};
   np.sensor = sensor;
+  // Bodies wake between rounds only, so this holds until the round's contacts are added.
+  np.asleep1 = a->is_dynamic() && !a->is_active();
+  np.asleep2 = b->is_dynamic() && !b->is_active();
   np.reused = nullptr;
   np.fill_constraints = NarrowPhasePair::k_no_fill;
   np.num_manifolds = 0;
@@ -176,11 +179,32 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
   UpdateResult& result = *ctx.result;
   const ContactBodyPair& pair = np.pair;
   const uint32_t i1 = BodyID(pair.key1).index(), i2 = BodyID(pair.key2).index();
+  ContactListener* listener = ctx.contact_listener;
+  // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
+  // step's narrow phase); sensors wake nothing.
+  const auto wake = [&ctx](uint32_t index) {
+    if (ctx.wake_state[index] != k_not_woken) return;
+    ctx.wake_state[index] = k_wake_queued;
+    ctx.wake.push_back(index);
+  };
+
+  if (np.reused != nullptr && listener == nullptr) {
+    // Most pairs of a scene at rest, on the calling thread: nothing reads the reused manifolds
+    // in world space, the constraints are filled on every worker at the end of the round
+    // (collide_round), and the bodies are not read (admit_pair noted which may wake).
+    const uint32_t num_reused = np.reused->num_manifolds;
+    tally.num_manifolds += num_reused;
+    np.fill_constraints = contacts.reuse_body_pair_later(*np.reused, pair, np.reuse);
+    if (num_reused > 0 && !np.sensor) {
+      if (np.asleep1) wake(i1);
+      if (np.asleep2) wake(i2);
+    }
+    return;
+  }
+
   const Body* a = bodies.body_at_slot(i1);
   const Body* b = bodies.body_at_slot(i2);
   const int collision_step = ctx.collision_step;
-  ContactListener* listener = ctx.contact_listener;
-
   // What the listener and the events see (ContactListener.h): the more dynamic body first.
   const bool swapped = listener_swaps(*a, *b);
   const Body& l1 = swapped ? *b : *a;
@@ -191,19 +215,12 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
     const uint32_t num_reused = np.reused->num_manifolds;
     solid = num_reused > 0 && !np.sensor;
     tally.num_manifolds += num_reused;
-    if (listener == nullptr) {
-      // Nothing reads the reused manifolds in world space: the constraints are filled on every
-      // worker at the end of the round (collide_round).
-      np.fill_constraints = contacts.reuse_body_pair_later(*np.reused, pair, np.reuse);
-    } else {
-      // The reused manifolds are rebuilt in world space for the listener's events.
-      ctx.manifolds.clear();
-      contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reuse.deepest,
-                               &ctx.manifolds);
-      for (const ContactManifold& manifold : ctx.manifolds)
-        ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
-                                           swapped ? flipped(manifold) : manifold, collision_step));
-    }
+    // The reused manifolds are rebuilt in world space for the listener's events.
+    ctx.manifolds.clear();
+    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reuse.deepest, &ctx.manifolds);
+    for (const ContactManifold& manifold : ctx.manifolds)
+      ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
+                                         swapped ? flipped(manifold) : manifold, collision_step));
   } else {
     // Validation only for pairs that touch (within the speculative distance), as in Jolt.
     if (np.num_manifolds == 0) return;
@@ -266,17 +283,9 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
                           l2.id(), swapped ? flipped(manifold) : manifold, collision_step));
     }
   }
-  // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
-  // step's narrow phase); sensors wake nothing.
   if (solid) {
-    if (a->is_dynamic() && !a->is_active() && ctx.wake_state[i1] == k_not_woken) {
-      ctx.wake_state[i1] = k_wake_queued;
-      ctx.wake.push_back(i1);
-    }
-    if (b->is_dynamic() && !b->is_active() && ctx.wake_state[i2] == k_not_woken) {
-      ctx.wake_state[i2] = k_wake_queued;
-      ctx.wake.push_back(i2);
-    }
+    if (a->is_dynamic() && !a->is_active()) wake(i1);
+    if (b->is_dynamic() && !b->is_active()) wake(i2);
   }
 }
 

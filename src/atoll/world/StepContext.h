@@ -66,6 +66,9 @@ struct NarrowPhasePair {
   /// Body 1 has the lower ID (the cache keys on IDs).
   ContactBodyPair pair;
   bool sensor = false;
+  /// Whether body 1 and body 2 are dynamic and asleep (admit_pair): a solid contact wakes them.
+  bool asleep1 = false;
+  bool asleep2 = false;
   /// Last step's contacts of the pair, reused (null: collided, or nothing to reuse).
   const ContactConstraintManager::CachedPair* reused = nullptr;
   /// What the look-up found out about the reused contacts (find_reusable_pair).
