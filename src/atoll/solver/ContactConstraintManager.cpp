@@ -249,25 +249,32 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   make_header(pair, manifold_index, added_.emplace_back());
 }
 
-uint32_t ContactConstraintManager::reuse_body_pair_later(const CachedPair& reused,
-                                                         const ContactBodyPair& pair,
-                                                         const ReuseLookup& lookup) {
-  // What reuse_body_pair does, but for the constraints' contents.
-  CachedPair& new_pair = current_pair_for(pair, {}, &reused);
-  ATOLL_ASSERT(new_pair.num_manifolds == 0);
-  new_pair.first_manifold = reused.first_manifold;
-  new_pair.num_manifolds = reused.num_manifolds;
+ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_later(
+    const ContactBodyPair& pair, const ReuseLookup& lookup) {
+  // What reuse_body_pair does, but for the contents of the entry and the constraints. The
+  // entry is never merged with the one before it (current_pair_for): every pair is added once.
   note_penetration(lookup.deepest, pair);
   num_points_ += lookup.num_points;
-  const uint32_t first_place = static_cast<uint32_t>(added_.size());
+  ReusePlaces places;
+  places.pair = static_cast<uint32_t>(cache_.pairs.size());
+  cache_.pairs.emplace_back();
+  places.constraint = static_cast<uint32_t>(added_.size());
   added_.resize(added_.size() + lookup.num_solved);
-  return first_place;
+  return places;
 }
 
-void ContactConstraintManager::fill_reused_constraints(const CachedPair& reused,
-                                                       const ContactBodyPair& pair,
-                                                       uint32_t first_place) {
-  uint32_t place = first_place;
+void ContactConstraintManager::fill_reused_pair(const CachedPair& reused,
+                                                const ContactBodyPair& pair,
+                                                const ReusePlaces& places) {
+  // current_pair_for's entry for a reused pair, and reuse_body_pair's.
+  CachedPair& entry = cache_.pairs[places.pair];
+  entry.key1 = pair.key1;
+  entry.key2 = pair.key2;
+  entry.relative_position = reused.relative_position;
+  entry.relative_rotation = reused.relative_rotation;
+  entry.first_manifold = reused.first_manifold;
+  entry.num_manifolds = reused.num_manifolds;
+  uint32_t place = places.constraint;
   for (uint32_t m = 0; m < reused.num_manifolds; ++m) {
     const uint32_t index = reused.first_manifold + m;
     if (is_solved(cache_.manifolds[index])) make_header(pair, index, added_[place++]);

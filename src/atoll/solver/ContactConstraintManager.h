@@ -144,18 +144,22 @@ class ContactConstraintManager {
                        std::vector<ContactManifold>* out_manifolds = nullptr,
                        uint32_t* out_num_manifolds = nullptr);
   /// reuse_body_pair in two halves, for a caller that needs no manifolds back: this one, in
-  /// order, adds the pair's entry and keeps places for its constraints (counted by the look-up
-  /// of `reused`, `lookup`), and returns the first place; fill_reused_constraints, called later
-  /// with the same pair, entry and place, fills them. The fills of different pairs may run at
-  /// the same time, on any threads, once every pair of the step is added; until then the
-  /// places must not be read (setup and the solve come after the narrow phase). The
-  /// constraints come out the same, in the same order, as from reuse_body_pair: the narrow
-  /// phase's ordered pass then only appends (on the pyramid it spent 20 of its 75 ms reading
-  /// the manifolds and writing the constraints, on the calling thread).
-  uint32_t reuse_body_pair_later(const CachedPair& reused, const ContactBodyPair& pair,
-                                 const ReuseLookup& lookup);
-  void fill_reused_constraints(const CachedPair& reused, const ContactBodyPair& pair,
-                               uint32_t first_place);
+  /// order, keeps a place for the pair's entry and places for its constraints (counted by the
+  /// look-up of `reused`, `lookup`) and returns them; fill_reused_pair, called later with the
+  /// same pair, entry and places, fills them. The fills of different pairs may run at the same
+  /// time, on any threads, once every pair of the step is added; until then the places must
+  /// not be read (setup and the solve come after the narrow phase). The entries and
+  /// constraints come out the same, in the same order, as from reuse_body_pair, and the
+  /// narrow phase's ordered pass only counts and appends: on the pyramid it spent 40 of its
+  /// 75 ms reading last step's entries and manifolds and writing the new ones, on the calling
+  /// thread.
+  struct ReusePlaces {
+    uint32_t pair = 0;        // in this step's pairs
+    uint32_t constraint = 0;  // the first of the pair's constraints
+  };
+  ReusePlaces reuse_body_pair_later(const ContactBodyPair& pair, const ReuseLookup& lookup);
+  void fill_reused_pair(const CachedPair& reused, const ContactBodyPair& pair,
+                        const ReusePlaces& places);
 
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).

@@ -111,7 +111,7 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
   np.asleep1 = a->is_dynamic() && !a->is_active();
   np.asleep2 = b->is_dynamic() && !b->is_active();
   np.reused = nullptr;
-  np.fill_constraints = NarrowPhasePair::k_no_fill;
+  np.fill = false;
   np.num_manifolds = 0;
 }
 
@@ -194,7 +194,8 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
     // (collide_round), and the bodies are not read (admit_pair noted which may wake).
     const uint32_t num_reused = np.reused->num_manifolds;
     tally.num_manifolds += num_reused;
-    np.fill_constraints = contacts.reuse_body_pair_later(*np.reused, pair, np.reuse);
+    np.places = contacts.reuse_body_pair_later(pair, np.reuse);
+    np.fill = true;
     if (num_reused > 0 && !np.sensor) {
       if (np.asleep1) wake(i1);
       if (np.asleep2) wake(i2);
@@ -353,16 +354,14 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
     for (; next_add < add_end; ++next_add)
       add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
   }
-  // The constraints of the reused pairs whose places pass 3 kept, in shares (each pair fills
-  // only its own places).
+  // The entries and constraints of the reused pairs whose places pass 3 kept, in shares (each
+  // pair fills only its own places).
   ContactConstraintManager& contacts = *ctx.contacts;
   parallel_for_shares(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_fill_share,
                       [&](uint32_t begin, uint32_t end, uint32_t) {
                         for (uint32_t k = begin; k < end; ++k) {
                           const NarrowPhasePair& np = ctx.narrow_pairs[k];
-                          if (np.fill_constraints != NarrowPhasePair::k_no_fill)
-                            contacts.fill_reused_constraints(*np.reused, np.pair,
-                                                             np.fill_constraints);
+                          if (np.fill) contacts.fill_reused_pair(*np.reused, np.pair, np.places);
                         }
                       });
 }

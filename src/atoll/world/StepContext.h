@@ -73,10 +73,10 @@ struct NarrowPhasePair {
   const ContactConstraintManager::CachedPair* reused = nullptr;
   /// What the look-up found out about the reused contacts (find_reusable_pair).
   ContactConstraintManager::ReuseLookup reuse;
-  /// The first of the places the reused contacts' constraints were given, to be filled
-  /// (ContactConstraintManager::reuse_body_pair_later); k_no_fill when there is nothing to fill.
-  static constexpr uint32_t k_no_fill = ~0u;
-  uint32_t fill_constraints = k_no_fill;
+  /// Whether the reused pair's entry and constraints are to be filled, at `places`
+  /// (ContactConstraintManager::reuse_body_pair_later).
+  bool fill = false;
+  ContactConstraintManager::ReusePlaces places;
   /// The manifolds the collision found: [first, first + count) of narrow_workers[worker]
   /// (valid until the next batch of shape tests, collide_round).
   uint32_t worker = 0;
