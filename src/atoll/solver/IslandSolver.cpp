@@ -500,7 +500,7 @@ void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
   // In shares of many islands: the test is cheap and the bodies are the serial stages' data
   // (SolverBodies.h, k_body_share); on highspeed, 5000 one-body islands took 0.16 ms on one
   // thread and 0.30 on two.
-  constexpr uint32_t k_min_share_islands = 4096;
+  constexpr uint32_t k_min_share_islands = 32;
   parallel_for_shares(
       jobs, count, k_min_share_islands, [&](uint32_t begin, uint32_t end, uint32_t) {
         for (uint32_t i = begin; i < end; ++i) {
