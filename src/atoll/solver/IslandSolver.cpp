@@ -497,9 +497,9 @@ void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
   // islands test in parallel, and fall asleep below in island order.
   const uint32_t count = islands.num_islands();
   scratch.may_sleep.resize(count);
-  // In shares of many islands: the test is cheap and the bodies are the serial stages' data
-  // (SolverBodies.h, k_body_share); on highspeed, 5000 one-body islands took 0.16 ms on one
-  // thread and 0.30 on two.
+  // In shares of at least 32 islands: the test is cheap and the bodies are the other per-body
+  // stages' data (SolverBodies.h, k_body_share). many_pyramids (64 islands of 55 bodies), 300
+  // steps on 2 threads: 12.1 ms on the caller, 3.8 in two shares.
   constexpr uint32_t k_min_share_islands = 32;
   parallel_for_shares(
       jobs, count, k_min_share_islands, [&](uint32_t begin, uint32_t end, uint32_t) {
