@@ -71,20 +71,30 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
   return Mat44::rotation_translation(rotation, com + s.linear_velocity * dt - rotation * offset);
 }
 
-// The narrow phase of a round of pairs runs in three passes. The first and the last go through
-// the pairs in order; the middle one, which holds the body-pair cache's look-ups and the shape
-// tests, runs on every worker, and each worker writes only its pairs' entries and its own
-// manifold list. So the contacts, the listener's calls and the events come out in the same order
-// for any number of workers. The shape tests and the last pass alternate in batches of pairs
+// The narrow phase of a round of pairs runs in three passes. The first (filters) and the
+// second (the body-pair cache's look-ups and the shape tests) run on every worker, each worker
+// writing only its pairs' entries and its own manifold list; what depends on order in the first
+// (new solver entries) is done after it in pair order. The last goes through the pairs in order
+// on the calling thread, and leaves the reused pairs' entries and constraints to a fill on every
+// worker. So the contacts, the listener's calls and the events come out in the same order for
+// any number of workers. The shape tests and the last pass alternate in batches of pairs
 // (collide_round), which changes no order either.
 
-// Pass 1, in order: the filters, then the pair's body order and its solver entries (the first
-// use of a body that does not move gives it an immovable solver entry, so the order of first
-// uses fixes the solver array). Queues the pair in ctx.narrow_pairs.
-void admit_pair(StepContext& ctx, const BodyPair& bp) {
-  BodyManager& bodies = *ctx.body_manager;
+// Pass 1, on any worker: the filters, the pair's body order and its solver entries where the
+// bodies have them; `np` is the pair's own entry of ctx.narrow_pairs. A body that does not move
+// gets an immovable solver entry at its first use, and the order of first uses fixes the solver
+// array, so those are made afterwards, in pair order (admit_round).
+void admit_pair(const StepContext& ctx, const BodyPair& bp, NarrowPhasePair& np,
+                uint8_t& needs_entry) {
+  const BodyManager& bodies = *ctx.body_manager;
   const Body* a = bodies.body_at_slot(bp.a);
   const Body* b = bodies.body_at_slot(bp.b);
+  // The entry may hold a pair of an earlier round: nothing of it may pass for this one's.
+  np.admitted = false;
+  np.reused = nullptr;
+  np.fill = false;
+  np.num_manifolds = 0;
+  needs_entry = 0;
   const bool sensor = a->is_sensor() || b->is_sensor();
   // Only pairs in which something can respond: a dynamic body, or a sensor that reports.
   if (!a->is_dynamic() && !b->is_dynamic()) {
@@ -102,17 +112,15 @@ void admit_pair(StepContext& ctx, const BodyPair& bp) {
   // Body 1 has the lower ID: the cache keys on IDs, which are stable (the listener and the
   // events see the listener order, add_pair_contacts).
   if (b->id().value() < a->id().value()) std::swap(a, b);
-  NarrowPhasePair& np = ctx.narrow_pairs.emplace_back();
-  np.pair = ContactBodyPair{a->id().value(), b->id().value(),
-                            ctx.solver.index_for(bodies, a->id().index()),
-                            ctx.solver.index_for(bodies, b->id().index())};
+  np.admitted = true;
+  const uint32_t s1 = ctx.solver.index_of[a->id().index()];
+  const uint32_t s2 = ctx.solver.index_of[b->id().index()];
+  needs_entry = s1 == SolverBodies::k_none || s2 == SolverBodies::k_none ? 1 : 0;
+  np.pair = ContactBodyPair{a->id().value(), b->id().value(), s1, s2};
   np.sensor = sensor;
   // Bodies wake between rounds only, so this holds until the round's contacts are added.
   np.asleep1 = a->is_dynamic() && !a->is_active();
   np.asleep2 = b->is_dynamic() && !b->is_active();
-  np.reused = nullptr;
-  np.fill = false;
-  np.num_manifolds = 0;
 }
 
 // Pass 2, on any worker, after the body-pair cache's look-ups (collide_round): the collision of
@@ -291,8 +299,9 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
 }
 
 // Fewest pairs per share of pass 2's look-ups (parallel_for_shares): below, handing a share to
-// another core costs more than it saves.
+// another core costs more than it saves. The same for pass 1.
 constexpr uint32_t k_lookup_share = 256;
+constexpr uint32_t k_admit_share = 256;
 // Pairs per range of pass 2's shape tests: enough to amortise taking a range, few enough to
 // balance pairs of very different cost (two spheres, a convex hull against a mesh).
 constexpr uint32_t k_pair_range = 16;
@@ -306,11 +315,25 @@ constexpr uint32_t k_fill_share = 512;
 
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
-  ctx.narrow_pairs.clear();
-  for (const BodyPair& bp : pairs) admit_pair(ctx, bp);
   JobSystem& jobs = *ctx.jobs;
-  if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
   const StepContext& shared = ctx;
+  // Pass 1 on every worker, each pair into its own entry; then, in pair order, the solver
+  // entries of the bodies that had none (in order, so that the first uses fix them).
+  const uint32_t count = static_cast<uint32_t>(pairs.size());
+  ctx.narrow_pairs.resize(count);
+  ctx.needs_entry.resize(count);
+  parallel_for_shares(jobs, count, k_admit_share, [&](uint32_t begin, uint32_t end, uint32_t) {
+    for (uint32_t k = begin; k < end; ++k)
+      admit_pair(shared, pairs[k], ctx.narrow_pairs[k], ctx.needs_entry[k]);
+  });
+  BodyManager& bodies = *ctx.body_manager;
+  for (uint32_t k = 0; k < count; ++k) {
+    if (ctx.needs_entry[k] == 0) continue;
+    ContactBodyPair& pair = ctx.narrow_pairs[k].pair;
+    pair.solver_body1 = ctx.solver.index_for(bodies, BodyID(pair.key1).index());
+    pair.solver_body2 = ctx.solver.index_for(bodies, BodyID(pair.key2).index());
+  }
+  if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
   // Pass 2 in two parts. The look-ups in one contiguous share of the pairs per worker: the
   // pairs and last step's contacts are both in key order, so a share reads one stretch of each
   // (handed out in small ranges, the workers' reads interleaved and each missed more).
@@ -319,6 +342,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
                         size_t cache_cursor = 0;
                         for (uint32_t k = begin; k < end; ++k) {
                           NarrowPhasePair& np = ctx.narrow_pairs[k];
+                          if (!np.admitted) continue;
                           // Sensor pairs use the cache too, so that a resting overlap persists
                           // without the narrow phase or the listener (as in Jolt).
                           np.reused = shared.contacts->find_reusable_pair(
@@ -335,7 +359,8 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   // batch's shape tests read only bodies and shapes, which pass 3 does not change.
   ctx.narrow_collide.clear();
   for (uint32_t k = 0; k < ctx.narrow_pairs.size(); ++k)
-    if (ctx.narrow_pairs[k].reused == nullptr) ctx.narrow_collide.push_back(k);
+    if (ctx.narrow_pairs[k].admitted && ctx.narrow_pairs[k].reused == nullptr)
+      ctx.narrow_collide.push_back(k);
   const uint32_t num_collide = static_cast<uint32_t>(ctx.narrow_collide.size());
   uint32_t next_add = 0;  // the first pair of narrow_pairs whose contacts are not added yet
   for (uint32_t first = 0; first < num_collide || next_add < ctx.narrow_pairs.size();
@@ -352,7 +377,8 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
     const uint32_t add_end = last < num_collide ? ctx.narrow_collide[last - 1] + 1
                                                 : static_cast<uint32_t>(ctx.narrow_pairs.size());
     for (; next_add < add_end; ++next_add)
-      add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
+      if (ctx.narrow_pairs[next_add].admitted)
+        add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
   }
   // The entries and constraints of the reused pairs whose places pass 3 kept, in shares (each
   // pair fills only its own places).

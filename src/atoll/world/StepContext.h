@@ -63,6 +63,8 @@ struct CcdBody {
 
 /// Stage narrow_phase: a broadphase pair that passed the filters, and what its collision found.
 struct NarrowPhasePair {
+  /// Whether the pair passed the filters (admit_pair); the passes after it skip it if not.
+  bool admitted = false;
   /// Body 1 has the lower ID (the cache keys on IDs).
   ContactBodyPair pair;
   bool sensor = false;
@@ -129,6 +131,7 @@ struct StepContext {
   /// scratch and manifolds, the manifolds of one pair reused from the cache (for the listener's
   /// events; left empty without a listener).
   std::vector<NarrowPhasePair> narrow_pairs;
+  std::vector<uint8_t> needs_entry;  // per narrow pair: a body without a solver entry yet
   std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
   std::vector<ContactManifold> manifolds;
