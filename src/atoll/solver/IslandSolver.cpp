@@ -206,9 +206,9 @@ void for_each_unsplit_island(JobSystem& jobs, const IslandSolveScratch& scratch,
   });
 }
 
-// A share of a split's batches below k_min_share_batches batches (128 items, some 10 µs of work)
-// costs more to hand to another core than it saves: a small split runs on the caller alone.
-constexpr uint32_t k_min_share_batches = 8;
+// The shares of a split's batches are SplitRounds' (plan_wide_contacts lays the lanes out by
+// them, so that each worker finds its share's blocks where setup wrote them).
+constexpr uint32_t k_min_share_batches = SplitRounds::k_min_share_batches;
 
 // Runs `pass(b)` for each batch b of split `s` and returns whether any call returned true: on
 // the caller in order for the non-parallel split or one worker (in order, the batches are the

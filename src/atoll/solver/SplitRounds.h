@@ -43,8 +43,9 @@ class SplitRounds {
   /// later round (num_rounds: stop). Must not depend on anything but its arguments.
   using NextRound = uint32_t (*)(uint32_t round, bool changed, uint32_t num_rounds);
 
-  /// Fewest batches per share of a split: a smaller share costs more to hand to another core
-  /// than it saves (as k_min_share_batches of the split passes run one split at a time).
+  /// Fewest batches per share of a split: a share below 8 batches (128 items, some 10 µs of
+  /// work) costs more to hand to another core than it saves. The lane layout follows these
+  /// shares (IslandSolver.h, plan_wide_contacts).
   static constexpr uint32_t k_min_share_batches = 8;
 
   /// Runs rounds 0, next_round(0, …), … below `num_rounds` of `splits` on every worker of

@@ -83,7 +83,7 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
 // Pass 1, on any worker: the filters, the pair's body order and its solver entries where the
 // bodies have them; `np` is the pair's own entry of ctx.narrow_pairs. A body that does not move
 // gets an immovable solver entry at its first use, and the order of first uses fixes the solver
-// array, so those are made afterwards, in pair order (admit_round).
+// array, so those are made afterwards, in pair order (collide_round).
 void admit_pair(const StepContext& ctx, const BodyPair& bp, NarrowPhasePair& np,
                 uint8_t& needs_entry) {
   const BodyManager& bodies = *ctx.body_manager;
