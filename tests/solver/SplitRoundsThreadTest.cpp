@@ -17,27 +17,11 @@
 #include <thread>
 #include <vector>
 
+#include "BackwardsJobSystem.h"
 #include "atoll/core/ThreadPool.h"
 
 namespace atl::split_rounds_test {
 namespace {
-
-class BackwardsJobSystem final : public JobSystem {
- public:
-  explicit BackwardsJobSystem(uint32_t workers) : workers_(workers) {}
-  uint32_t num_workers() const override { return workers_; }
-  void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) override {
-    const uint32_t step = min_range == 0 ? 1 : min_range;
-    const uint32_t ranges = (count + step - 1) / step;
-    for (uint32_t r = ranges; r-- > 0;) {
-      const uint32_t begin = r * step;
-      task(begin, count - begin < step ? count : begin + step, r % workers_, context);
-    }
-  }
-
- private:
-  uint32_t workers_;
-};
 
 // An island of `sizes[s]` contacts per split (the last one non-parallel when `non_parallel`).
 struct Island {

@@ -251,8 +251,8 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
 
 ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_later(
     const ContactBodyPair& pair, const ReuseLookup& lookup) {
-  // What reuse_body_pair does, but for the contents of the entry and the constraints. The
-  // entry is never merged with the one before it (current_pair_for): every pair is added once.
+  // The entry is never merged with the one before it (current_pair_for): every pair is added
+  // once.
   note_penetration(lookup.deepest, pair);
   num_points_ += lookup.num_points;
   ReusePlaces places;
@@ -289,7 +289,7 @@ bool ContactConstraintManager::try_reuse_body_pair(const ContactBodyPair& pair,
   ReuseLookup lookup;
   const CachedPair* old_pair = find_reusable_pair(pair, bodies, settings, lookup_cursor_, lookup);
   if (old_pair == nullptr) return false;
-  reuse_body_pair(*old_pair, pair, bodies, lookup.deepest, out_manifolds, out_num_manifolds);
+  reuse_body_pair(*old_pair, pair, bodies, lookup, out_manifolds, out_num_manifolds);
   return true;
 }
 
@@ -336,45 +336,36 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusa
 
 void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
                                                const ContactBodyPair& pair,
-                                               std::span<const SolverBody> bodies, float deepest,
+                                               std::span<const SolverBody> bodies,
+                                               const ReuseLookup& lookup,
                                                std::vector<ContactManifold>* out_manifolds,
                                                uint32_t* out_num_manifolds) {
-  const CachedPair* old_pair = &reused;
+  // Close enough: this step's entry takes last step's manifolds where they are (in body-local
+  // form they move with the bodies), impulses included. Both halves at once.
+  fill_reused_pair(reused, pair, reuse_body_pair_later(pair, lookup));
+  if (out_num_manifolds != nullptr) *out_num_manifolds = reused.num_manifolds;
+  if (out_manifolds == nullptr) return;
+  const Cache& cache = cache_;
   const SolverBody& b1 = bodies[pair.solver_body1];
   const SolverBody& b2 = bodies[pair.solver_body2];
-
-  // Close enough: this step's entry takes last step's manifolds where they are (in body-local
-  // form they move with the bodies), impulses included.
-  const Cache& cache = cache_;
-  CachedPair& new_pair = current_pair_for(pair, bodies, old_pair);
-  ATOLL_ASSERT(new_pair.num_manifolds == 0);
-  new_pair.first_manifold = old_pair->first_manifold;
-  new_pair.num_manifolds = old_pair->num_manifolds;
-  note_penetration(deepest, pair);
-  for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
-    const uint32_t index = old_pair->first_manifold + m;
-    num_points_ += cache.manifolds[index].num_points;
-    add_constraint(pair, index);
-    if (out_manifolds != nullptr) {
-      const CachedManifold& manifold = cache.manifolds[index];
-      ContactManifold world;
-      world.normal = b1.rotation * Vec3(manifold.local_normal);
-      world.sub_shape_id1 = manifold.sub_shape_id1;
-      world.sub_shape_id2 = manifold.sub_shape_id2;
-      float manifold_deepest = -k_float_max;
-      for (uint32_t p = 0; p < manifold.num_points; ++p) {
-        const CachedPoint& point = cache.points[manifold.first_point + p];
-        const Vec3 w1 = b1.com_position + b1.rotation * Vec3(point.local_on_1);
-        const Vec3 w2 = b2.com_position + b2.rotation * Vec3(point.local_on_2);
-        world.points_on_1.push_back(w1);
-        world.points_on_2.push_back(w2);
-        manifold_deepest = std::max(manifold_deepest, (w1 - w2).dot(world.normal));
-      }
-      world.penetration_depth = manifold_deepest;
-      out_manifolds->push_back(world);
+  for (uint32_t m = 0; m < reused.num_manifolds; ++m) {
+    const CachedManifold& manifold = cache.manifolds[reused.first_manifold + m];
+    ContactManifold world;
+    world.normal = b1.rotation * Vec3(manifold.local_normal);
+    world.sub_shape_id1 = manifold.sub_shape_id1;
+    world.sub_shape_id2 = manifold.sub_shape_id2;
+    float manifold_deepest = -k_float_max;
+    for (uint32_t p = 0; p < manifold.num_points; ++p) {
+      const CachedPoint& point = cache.points[manifold.first_point + p];
+      const Vec3 w1 = b1.com_position + b1.rotation * Vec3(point.local_on_1);
+      const Vec3 w2 = b2.com_position + b2.rotation * Vec3(point.local_on_2);
+      world.points_on_1.push_back(w1);
+      world.points_on_2.push_back(w2);
+      manifold_deepest = std::max(manifold_deepest, (w1 - w2).dot(world.normal));
     }
+    world.penetration_depth = manifold_deepest;
+    out_manifolds->push_back(world);
   }
-  if (out_num_manifolds != nullptr) *out_num_manifolds = old_pair->num_manifolds;
 }
 
 ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,

@@ -117,12 +117,6 @@ class ContactConstraintManager {
                            const PhysicsSettings& settings,
                            std::vector<ContactManifold>* out_manifolds = nullptr,
                            uint32_t* out_num_manifolds = nullptr);
-  /// try_reuse_body_pair in two halves, so that the narrow phase can look up pairs in parallel
-  /// and add them in order. The look-up: last step's entry of the pair when it can be reused,
-  /// else null. `cursor` is the caller's position in last step's pairs (start at 0; look-ups in
-  /// ascending key order are fastest). Reads only last step's contacts, which nothing changes
-  /// before the next begin_step: callers on several threads, each with its own cursor, may look
-  /// up at the same time.
   /// What the look-up found out about a reusable pair besides its entry.
   struct ReuseLookup {
     /// The deepest penetration (m) of the reused points where the bodies are now (for
@@ -133,14 +127,20 @@ class ContactConstraintManager {
     uint32_t num_points = 0;
     uint32_t num_solved = 0;
   };
+  /// try_reuse_body_pair in two halves, so that the narrow phase can look up pairs in parallel
+  /// and add them in order. The look-up: last step's entry of the pair when it can be reused,
+  /// else null. `cursor` is the caller's position in last step's pairs (start at 0; look-ups in
+  /// ascending key order are fastest). Reads only last step's contacts, which nothing changes
+  /// before the next begin_step: callers on several threads, each with its own cursor, may look
+  /// up at the same time.
   const CachedPair* find_reusable_pair(const ContactBodyPair& pair,
                                        std::span<const SolverBody> bodies,
                                        const PhysicsSettings& settings, size_t& cursor,
                                        ReuseLookup& out) const;
   /// The addition: re-adds the manifolds of `reused` (from find_reusable_pair this step, with
-  /// its `deepest`) for `pair`, as try_reuse_body_pair does.
+  /// its `lookup`) for `pair`, as try_reuse_body_pair does.
   void reuse_body_pair(const CachedPair& reused, const ContactBodyPair& pair,
-                       std::span<const SolverBody> bodies, float deepest,
+                       std::span<const SolverBody> bodies, const ReuseLookup& lookup,
                        std::vector<ContactManifold>* out_manifolds = nullptr,
                        uint32_t* out_num_manifolds = nullptr);
   /// reuse_body_pair in two halves, for a caller that needs no manifolds back: this one, in
@@ -148,8 +148,8 @@ class ContactConstraintManager {
   /// look-up of `reused`, `lookup`) and returns them; fill_reused_pair, called later with the
   /// same pair, entry and places, fills them. The fills of different pairs may run at the same
   /// time, on any threads, once every pair of the step is added; until then the places must
-  /// not be read (setup and the solve come after the narrow phase). The entries and
-  /// constraints come out the same, in the same order, as from reuse_body_pair, and the
+  /// not be read (setup and the solve come after the narrow phase). reuse_body_pair is the two
+  /// at once, so the entries and constraints come out the same, in the same order, and the
   /// narrow phase's ordered pass only counts and appends: on the pyramid it spent 40 of its
   /// 75 ms reading last step's entries and manifolds and writing the new ones, on the calling
   /// thread.

@@ -92,7 +92,6 @@ void admit_pair(const StepContext& ctx, const BodyPair& bp, NarrowPhasePair& np,
   // The entry may hold a pair of an earlier round: nothing of it may pass for this one's.
   np.admitted = false;
   np.reused = nullptr;
-  np.fill = false;
   np.num_manifolds = 0;
   needs_entry = 0;
   const bool sensor = a->is_sensor() || b->is_sensor();
@@ -203,7 +202,6 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
     const uint32_t num_reused = np.reused->num_manifolds;
     tally.num_manifolds += num_reused;
     np.places = contacts.reuse_body_pair_later(pair, np.reuse);
-    np.fill = true;
     if (num_reused > 0 && !np.sensor) {
       if (np.asleep1) wake(i1);
       if (np.asleep2) wake(i2);
@@ -226,7 +224,7 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
     tally.num_manifolds += num_reused;
     // The reused manifolds are rebuilt in world space for the listener's events.
     ctx.manifolds.clear();
-    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reuse.deepest, &ctx.manifolds);
+    contacts.reuse_body_pair(*np.reused, pair, ctx.solver.bodies, np.reuse, &ctx.manifolds);
     for (const ContactManifold& manifold : ctx.manifolds)
       ctx.events.push_back(contact_event(ContactEventType::Persisted, l1.id(), l2.id(),
                                          swapped ? flipped(manifold) : manifold, collision_step));
@@ -380,14 +378,16 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
       if (ctx.narrow_pairs[next_add].admitted)
         add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
   }
-  // The entries and constraints of the reused pairs whose places pass 3 kept, in shares (each
-  // pair fills only its own places).
+  // Without a listener, the entries and constraints of the reused pairs whose places pass 3
+  // kept, in shares (each pair fills only its own places).
+  if (ctx.contact_listener != nullptr) return;
   ContactConstraintManager& contacts = *ctx.contacts;
   parallel_for_shares(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_fill_share,
                       [&](uint32_t begin, uint32_t end, uint32_t) {
                         for (uint32_t k = begin; k < end; ++k) {
                           const NarrowPhasePair& np = ctx.narrow_pairs[k];
-                          if (np.fill) contacts.fill_reused_pair(*np.reused, np.pair, np.places);
+                          if (np.reused != nullptr)
+                            contacts.fill_reused_pair(*np.reused, np.pair, np.places);
                         }
                       });
 }

@@ -75,9 +75,8 @@ struct NarrowPhasePair {
   const ContactConstraintManager::CachedPair* reused = nullptr;
   /// What the look-up found out about the reused contacts (find_reusable_pair).
   ContactConstraintManager::ReuseLookup reuse;
-  /// Whether the reused pair's entry and constraints are to be filled, at `places`
+  /// Without a listener: where the reused pair's entry and constraints are to be filled
   /// (ContactConstraintManager::reuse_body_pair_later).
-  bool fill = false;
   ContactConstraintManager::ReusePlaces places;
   /// The manifolds the collision found: [first, first + count) of narrow_workers[worker]
   /// (valid until the next batch of shape tests, collide_round).
