@@ -1,6 +1,5 @@
 #include "atoll/solver/SplitRounds.h"
 
-#include <algorithm>
 #include <thread>
 
 #include "atoll/core/CpuRelax.h"
@@ -8,12 +7,6 @@
 namespace atl {
 
 namespace {
-
-constexpr uint64_t pack(uint32_t front, uint32_t back) {
-  return uint64_t{front} | (uint64_t{back} << 32);
-}
-constexpr uint32_t front_of(uint64_t range) { return static_cast<uint32_t>(range); }
-constexpr uint32_t back_of(uint64_t range) { return static_cast<uint32_t>(range >> 32); }
 
 // Grows `array` to hold at least `count` elements (never shrinks: a warmed-up step allocates
 // nothing).
@@ -46,46 +39,16 @@ void SplitRounds::prepare(const IslandSplits& splits, uint32_t num_rounds, uint3
       finished_[phase].value.store(0, std::memory_order_relaxed);
       const Shares division(num_workers, split_units_[s], k_min_share_batches);
       for (uint32_t share = 0; share < split_shares_[s]; ++share)
-        claims_[phase * num_workers + share].range.store(
-            pack(division.begin(share), division.end(share)), std::memory_order_relaxed);
+        claims_[phase * num_workers + share].reset(division.begin(share), division.end(share));
     }
   }
 }
 
 bool SplitRounds::take(uint32_t phase, uint32_t participant, uint32_t& first, uint32_t& count) {
-  const uint32_t shares = split_shares_[phase % num_splits_];
-  Claim* claims = &claims_[phase * num_workers_];
-  if (participant < shares) {
-    // A few at a time from the front of its own share: one compare-exchange per batch cost 3 %
-    // of the pyramid's 2-thread solve (a batch of lanes takes about half a microsecond).
-    std::atomic<uint64_t>& own = claims[participant].range;
-    uint64_t range = own.load(std::memory_order_relaxed);
-    while (front_of(range) < back_of(range)) {
-      const uint32_t n = std::min(k_units_per_take, back_of(range) - front_of(range));
-      if (own.compare_exchange_weak(range, pack(front_of(range) + n, back_of(range)),
-                                    std::memory_order_relaxed)) {
-        first = front_of(range);
-        count = n;
-        return true;
-      }
-    }
-  }
-  // Own share done: the last batches of the others', one at a time, the next share first.
-  for (uint32_t k = 0; k < shares; ++k) {
-    const uint32_t share = (participant + 1 + k) % shares;
-    if (share == participant) continue;
-    std::atomic<uint64_t>& other = claims[share].range;
-    uint64_t range = other.load(std::memory_order_relaxed);
-    while (front_of(range) < back_of(range)) {
-      if (other.compare_exchange_weak(range, pack(front_of(range), back_of(range) - 1),
-                                      std::memory_order_relaxed)) {
-        first = back_of(range) - 1;
-        count = 1;
-        return true;
-      }
-    }
-  }
-  return false;
+  // A few at a time from the front of its own share: one compare-exchange per batch cost 3 % of
+  // the pyramid's 2-thread solve (a batch of lanes takes about half a microsecond).
+  return take_from_shares(&claims_[phase * num_workers_], split_shares_[phase % num_splits_],
+                          participant, k_units_per_take, 1, first, count);
 }
 
 void SplitRounds::participate(uint32_t participant, const IslandSplits& splits, Pass pass,

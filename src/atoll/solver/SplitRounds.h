@@ -15,11 +15,11 @@
 // themselves, split by split. A split's batches are divided into the shares that
 // parallel_for_shares would give (so that share k's data, which setup wrote on its core, stays
 // there), each worker takes the batches of its own share from the front, and a worker whose
-// share is done takes what is left of the others' from the back, one batch at a time. A worker
-// moves to the next split when every batch of this one has finished. The batches of a split
-// share no moving body, so whichever worker solves a batch, the bits are the same, and so is
-// the decision to end the iterations early, which every worker reads from the same flags once
-// the round has finished.
+// share is done takes what is left of the others' from the back, one batch at a time
+// (core/ShareClaims.h). A worker moves to the next split when every batch of this one has
+// finished. The batches of a split share no moving body, so whichever worker solves a batch,
+// the bits are the same, and so is the decision to end the iterations early, which every
+// worker reads from the same flags once the round has finished.
 //
 // A worker only ever waits for batches that another worker has taken and is running, so any
 // JobSystem works, including one that runs the ranges one after the other on one thread (the
@@ -30,6 +30,7 @@
 #include <memory>
 
 #include "atoll/core/JobSystem.h"
+#include "atoll/core/ShareClaims.h"
 #include "atoll/solver/LargeIslandSplitter.h"
 
 namespace atl {
@@ -61,21 +62,17 @@ class SplitRounds {
   }
 
  private:
-  // One cache line each, so that a worker taking from its own share or counting its finished
-  // batches does not take the line from the other workers.
-  struct alignas(64) Claim {
-    // The share's batches not yet taken: front (low 32 bits) to back (high 32 bits), exclusive.
-    std::atomic<uint64_t> range{0};
-  };
+  // One cache line each, so that a worker counting its finished batches does not take the line
+  // from the other workers.
   struct alignas(64) Counter {
     std::atomic<uint32_t> value{0};
   };
   void prepare(const IslandSplits& splits, uint32_t num_rounds, uint32_t num_workers);
   void participate(uint32_t participant, const IslandSplits& splits, Pass pass,
                    NextRound next_round, void* context);
-  // Takes units [first, first + count) of phase `phase`: up to k_units_per_take from the front
-  // of its own share `participant`, else one from the back of another share; false when none is
-  // left.
+  // Takes units [first, first + count) of phase `phase` (take_from_shares): up to
+  // k_units_per_take from the front of its own share `participant`, else one from the back of
+  // another share; false when none is left.
   bool take(uint32_t phase, uint32_t participant, uint32_t& first, uint32_t& count);
   static constexpr uint32_t k_units_per_take = 4;
 
@@ -89,7 +86,7 @@ class SplitRounds {
   uint32_t split_shares_[LargeIslandSplitter::k_num_splits] = {};
   uint32_t split_units_[LargeIslandSplitter::k_num_splits] = {};
   bool split_non_parallel_[LargeIslandSplitter::k_num_splits] = {};
-  std::unique_ptr<Claim[]> claims_;
+  std::unique_ptr<ShareClaim[]> claims_;
   std::unique_ptr<Counter[]> finished_;  // per phase: units finished
   std::unique_ptr<Counter[]> changed_;   // per round: whether a unit changed something
   uint32_t claim_capacity_ = 0;
