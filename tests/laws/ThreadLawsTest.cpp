@@ -1,9 +1,10 @@
 // Determinism across threads (LAWS.md C3, seed 004 E6/E7, issue 9 item 2): the state hash
 // after 300 steps is the same for every job system and worker count, and across repeated runs,
 // on four scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
-// capsules and 84 joints) and a pyramid of 7 layers (140 boxes), one island that the large-island
-// splitter splits (its splits' batches run on every worker) — and a scene of three soft bodies
-// (a rope tied to a crate, a cloth, a pressure ball; their vertices are in the hash). The job
+// capsules and 84 joints), a pyramid of 7 layers (140 boxes), one island that the large-island
+// splitter splits (its splits' batches run on every worker), and 50 LinearCast spheres (their
+// casts run on every worker) — and a scene of three soft bodies (a rope tied to a crate, a
+// cloth, a pressure ball; their vertices are in the hash). The job
 // systems: the inline one, one that runs a stage's ranges backwards on rotating worker indices (any
 // schedule must give the same bits, not only the ones a pool happens to produce), and the thread
 // pool with 2, 3, 4 and 8 workers. Built as atoll_tests_laws_threads, which the ThreadSanitizer
@@ -85,6 +86,29 @@ constexpr char k_soft_bodies[] = R"({
   ]
 })";
 
+// LinearCast spheres (issue 9 item 2: CCD on every worker): grids of 25 and 15 fly at each other
+// at 30 m/s (0.5 m a step, ten times their radius) between two thin walls over a floor: 15 pairs
+// meet head-on (casts that hit other CCD bodies) and 10 spheres go on into a wall.
+constexpr char k_bullets[] = R"({
+  "settings": { "allow_sleeping": false, "gravity": [0, -2, 0] },
+  "bodies": [
+    { "name": "left", "shape": { "type": "box", "half_extent": [0.01, 2, 2], "convex_radius": 0 },
+      "position": [-4, 0, 0], "motion": "static" },
+    { "name": "right", "shape": { "type": "box", "half_extent": [0.01, 2, 2], "convex_radius": 0 },
+      "position": [4, 0, 0], "motion": "static" },
+    { "name": "floor", "shape": { "type": "box", "half_extent": [5, 0.01, 3], "convex_radius": 0 },
+      "position": [0, -1.5, 0], "motion": "static" }
+  ],
+  "generators": [
+    { "type": "grid", "name": "a", "shape": { "type": "sphere", "radius": 0.05 },
+      "counts": [1, 5, 5], "spacing": [1, 0.3, 0.3], "base": [-3, -0.6, -0.6],
+      "linear_velocity": [30, 0, 0], "motion_quality": "linear_cast" },
+    { "type": "grid", "name": "b", "shape": { "type": "sphere", "radius": 0.05 },
+      "counts": [1, 5, 3], "spacing": [1, 0.3, 0.3], "base": [3, -0.6, -0.6],
+      "linear_velocity": [-30, 0, 0], "motion_quality": "linear_cast" }
+  ]
+})";
+
 constexpr char k_pyramid[] = R"({
   "settings": { "allow_sleeping": false },
   "shapes": { "block": { "type": "box", "half_extent": [1, 1, 1] } },
@@ -98,11 +122,9 @@ struct Scene {
   const char* json;
 };
 
-constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},
-                              {"pile", k_pile},
-                              {"ragdoll_pile", k_ragdolls},
-                              {"pyramid", k_pyramid},
-                              {"soft_bodies", k_soft_bodies}};
+constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},     {"pile", k_pile},
+                              {"ragdoll_pile", k_ragdolls}, {"pyramid", k_pyramid},
+                              {"bullets", k_bullets},       {"soft_bodies", k_soft_bodies}};
 
 // What a run of a scene shows after `steps` steps with `jobs` (null: inline): the state hash
 // (soft bodies' vertices included), the active bodies and body pairs of every step, the most
@@ -113,6 +135,7 @@ struct WorldRun {
   std::vector<uint32_t> pairs;
   uint32_t most_islands = 0;
   uint32_t most_split_islands = 0;
+  uint32_t ccd_hits = 0;
   std::vector<std::string> log;
 };
 class RecordingListener;
@@ -156,6 +179,10 @@ TEST_P(ThreadSceneLaws, C3_StateHashIsTheSameForEveryJobSystem) {
   if (name == "pyramid") {
     EXPECT_GE(inline_run.most_split_islands, 1u) << name;
   } else if (name != "soft_bodies") {
+    if (name == "bullets") {
+      report("Thread.ccd_hits.bullets", inline_run.ccd_hits);
+      EXPECT_GE(inline_run.ccd_hits, 25u) << name;  // 15 pairs, 10 walls
+    }
     EXPECT_GT(inline_run.most_islands, 1u) << name;
   }
   EXPECT_EQ(run_scene(nullptr).hash, inline_run.hash) << scene.name << ": repeated run";
@@ -232,6 +259,7 @@ WorldRun run_world(std::string_view json, std::string_view name, Conditions cond
     run.pairs.push_back(result->num_body_pairs);
     run.most_islands = std::max(run.most_islands, result->num_islands);
     run.most_split_islands = std::max(run.most_split_islands, result->num_split_islands);
+    run.ccd_hits += result->num_ccd_hits;
   }
   world->system().set_contact_listener(nullptr);
   run.hash = world->system().state_hash();

@@ -13,6 +13,10 @@ namespace {
 
 constexpr uint32_t k_none = SolverBodies::k_none;
 
+// CCD bodies per range of the casts: a cast takes about half a microsecond to several (a body
+// with many candidates), so ranges of 16 balance the workers and cost little to take.
+constexpr uint32_t k_ccd_bodies_per_range = 16;
+
 // Chooses a CCD body's hit among every leaf hit of its casts, as Jolt does: a hit counts only
 // when the body approaches the surface by more than the penetration it may end with (a surface
 // it slides along or leaves cannot stop it, and must not hide a later hit), and the hit where
@@ -94,12 +98,13 @@ bool ccd_hit_accepted(ContactListener& listener, const Body& body1, const Body& 
   return !cs.is_sensor;
 }
 
-// Stage ccd for one CCD body: its earliest hit. Writes only that CcdBody (and the candidate
-// scratch), so bodies can be cast in any order, or in batches once the step is parallel.
-void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
+// Stage ccd for one CCD body: its earliest hit. Writes only that CcdBody and `candidates`
+// (scratch), so bodies can be cast in any order, on any worker (without a listener: with one,
+// its calls come in body order, on the calling thread).
+void find_ccd_hit(const StepContext& ctx, CcdBody& c, AllHitsBroadPhaseCollector& candidates,
+                  uint32_t ccd_index) {
   const BodyManager& bodies = *ctx.body_manager;
   const SolverBodies& solver = ctx.solver;
-  CcdBody& c = ctx.ccd_bodies[ccd_index];
   const uint32_t index1 = solver.source[c.solver_index];
   const Body& body1 = *bodies.body_at_slot(index1);
   // Bodies are written back after stage solve_position, so Body still holds every body's pose
@@ -109,7 +114,7 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
   const Mat44 start = body1.world_transform();
   // Candidates: bodies whose fat boxes (grown by their own predicted motion) the body's box
   // meets on its way.
-  ctx.ccd_candidates.reset();
+  candidates.reset();
   const DefaultObjectLayerFilter layers(*ctx.object_layer_pair_filter, body1.object_layer());
   const DefaultBroadPhaseLayerFilter bp_layers(*ctx.object_vs_broadphase_filter,
                                                body1.object_layer());
@@ -127,16 +132,16 @@ void find_ccd_hit(StepContext& ctx, uint32_t ccd_index) {
                 std::span<const uint32_t>(
                     ctx.ccd_partners.data() + ctx.ccd_partner_start[ccd_index],
                     ctx.ccd_partner_start[ccd_index + 1] - ctx.ccd_partner_start[ccd_index]),
-                layers, ctx.ccd_candidates, bp_layers)
-          : broadphase.cast_aabox(bounds1, c.delta_position, layers, ctx.ccd_candidates, bp_layers);
+                layers, candidates, bp_layers)
+          : broadphase.cast_aabox(bounds1, c.delta_position, layers, candidates, bp_layers);
   ATOLL_ASSERT(queried.ok(), "the bounds and velocity of a valid body are finite");
   (void)queried;
   // By (entry fraction, body index): the chosen hit does not depend on the trees' shapes.
-  ctx.ccd_candidates.sort();
+  candidates.sort();
 
   const ShapeCastSettings cast_settings;
   CcdHitCollector collector(c.max_penetration, k_float_max);
-  for (const BroadPhaseHit& candidate : ctx.ccd_candidates.hits) {
+  for (const BroadPhaseHit& candidate : candidates.hits) {
     if (candidate.body_index == index1) continue;
     const Body& body2 = *bodies.body_at_slot(candidate.body_index);
     // A soft body's vertices collide in its own stage.
@@ -284,7 +289,20 @@ void ccd(StepContext& ctx) {
   for (uint32_t k = 0; k < ctx.ccd_bodies.size(); ++k)
     ctx.ccd_index_of[ctx.ccd_bodies[k].solver_index] = k;
   if (ctx.pairs_complete) gather_ccd_partners(ctx);
-  for (uint32_t k = 0; k < ctx.ccd_bodies.size(); ++k) find_ccd_hit(ctx, k);
+  const uint32_t count = static_cast<uint32_t>(ctx.ccd_bodies.size());
+  // The listener's calls come in body order on the calling thread; without one, the casts run
+  // on every worker, each with its own candidate list (the hits are chosen per body, and
+  // resolve_ccd orders them after).
+  InlineJobSystem inline_jobs;
+  JobSystem& jobs =
+      ctx.contact_listener == nullptr ? *ctx.jobs : static_cast<JobSystem&>(inline_jobs);
+  if (ctx.ccd_workers.size() < jobs.num_workers()) ctx.ccd_workers.resize(jobs.num_workers());
+  const StepContext& shared = ctx;
+  parallel_for(jobs, count, k_ccd_bodies_per_range,
+               [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                 for (uint32_t k = begin; k < end; ++k)
+                   find_ccd_hit(shared, ctx.ccd_bodies[k], ctx.ccd_workers[worker].candidates, k);
+               });
   resolve_ccd(ctx);
 }
 

@@ -85,6 +85,12 @@ struct NarrowPhasePair {
   uint32_t num_manifolds = 0;
 };
 
+/// Stage ccd: one worker's candidate list (the bodies a cast may hit). One cache line or more
+/// each: the workers fill theirs at once.
+struct alignas(64) CcdWorker {
+  AllHitsBroadPhaseCollector candidates;
+};
+
 /// Stage narrow_phase: one worker's collision scratch and the manifolds it found.
 /// One cache line (or more) each: the workers append to their own lists at once.
 struct alignas(64) NarrowPhaseWorker {
@@ -158,7 +164,7 @@ struct StepContext {
   std::vector<uint32_t> ccd_index_of;
   std::vector<uint32_t> ccd_order;
   std::vector<uint32_t> ccd_stopped;  // body ID values CCD stopped this step
-  AllHitsBroadPhaseCollector ccd_candidates;
+  std::vector<CcdWorker> ccd_workers;
   /// Stage ccd, when pairs_complete: each CCD body's pair partners (body slot indices), those
   /// of CCD body k at ccd_partners[ccd_partner_start[k] .. ccd_partner_start[k + 1]).
   std::vector<uint32_t> ccd_partner_start;
