@@ -1,5 +1,8 @@
 #include "atoll/solver/IslandBuilder.h"
 
+#include <atomic>
+#include <utility>
+
 #include "atoll/core/Assert.h"
 #include "atoll/core/QuickSort.h"
 
@@ -29,6 +32,35 @@ void IslandBuilder::link(uint32_t body_a, uint32_t body_b) {
   // The lower index becomes the root, so the result does not depend on the link order.
   if (b < a) std::swap(a, b);
   parent_[b] = a;
+}
+
+void IslandBuilder::link_concurrent(uint32_t body_a, uint32_t body_b) {
+  if (!movable_[body_a] || !movable_[body_b]) return;
+  const auto parent = [this](uint32_t i) { return std::atomic_ref<uint32_t>(parent_[i]); };
+  // A parent is never above its child (parent ≤ child), so halving a path and hanging a root
+  // under a lower one make no cycle, whatever the other threads do meanwhile.
+  const auto root = [&parent](uint32_t i) {
+    uint32_t p = parent(i).load(std::memory_order_relaxed);
+    while (p != i) {
+      const uint32_t grandparent = parent(p).load(std::memory_order_relaxed);
+      if (grandparent != p)
+        parent(i).compare_exchange_weak(p, grandparent, std::memory_order_relaxed);
+      i = grandparent;
+      p = parent(i).load(std::memory_order_relaxed);
+    }
+    return i;
+  };
+  uint32_t a = body_a;
+  uint32_t b = body_b;
+  while (true) {
+    a = root(a);
+    b = root(b);
+    if (a == b) return;
+    if (b < a) std::swap(a, b);
+    // b is hung under a only if it is still a root; else another link moved it: look again.
+    uint32_t expected = b;
+    if (parent(b).compare_exchange_strong(expected, a, std::memory_order_relaxed)) return;
+  }
 }
 
 void IslandBuilder::finish(std::span<const uint32_t> item_body1,

@@ -3,7 +3,8 @@
 // together. Rebuilt from scratch every step as connected components (union-find) over the
 // bodies that can move; static and kinematic bodies never link two bodies into one island
 // (seed 001, LAWS.md C1). Contacts (and later constraints) are then sorted into the island of
-// their movable body. Everything is sequential and keyed by index, so the islands, their order
+// their movable body. The links may be made on several threads (link_concurrent, seed 001 §2's
+// lock-free union-find); the rest is sequential and keyed by index, so the islands, their order
 // and the order of items inside them depend only on the input order.
 
 #include <cstdint>
@@ -18,6 +19,11 @@ class IslandBuilder {
   void begin(std::span<const uint8_t> movable);
   /// Links two solver bodies (no-op unless both are movable).
   void link(uint32_t body_a, uint32_t body_b);
+  /// link() that may run on several threads at once (between begin and finish, and not beside
+  /// link()): the links go through compare-exchanges on the tree parents. A tree's root is
+  /// always its lowest body (a root is only ever hung under a lower one), so the islands do not
+  /// depend on the order, nor on the threads, the links were made in.
+  void link_concurrent(uint32_t body_a, uint32_t body_b);
   /// Builds the islands. `item_body1/2[k]` are the bodies of item k (contact constraints);
   /// each item goes to the island of its movable body (an item with none is in no island and
   /// is not solved). Islands are ordered by number of

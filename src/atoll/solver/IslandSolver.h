@@ -82,11 +82,12 @@ void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager&
 /// them movable; immovable entries created for the others) in solve order, links the movable
 /// bodies of every contact and constraint (a static body, a kinematic one or the world links
 /// nothing), builds the islands, sorts the constraints into them and stores each moving body's
-/// island in its MotionProperties. `body1`/`body2` are scratch for the contacts' bodies.
+/// island in its MotionProperties. `body1`/`body2` are scratch for the contacts' bodies. The
+/// contacts' bodies are read and linked on every worker of `jobs`.
 void build_islands(const ContactConstraintManager& contacts, ConstraintManager& constraints,
                    SolverBodies& solver, BodyManager& body_manager, IslandBuilder& islands,
                    IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
-                   std::vector<uint32_t>& body2);
+                   std::vector<uint32_t>& body2, JobSystem& jobs);
 
 /// The island stages' per-step results and per-worker scratch, kept in the step context so
 /// that a warmed-up step allocates nothing.

@@ -190,7 +190,7 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::narrow_phase, [&] { narrow_phase(ctx); });
   timed(Stage::build_islands, [&] {
     build_islands(contact_manager_, constraint_manager_, solver, body_manager_, islands,
-                  ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2);
+                  ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2, *ctx.jobs);
     // Stage split_islands (timed with the islands): the large islands' splits for both solves.
     ctx.splitter.prepare(settings_.use_large_island_splitter, islands, ctx.island_constraints,
                          constraint_manager_, ctx.constraint_body1, ctx.constraint_body2,
