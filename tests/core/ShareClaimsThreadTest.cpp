@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -31,33 +29,36 @@ std::vector<Range> take_all(ShareClaim* claims, uint32_t shares, uint32_t partic
   return taken;
 }
 
-TEST(ShareClaims, OwnShareFromTheFrontThenTheNextSharesFromTheBack) {
-  ShareClaim claims[3];
-  claims[0].reset(0, 10);
-  claims[1].reset(10, 13);
-  claims[2].reset(13, 15);
-  const std::vector<Range> expected = {{0, 4},   {4, 8},   {8, 10},  {12, 13},
-                                       {11, 12}, {10, 11}, {14, 15}, {13, 14}};
-  EXPECT_EQ(take_all(claims, 3, 0, 4, 1), expected);
-  // Nothing is left for anyone.
-  EXPECT_TRUE(take_all(claims, 3, 1, 4, 1).empty());
-}
+// What one participant takes, alone, from shares laid out as `shares` (their ranges).
+struct TakeCase {
+  const char* what;
+  std::vector<Range> shares;
+  uint32_t participant, per_take, per_steal;
+  std::vector<Range> expected;
+};
 
-TEST(ShareClaims, AParticipantWithoutAShareOnlyTakesFromTheBack) {
-  ShareClaim claims[2];
-  claims[0].reset(0, 2);
-  claims[1].reset(2, 4);
-  // Participant 2 has no share of its own: it starts at share (2 + 1) % 2 = 1.
-  const std::vector<Range> expected = {{3, 4}, {2, 3}, {1, 2}, {0, 1}};
-  EXPECT_EQ(take_all(claims, 2, 2, 8, 1), expected);
-}
-
-TEST(ShareClaims, StealsTakeUpToPerStealFromTheBack) {
-  ShareClaim claims[2];
-  claims[0].reset(0, 3);
-  claims[1].reset(3, 10);
-  const std::vector<Range> expected = {{0, 3}, {7, 10}, {4, 7}, {3, 4}};
-  EXPECT_EQ(take_all(claims, 2, 0, 4, 3), expected);
+TEST(ShareClaims, OwnShareFromTheFrontThenTheOthersFromTheBack) {
+  const TakeCase cases[] = {
+      {"own share by fours, then the next shares one at a time",
+       {{0, 10}, {10, 13}, {13, 15}},
+       0,
+       4,
+       1,
+       {{0, 4}, {4, 8}, {8, 10}, {12, 13}, {11, 12}, {10, 11}, {14, 15}, {13, 14}}},
+      // Participant 2 has no share of its own: it starts at share (2 + 1) % 2 = 1.
+      {"no share of its own", {{0, 2}, {2, 4}}, 2, 8, 1, {{3, 4}, {2, 3}, {1, 2}, {0, 1}}},
+      {"steals up to per_steal", {{0, 3}, {3, 10}}, 0, 4, 3, {{0, 3}, {7, 10}, {4, 7}, {3, 4}}},
+  };
+  for (const TakeCase& c : cases) {
+    std::vector<ShareClaim> claims(c.shares.size());
+    for (size_t k = 0; k < c.shares.size(); ++k)
+      claims[k].reset(c.shares[k].first, c.shares[k].second);
+    const uint32_t shares = static_cast<uint32_t>(claims.size());
+    EXPECT_EQ(take_all(claims.data(), shares, c.participant, c.per_take, c.per_steal), c.expected)
+        << c.what;
+    // Nothing is left for anyone.
+    EXPECT_TRUE(take_all(claims.data(), shares, 0, c.per_take, c.per_steal).empty()) << c.what;
+  }
 }
 
 // Every item exactly once, whatever the pool, the number of items and the take size.

@@ -1,8 +1,8 @@
 // Determinism across threads (LAWS.md C3, seed 004 E6/E7, issue 9 item 2): the state hash
 // after 300 steps is the same for every job system and worker count, and across repeated runs,
-// on four scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
+// on six scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
 // capsules and 84 joints), a pyramid of 7 layers (140 boxes), one island that the large-island
-// splitter splits (its splits' batches run on every worker), and 50 LinearCast spheres (their
+// splitter splits (its splits' batches run on every worker), and 40 LinearCast spheres (their
 // casts run on every worker) — and a scene of three soft bodies (a rope tied to a crate, a
 // cloth, a pressure ball; their vertices are in the hash). The job
 // systems: the inline one, one that runs a stage's ranges backwards on rotating worker indices (any

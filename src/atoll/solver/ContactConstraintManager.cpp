@@ -671,30 +671,30 @@ void ContactConstraintManager::setup_velocity_constraints(
   const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
   while (lane_chunks_.size() * k_lane_chunk < num_blocks)
     lane_chunks_.push_back(std::make_unique<ContactLanes[]>(k_lane_chunk));
+  const auto setup_blocks = [&](uint32_t begin, uint32_t end, uint32_t) {
+    Constraint local;
+    for (uint32_t block = begin; block < end; ++block) {
+      // The next block's contacts are scattered over the inputs: fetch them while this block
+      // is set up.
+      if (block + 2 < num_blocks)
+        for (uint32_t index : lane_items_[block + 2])
+          if (index != k_no_rows) prefetch_object(&added_[index]);
+      if (block + 1 < num_blocks) prefetch_setup_inputs(bodies, lane_items_[block + 1]);
+      for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
+        const uint32_t index = lane_items_[block][lane];
+        if (index != k_no_rows)
+          setup(index, local);
+        else
+          lanes(block).clear_lane(lane);  // solves nothing
+      }
+      lanes(block).drop_non_finite();
+    }
+  };
   // Blocks in claimed shares (core/ShareClaims.h): a worker done with its share helps with
   // the others', one block (some 2 µs) at a time; eight of its own (20 µs) at a time.
   constexpr uint32_t k_blocks_per_take = 8;
   parallel_for_claimed_shares(job_system, num_blocks, k_setup_share / ContactLanes::k_width,
-                              k_blocks_per_take, 1, [&](uint32_t begin, uint32_t end, uint32_t) {
-                                Constraint local;
-                                for (uint32_t block = begin; block < end; ++block) {
-                                  // The next block's contacts are scattered over the inputs: fetch
-                                  // them while this block is set up.
-                                  if (block + 2 < num_blocks)
-                                    for (uint32_t index : lane_items_[block + 2])
-                                      if (index != k_no_rows) prefetch_object(&added_[index]);
-                                  if (block + 1 < num_blocks)
-                                    prefetch_setup_inputs(bodies, lane_items_[block + 1]);
-                                  for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
-                                    const uint32_t index = lane_items_[block][lane];
-                                    if (index != k_no_rows)
-                                      setup(index, local);
-                                    else
-                                      lanes(block).clear_lane(lane);  // solves nothing
-                                  }
-                                  lanes(block).drop_non_finite();
-                                }
-                              });
+                              k_blocks_per_take, 1, setup_blocks);
 }
 
 // Inlined always: called out of line it was a function with no effect GCC could see (a prefetch
