@@ -13,6 +13,10 @@ constexpr float k_float_max_value = 3.402823466e+38f;
 // and max is returned when either is NaN), as std::clamp leaves it in the scalar solve.
 Lanes clamp_lanes(Lanes x, Lanes lo, Lanes hi) { return min(hi, max(lo, x)); }
 
+Lanes3 select3(LaneMask mask, const Lanes3& a, const Lanes3& b) {
+  return {select(mask, a.x, b.x), select(mask, a.y, b.y), select(mask, a.z, b.z)};
+}
+
 }  // namespace
 
 void ContactLanes::clear_lane(uint32_t lane) {
@@ -49,12 +53,19 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
 
   put(friction_, s.friction);
   put3(normal_, s.normal);
-  const uint32_t num_points = s.num_points;
-  const AxisConstraintPart empty_row;
-  for (uint32_t p = 0; p < num_points; ++p) {
-    const bool in = p < s.num_points;
-    put_row(points_[p], in ? s.normal_rows[p] : empty_row);
-    put(lever_[p], in && s.friction > 0.0f ? s.twist_lever[p] : 0.0f);
+  const FaceContactPart& face = *s.face;
+  for (uint32_t p = 0; p < s.num_points; ++p) {
+    const AxisConstraintPart& part = s.normal_rows[p];
+    put(points_[p].effective_mass, part.effective_mass());
+    put(points_[p].target, part.target_velocity());
+    put(points_[p].lambda, part.total_lambda());
+    put(lever_[p], s.friction > 0.0f ? s.twist_lever[p] : 0.0f);
+    if (face.is_active()) continue;
+    LaneFloat3s* geometry = &geometry_[4 * p];
+    put3(geometry[0], part.r1_cross_axis_);
+    put3(geometry[1], part.r2_cross_axis_);
+    put3(geometry[2], part.angular1_);
+    put3(geometry[3], part.angular2_);
   }
   put3(inv_mass1_, s.inv_mass1);
   put3(inv_mass2_, s.inv_mass2);
@@ -79,20 +90,17 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   put(twist_target_, twist.row_.spring().target());
   put(twist_lambda_, twist.total_lambda());
 
-  const FaceContactPart& face = *s.face;
   face_inv_n_.v[lane] = face.is_active() ? face.distribute_[0][0] : 0.0f;
   if (face.is_active()) {
-    for (int k = 0; k < 3; ++k) {
-      put3(face_angular1_[k], face.angular1_[k]);
-      put3(face_inv_i_angular1_[k], face.inv_i_angular1_[k]);
-      put3(face_inv_i_angular2_[k], face.inv_i_angular2_[k]);
+    for (uint32_t k = 0; k < 3; ++k) {
+      put3(geometry_[k_face_angular1 + k], face.angular1_[k]);
+      put3(geometry_[k_face_inv_i_angular1 + k], face.inv_i_angular1_[k]);
+      put3(geometry_[k_face_inv_i_angular2 + k], face.inv_i_angular2_[k]);
+      put3(geometry_[k_face_a + k], face.a_[k]);
+      put3(geometry_[k_face_inv_a + k], face.inv_a_[k]);
       put(face_target_[k], face.target_[k]);
-      for (int l = 0; l < 3; ++l) {
-        put(face_a_[k][l], face.a_[k][l]);
-        put(face_inv_a_[k][l], face.inv_a_[k][l]);
-      }
     }
-    put3(face_angular2_, face.angular2_);
+    put3(geometry_[k_face_angular2], face.angular2_);
     for (uint32_t p = 0; p < k_max_points; ++p) {
       const bool in = p < s.num_points;
       for (int k = 0; k < 2; ++k)
@@ -130,7 +138,12 @@ void ContactLanes::for_each_number(F&& f) {
   f3(inv_mass2_);
   f(mass_scale1_);
   f(mass_scale2_);
-  for (Row& r : points_) row(r);
+  for (PointRow& r : points_) {
+    f(r.effective_mass);
+    f(r.target);
+    f(r.lambda);
+  }
+  for (LaneFloat3s& v : geometry_) f3(v);
   for (LaneFloats& lever : lever_) f(lever);
   for (int k = 0; k < 2; ++k) {
     f3(tangent_[k]);
@@ -142,17 +155,7 @@ void ContactLanes::for_each_number(F&& f) {
   f(twist_target_);
   f(twist_lambda_);
   f(face_inv_n_);
-  for (int k = 0; k < 3; ++k) {
-    f3(face_angular1_[k]);
-    f3(face_inv_i_angular1_[k]);
-    f3(face_inv_i_angular2_[k]);
-    f(face_target_[k]);
-    for (int l = 0; l < 3; ++l) {
-      f(face_a_[k][l]);
-      f(face_inv_a_[k][l]);
-    }
-  }
-  f3(face_angular2_);
+  for (LaneFloats& t : face_target_) f(t);
   for (uint32_t p = 0; p < k_max_points; ++p) {
     for (LaneFloats& d : face_distribute_[p]) f(d);
     for (LaneFloats& o : face_offset_[p]) f(o);
@@ -314,6 +317,33 @@ void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) c
 
 #endif
 
+ContactLanes::PointGeometry ContactLanes::point_geometry(uint32_t p, LaneMask face) const {
+  // A block of one form does not compute the other.
+  const uint32_t face_bits = face.bits();
+  PointGeometry stored;
+  if (face_bits != (1u << k_width) - 1u) {
+    const LaneFloat3s* geometry = &geometry_[4 * p];
+    stored = {geometry[0].get(), geometry[1].get(), geometry[2].get(), geometry[3].get()};
+    if (face_bits == 0) return stored;
+  }
+  const Lanes x = face_offset_[p][0].get();
+  const Lanes y = face_offset_[p][1].get();
+  const auto at = [&](uint32_t first) {
+    return geometry_[first].get() + geometry_[first + 1].get() * x + geometry_[first + 2].get() * y;
+  };
+  // The tilt rows are the same on both bodies (FaceContactPart.h).
+  const Lanes3 tilt =
+      geometry_[k_face_angular1 + 1].get() * x + geometry_[k_face_angular1 + 2].get() * y;
+  const PointGeometry made{geometry_[k_face_angular1].get() + tilt,
+                           geometry_[k_face_angular2].get() + tilt, at(k_face_inv_i_angular1),
+                           at(k_face_inv_i_angular2)};
+  if (face_bits == (1u << k_width) - 1u) return made;
+  return {select3(face, made.r1_cross_normal, stored.r1_cross_normal),
+          select3(face, made.r2_cross_normal, stored.r2_cross_normal),
+          select3(face, made.angular1, stored.angular1),
+          select3(face, made.angular2, stored.angular2)};
+}
+
 LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
   const Lanes zero = Lanes::zero();
   const Lanes n = num_points_.get();
@@ -330,16 +360,17 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
     const Lanes3 dv = vel.v2 - vel.v1;
     const Lanes3 dw = vel.w2 - vel.w1;
     Lanes g[3];
-    g[0] =
-        dot(normal, dv) + dot(face_angular2_.get(), vel.w2) - dot(face_angular1_[0].get(), vel.w1);
-    g[1] = dot(face_angular1_[1].get(), dw);
-    g[2] = dot(face_angular1_[2].get(), dw);
+    g[0] = dot(normal, dv) + dot(geometry_[k_face_angular2].get(), vel.w2) -
+           dot(geometry_[k_face_angular1].get(), vel.w1);
+    g[1] = dot(geometry_[k_face_angular1 + 1].get(), dw);
+    g[2] = dot(geometry_[k_face_angular1 + 2].get(), dw);
     Lanes error[3];
     for (int k = 0; k < 3; ++k) error[k] = face_target_[k].get() - g[k];
     Lanes impulse[3];
-    for (int k = 0; k < 3; ++k)
-      impulse[k] = face_inv_a_[k][0].get() * error[0] + face_inv_a_[k][1].get() * error[1] +
-                   face_inv_a_[k][2].get() * error[2];
+    for (uint32_t k = 0; k < 3; ++k) {
+      const Lanes3 row = geometry_[k_face_inv_a + k].get();
+      impulse[k] = row.x * error[0] + row.y * error[1] + row.z * error[2];
+    }
     // A non-finite impulse (a body already non-finite): the block applies nothing and the
     // points are not solved either.
     const LaneMask finite = is_finite(impulse[0]) & is_finite(impulse[1]) & is_finite(impulse[2]);
@@ -401,17 +432,18 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
       }
       vel.v1 -= linear1(normal) * applied[0];
       vel.v2 += linear2(normal) * applied[0];
-      vel.w1 -= face_inv_i_angular1_[0].get() * applied[0] +
-                face_inv_i_angular1_[1].get() * applied[1] +
-                face_inv_i_angular1_[2].get() * applied[2];
-      vel.w2 += face_inv_i_angular2_[0].get() * applied[0] +
-                face_inv_i_angular2_[1].get() * applied[1] +
-                face_inv_i_angular2_[2].get() * applied[2];
+      const LaneFloat3s* inv_i1 = &geometry_[k_face_inv_i_angular1];
+      const LaneFloat3s* inv_i2 = &geometry_[k_face_inv_i_angular2];
+      vel.w1 -= inv_i1[0].get() * applied[0] + inv_i1[1].get() * applied[1] +
+                inv_i1[2].get() * applied[2];
+      vel.w2 += inv_i2[0].get() * applied[0] + inv_i2[1].get() * applied[1] +
+                inv_i2[2].get() * applied[2];
 
       Lanes change[3];
-      for (int k = 0; k < 3; ++k)
-        change[k] = face_a_[k][0].get() * applied[0] + face_a_[k][1].get() * applied[1] +
-                    face_a_[k][2].get() * applied[2];
+      for (uint32_t k = 0; k < 3; ++k) {
+        const Lanes3 row = geometry_[k_face_a + k].get();
+        change[k] = row.x * applied[0] + row.y * applied[1] + row.z * applied[2];
+      }
       const LaneMask moving =
           solved & (largest_change > Lanes::broadcast(1.0e-5f) * largest_lambda);
       const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
@@ -430,12 +462,14 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
     const Lanes3 linear2 = this->linear2(normal);
     const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
     const Lanes max_lambda = Lanes::broadcast(k_float_max_value);
+    const LaneMask face_form = face_lanes();
     for (uint32_t p = 0; p < k_max_points; ++p) {
       const LaneMask take = fallback & point_in[p];
       if (!take.any()) continue;
-      Row& row = points_[p];
-      const Lanes jv = dot(normal, vel.v2 - vel.v1) + dot(row.r2_cross_axis.get(), vel.w2) -
-                       dot(row.r1_cross_axis.get(), vel.w1);
+      PointRow& row = points_[p];
+      const PointGeometry geometry = point_geometry(p, face_form);
+      const Lanes jv = dot(normal, vel.v2 - vel.v1) + dot(geometry.r2_cross_normal, vel.w2) -
+                       dot(geometry.r1_cross_normal, vel.w1);
       const Lanes mass = row.effective_mass.get();
       const Lanes lambda = row.lambda.get();
       const Lanes total = clamp_lanes(lambda + mass * (row.target.get() - jv), zero, max_lambda);
@@ -443,9 +477,9 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
       row.lambda.set(select(take, total, lambda));
       const Lanes apply = select(is_finite(delta), delta, zero);
       vel.v1 -= linear1 * apply;
-      vel.w1 -= row.angular1.get() * apply;
+      vel.w1 -= geometry.angular1 * apply;
       vel.v2 += linear2 * apply;
-      vel.w2 += row.angular2.get() * apply;
+      vel.w2 += geometry.angular2 * apply;
       significant = significant | (take & (abs(delta) > threshold * mass));
     }
   }
@@ -463,13 +497,32 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
 
   // Budgets: each point's λ as the larger of the accumulated one and the one its normal row is
   // about to reach.
+  // A point's normal velocity is dot(normal, dv) + r2 × n · w2 - r1 × n · w1; in the face form
+  // it is the block's generalised velocity at the point's face coordinates, g0 + x g1 + y g2.
+  const LaneMask face = face_lanes();
+  const uint32_t face_bits = face.bits();
+  const Lanes normal_dv = dot(normal, dv);
+  Lanes g[3] = {zero, zero, zero};
+  if (face_bits != 0) {
+    const Lanes3 dw = vel.w2 - vel.w1;
+    g[0] = normal_dv + dot(geometry_[k_face_angular2].get(), vel.w2) -
+           dot(geometry_[k_face_angular1].get(), vel.w1);
+    g[1] = dot(geometry_[k_face_angular1 + 1].get(), dw);
+    g[2] = dot(geometry_[k_face_angular1 + 2].get(), dw);
+  }
   Lanes sum = zero;
   Lanes moment = zero;
   for (uint32_t p = 0; p < k_max_points; ++p) {
     const LaneMask in = Lanes::broadcast(static_cast<float>(p)) < n;
-    const Row& row = points_[p];
-    const Lanes jv = dot(normal, dv) + dot(row.r2_cross_axis.get(), vel.w2) -
-                     dot(row.r1_cross_axis.get(), vel.w1);
+    const PointRow& row = points_[p];
+    Lanes jv = zero;
+    if (face_bits != (1u << k_width) - 1u) {
+      const LaneFloat3s* geometry = &geometry_[4 * p];
+      jv = normal_dv + dot(geometry[1].get(), vel.w2) - dot(geometry[0].get(), vel.w1);
+    }
+    if (face_bits != 0)
+      jv = select(face, g[0] + face_offset_[p][0].get() * g[1] + face_offset_[p][1].get() * g[2],
+                  jv);
     const Lanes lambda = row.lambda.get();
     const Lanes budget = max(lambda, lambda + row.effective_mass.get() * (row.target.get() - jv));
     sum = select(in, sum + budget, sum);
@@ -549,12 +602,14 @@ void ContactLanes::warm_start(std::span<SolverBody> bodies, float ratio) {
   const Lanes3 normal = normal_.get();
   const Lanes3 linear1 = this->linear1(normal);
   const Lanes3 linear2 = this->linear2(normal);
-  for (Row& row : points_) {
-    const Lanes apply = warm(row.lambda);
+  const LaneMask face = face_lanes();
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const Lanes apply = warm(points_[p].lambda);
+    const PointGeometry geometry = point_geometry(p, face);
     vel.v1 -= linear1 * apply;
-    vel.w1 -= row.angular1.get() * apply;
+    vel.w1 -= geometry.angular1 * apply;
     vel.v2 += linear2 * apply;
-    vel.w2 += row.angular2.get() * apply;
+    vel.w2 += geometry.angular2 * apply;
   }
   scatter(bodies, vel);
 }

@@ -19,9 +19,11 @@
 //
 // Branches become masks: every lane computes both the face block and the point rows, and each
 // keeps the result its contact's scalar solve would have used; a lane's result is the scalar
-// one to float round-off (the compiler fuses other multiply-adds). A lane without a contact has
-// no points, no friction and no face, and applies nothing. Every number in a block stays
-// finite (drop_non_finite): rows of empty lanes and points are multiplied by zero impulses.
+// one to float round-off (the compiler fuses other multiply-adds, and a contact with a face
+// block keeps only the block's rows, from which its points' rows are made: 146 numbers per lane
+// instead of 194). A lane without a contact has no points, no friction and no face, and applies
+// nothing. Every number in a block stays finite (drop_non_finite): rows of empty lanes and
+// points are multiplied by zero impulses.
 
 #include <cstdint>
 #include <span>
@@ -127,6 +129,20 @@ class ContactLanes {
     LaneFloat3s angular1, angular2;            // I⁻¹ (r × axis)
     LaneFloats effective_mass, target, lambda;
   };
+  // A point's non-penetration row but its geometry, which geometry_ holds.
+  struct PointRow {
+    LaneFloats effective_mass, target, lambda;
+  };
+  // The geometry of point p's non-penetration row: r × n and I⁻¹ (r × n) of both bodies.
+  struct PointGeometry {
+    Lanes3 r1_cross_normal, r2_cross_normal, angular1, angular2;
+  };
+  // Point p's row geometry in every lane: read from the point form, or made from the block's
+  // rows in the lanes of `face` (FaceContactPart.h: a point's row is row 0 + x·row 1 + y·row 2
+  // at its face coordinates x, y).
+  PointGeometry point_geometry(uint32_t p, LaneMask face) const;
+  // The lanes that hold the face form.
+  LaneMask face_lanes() const { return face_inv_n_.get() != Lanes::zero(); }
 
   uint32_t body1_[k_width] = {};
   uint32_t body2_[k_width] = {};
@@ -143,8 +159,27 @@ class ContactLanes {
   // has zero tangents, so that its friction rows' M⁻¹·tangent are 0 as in its scalar parts.
   LaneFloat3s inv_mass1_, inv_mass2_;
   LaneFloats mass_scale1_, mass_scale2_;
-  Row points_[k_max_points];
+  PointRow points_[k_max_points];
   LaneFloats lever_[k_max_points];
+
+  // The non-penetration rows' geometry, 16 vectors per lane in one of two forms:
+  // - point form, a lane without face block: point p's r1 × n, r2 × n, I1⁻¹ (r1 × n) and
+  //   I2⁻¹ (r2 × n) at 4p … 4p + 3;
+  // - face form, a lane with a face block (FaceContactPart's members): the block's rows ang1_k
+  //   at k_face_angular1 + k, ang2_0 at k_face_angular2, I1⁻¹·ang1_k and I2⁻¹·ang2_k at
+  //   k_face_inv_i_angular1 / 2 + k, and the rows of A = J M⁻¹ Jᵀ and of A⁻¹ at k_face_a /
+  //   k_face_inv_a + k. Its points' rows follow from the block's (point_geometry).
+  // A face contact needs its points' rows too (the block falls back to them when it would
+  // pull), and holding them besides the block took 48 of 194 numbers per lane: the solve
+  // streams every number of a block in every iteration and is bound by memory.
+  static constexpr uint32_t k_face_angular1 = 0;
+  static constexpr uint32_t k_face_angular2 = 3;
+  static constexpr uint32_t k_face_inv_i_angular1 = 4;
+  static constexpr uint32_t k_face_inv_i_angular2 = 7;
+  static constexpr uint32_t k_face_a = 10;
+  static constexpr uint32_t k_face_inv_a = 13;
+  LaneFloat3s geometry_[4 * k_max_points];
+  static_assert(k_face_inv_a + 3 == 4 * k_max_points, "the face form fills the point form's room");
 
   LaneFloat3s tangent_[2];
   Row friction_rows_[2];
@@ -153,15 +188,10 @@ class ContactLanes {
   LaneFloat3s twist_angular1_, twist_angular2_;  // I⁻¹·normal
   LaneFloats twist_mass_, twist_target_, twist_lambda_;
 
-  // Face block (FaceContactPart's members, per lane; its M⁻¹·normal are the point rows',
-  // computed the same way). Column 0 of FaceContactPart::distribute_ is 1/n at every point:
-  // it is kept once, as face_inv_n_, which is 0 when the lane has no face block.
+  // The rest of the face block (FaceContactPart's members, per lane; its M⁻¹·normal are the
+  // point rows', computed the same way). Column 0 of FaceContactPart::distribute_ is 1/n at
+  // every point: it is kept once, as face_inv_n_, which is 0 when the lane has no face block.
   LaneFloats face_inv_n_;  // 1 / points when active, else 0
-  LaneFloat3s face_angular1_[3];
-  LaneFloat3s face_angular2_;
-  LaneFloat3s face_inv_i_angular1_[3], face_inv_i_angular2_[3];
-  LaneFloats face_a_[3][3];
-  LaneFloats face_inv_a_[3][3];
   LaneFloats face_target_[3];
   LaneFloats face_distribute_[k_max_points][2];  // columns 1 and 2 of distribute_
   LaneFloats face_offset_[k_max_points][2];
