@@ -136,6 +136,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   if (compact_owner_.capacity() < cache_.manifolds.capacity())
     compact_owner_.reserve(cache_.manifolds.capacity());
   num_points_ = 0;
+  last_pair_open_ = false;
   added_.clear();
   lane_items_.clear();
   lane_slot_.clear();
@@ -152,7 +153,7 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
   // Last step's pairs are sorted by key, and the narrow phase asks in nearly the same order
   // (broadphase pairs sorted by body index, which is the key order while no body slot has been
   // reused): walk a cursor forward a few pairs, and search only when the request jumps.
-  const std::vector<CachedPair>& pairs = previous_pairs_;
+  const FillLaterVector<CachedPair>& pairs = previous_pairs_;
   const auto less_than_key = [key1, key2](const CachedPair& p) {
     return pair_less(p.key1, p.key2, key1, key2);
   };
@@ -196,7 +197,7 @@ bool ContactConstraintManager::had_manifold(const ContactBodyPair& pair, SubShap
 ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
     const ContactBodyPair& pair, std::span<const SolverBody> bodies, const CachedPair* reused) {
   Cache& cache = cache_;
-  if (cache.pairs.empty() || cache.pairs.back().key1 != pair.key1 ||
+  if (!last_pair_open_ || cache.pairs.back().key1 != pair.key1 ||
       cache.pairs.back().key2 != pair.key2) {
     CachedPair entry;
     entry.key1 = pair.key1;
@@ -213,6 +214,7 @@ ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for
     }
     entry.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
     cache.pairs.push_back(entry);
+    last_pair_open_ = true;
   }
   return cache.pairs.back();
 }
@@ -257,8 +259,11 @@ ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_
   note_penetration(lookup.deepest, pair);
   num_points_ += lookup.num_points;
   ReusePlaces places;
+  // The places are written by fill_reused_pair, on any worker: growing the lists leaves them
+  // unwritten (FillLaterVector), so that only the filling core touches them.
   places.pair = static_cast<uint32_t>(cache_.pairs.size());
   cache_.pairs.emplace_back();
+  last_pair_open_ = false;
   places.constraint = static_cast<uint32_t>(added_.size());
   added_.resize(added_.size() + lookup.num_solved);
   return places;
@@ -993,7 +998,7 @@ void ContactConstraintManager::end_step(
     const std::function<bool(uint32_t, uint32_t)>& keep_unseen) {
   Cache& cache = cache_;
   // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
-  std::vector<CachedPair>& pairs = cache.pairs;
+  FillLaterVector<CachedPair>& pairs = cache.pairs;
   const bool sorted =
       std::is_sorted(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
         return pair_less(a.key1, a.key2, b.key1, b.key2);
@@ -1103,7 +1108,7 @@ float ContactConstraintManager::total_friction_lambda(uint32_t i) const {
 
 bool ContactConstraintManager::had_contact(uint32_t key1, uint32_t key2) const {
   // end_step sorted this step's pairs by key; only pairs with a manifold are stored.
-  const std::vector<CachedPair>& pairs = cache_.pairs;
+  const FillLaterVector<CachedPair>& pairs = cache_.pairs;
   auto it = std::lower_bound(pairs.begin(), pairs.end(), std::pair(key1, key2),
                              [](const CachedPair& p, const std::pair<uint32_t, uint32_t>& k) {
                                return pair_less(p.key1, p.key2, k.first, k.second);

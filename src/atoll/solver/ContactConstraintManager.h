@@ -31,6 +31,7 @@
 #include "atoll/constraint/parts/ContactPart.h"
 #include "atoll/constraint/parts/FaceContactPart.h"
 #include "atoll/constraint/parts/FaceStackPart.h"
+#include "atoll/core/FillLaterVector.h"
 #include "atoll/core/JobSystem.h"
 #include "atoll/core/StateStream.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -342,7 +343,7 @@ class ContactConstraintManager {
   // contact into a second cache, the pyramid's contacts took 4.1 MB in two caches; now last
   // step's and the new ones (1.1 to 1.5 times one step's).
   struct Cache {
-    std::vector<CachedPair> pairs;
+    FillLaterVector<CachedPair> pairs;
     std::vector<CachedManifold> manifolds;
     std::vector<CachedPoint> points;
     std::vector<ContactSettings> settings;  // see CachedManifold::settings
@@ -440,7 +441,7 @@ class ContactConstraintManager {
   // This step's pairs and every manifold either step holds (see Cache), and last step's pairs
   // (sorted by key).
   Cache cache_;
-  std::vector<CachedPair> previous_pairs_;
+  FillLaterVector<CachedPair> previous_pairs_;
   uint32_t num_points_ = 0;              // contact points added this step (num_contact_points)
   std::vector<uint32_t> kept_pairs_;     // end_step scratch: last step's pairs that carry over
   std::vector<uint32_t> compact_owner_;  // end_step scratch (Cache::compact)
@@ -448,11 +449,15 @@ class ContactConstraintManager {
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
   // result depends on it).
   mutable size_t lookup_cursor_ = 0;
+  // Whether cache_.pairs' last entry is a pair current_pair_for made, to which the next manifold
+  // of the same pair is added; not when it is a reused pair's place (reuse_body_pair_later),
+  // whose fields are not written yet (FillLaterVector).
+  bool last_pair_open_ = false;
   // This step's contact constraints as added (narrow phase), and as set up: the contacts the
   // scalar solve takes have a constraint, constraints_[row_of_[index]] (the first ones of
   // constraints_; slots past them are kept for the next steps, stale); those the wide solve
   // takes have none (row_of_ k_no_rows), their rows live in their lanes.
-  std::vector<ContactHeader> added_;
+  FillLaterVector<ContactHeader> added_;
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> row_of_;
   Constraint& row(uint32_t index) { return constraints_[row_of_[index]]; }
