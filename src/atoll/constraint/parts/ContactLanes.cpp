@@ -467,7 +467,9 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
       const LaneMask take = fallback & point_in[p];
       if (!take.any()) continue;
       PointRow& row = points_[p];
-      const PointGeometry geometry = point_geometry(p, face_form);
+      // Made from the block only where a face lane falls back: the other lanes apply nothing
+      // (their rows, read in the point form, are finite numbers times a zero impulse).
+      const PointGeometry geometry = point_geometry(p, take & face_form);
       const Lanes jv = dot(normal, vel.v2 - vel.v1) + dot(geometry.r2_cross_normal, vel.w2) -
                        dot(geometry.r1_cross_normal, vel.w1);
       const Lanes mass = row.effective_mass.get();
