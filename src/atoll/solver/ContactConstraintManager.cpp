@@ -195,23 +195,15 @@ bool ContactConstraintManager::had_manifold(const ContactBodyPair& pair, SubShap
 }
 
 ContactConstraintManager::CachedPair& ContactConstraintManager::current_pair_for(
-    const ContactBodyPair& pair, std::span<const SolverBody> bodies, const CachedPair* reused) {
+    const ContactBodyPair& pair, std::span<const SolverBody> bodies) {
   Cache& cache = cache_;
   if (!last_pair_open_ || cache.pairs.back().key1 != pair.key1 ||
       cache.pairs.back().key2 != pair.key2) {
     CachedPair entry;
     entry.key1 = pair.key1;
     entry.key2 = pair.key2;
-    // A reused pair keeps the relative transform of when its manifolds were computed:
-    // measuring the next reuse against this step's transform would let a pair that creeps by
-    // less than the threshold every step keep a stale manifold forever.
-    if (reused != nullptr) {
-      entry.relative_position = reused->relative_position;
-      entry.relative_rotation = reused->relative_rotation;
-    } else {
-      relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2],
-                         entry.relative_position, entry.relative_rotation);
-    }
+    relative_transform(bodies[pair.solver_body1], bodies[pair.solver_body2],
+                       entry.relative_position, entry.relative_rotation);
     entry.first_manifold = static_cast<uint32_t>(cache.manifolds.size());
     cache.pairs.push_back(entry);
     last_pair_open_ = true;
@@ -272,7 +264,9 @@ ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_
 void ContactConstraintManager::fill_reused_pair(const CachedPair& reused,
                                                 const ContactBodyPair& pair,
                                                 const ReusePlaces& places) {
-  // current_pair_for's entry for a reused pair, and reuse_body_pair's.
+  // The entry keeps the relative transform of when its manifolds were computed: measuring the
+  // next reuse against this step's transform would let a pair that creeps by less than the
+  // threshold every step keep a stale manifold forever.
   CachedPair& entry = cache_.pairs[places.pair];
   entry.key1 = pair.key1;
   entry.key2 = pair.key2;

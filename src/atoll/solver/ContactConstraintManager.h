@@ -418,10 +418,9 @@ class ContactConstraintManager {
     AngularFrictionPart rolling2;
   };
 
-  // This step's entry for `pair` (the last one, or a new one; a reused pair keeps `reused`'s
-  // relative transform).
-  CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies,
-                               const CachedPair* reused = nullptr);
+  // This step's entry for a collided `pair` (the last one, or a new one with this step's
+  // relative transform; a reused pair's entry is fill_reused_pair's).
+  CachedPair& current_pair_for(const ContactBodyPair& pair, std::span<const SolverBody> bodies);
   const CachedPair* find_previous_pair(uint32_t key1, uint32_t key2, size_t& cursor) const;
   const CachedManifold* find_previous_manifold(uint32_t key1, uint32_t key2, SubShapeID id1,
                                                SubShapeID id2) const;
