@@ -21,12 +21,17 @@
 
 namespace atl {
 
-/// What is left of one share: items [front, back).
+/// What is left of one share: items [front, back), front in the low 32 bits of `range`.
 struct alignas(64) ShareClaim {
   std::atomic<uint64_t> range{0};
 
+  static uint64_t pack(uint32_t front, uint32_t back) {
+    return uint64_t{front} | (uint64_t{back} << 32);
+  }
+  static uint32_t front_of(uint64_t r) { return static_cast<uint32_t>(r); }
+  static uint32_t back_of(uint64_t r) { return static_cast<uint32_t>(r >> 32); }
   void reset(uint32_t front, uint32_t back) {
-    range.store(uint64_t{front} | (uint64_t{back} << 32), std::memory_order_relaxed);
+    range.store(pack(front, back), std::memory_order_relaxed);
   }
 };
 
@@ -37,11 +42,9 @@ struct alignas(64) ShareClaim {
 inline bool take_from_shares(ShareClaim* claims, uint32_t shares, uint32_t participant,
                              uint32_t per_take, uint32_t per_steal, uint32_t& first,
                              uint32_t& count) {
-  const auto front_of = [](uint64_t r) { return static_cast<uint32_t>(r); };
-  const auto back_of = [](uint64_t r) { return static_cast<uint32_t>(r >> 32); };
-  const auto pack = [](uint32_t front, uint32_t back) {
-    return uint64_t{front} | (uint64_t{back} << 32);
-  };
+  const auto front_of = ShareClaim::front_of;
+  const auto back_of = ShareClaim::back_of;
+  const auto pack = ShareClaim::pack;
   if (participant < shares) {
     std::atomic<uint64_t>& own = claims[participant].range;
     uint64_t range = own.load(std::memory_order_relaxed);

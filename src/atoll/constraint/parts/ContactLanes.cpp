@@ -321,7 +321,7 @@ ContactLanes::PointGeometry ContactLanes::point_geometry(uint32_t p, LaneMask fa
   // A block of one form does not compute the other.
   const uint32_t face_bits = face.bits();
   PointGeometry stored;
-  if (face_bits != (1u << k_width) - 1u) {
+  if (face_bits != k_all_lanes) {
     const LaneFloat3s* geometry = &geometry_[4 * p];
     stored = {geometry[0].get(), geometry[1].get(), geometry[2].get(), geometry[3].get()};
     if (face_bits == 0) return stored;
@@ -337,7 +337,7 @@ ContactLanes::PointGeometry ContactLanes::point_geometry(uint32_t p, LaneMask fa
   const PointGeometry made{geometry_[k_face_angular1].get() + tilt,
                            geometry_[k_face_angular2].get() + tilt, at(k_face_inv_i_angular1),
                            at(k_face_inv_i_angular2)};
-  if (face_bits == (1u << k_width) - 1u) return made;
+  if (face_bits == k_all_lanes) return made;
   return {select3(face, made.r1_cross_normal, stored.r1_cross_normal),
           select3(face, made.r2_cross_normal, stored.r2_cross_normal),
           select3(face, made.angular1, stored.angular1),
@@ -354,16 +354,12 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
   // The face block (FaceContactPart::solve_velocity_constraint).
   LaneMask significant = LaneMask::none();
   LaneMask fallback = mask;
-  const LaneMask face = mask & (face_inv_n_.get() != zero);
+  const LaneMask face = mask & face_lanes();
   if (face.any()) {
     const Lanes3 normal = normal_.get();
     const Lanes3 dv = vel.v2 - vel.v1;
-    const Lanes3 dw = vel.w2 - vel.w1;
     Lanes g[3];
-    g[0] = dot(normal, dv) + dot(geometry_[k_face_angular2].get(), vel.w2) -
-           dot(geometry_[k_face_angular1].get(), vel.w1);
-    g[1] = dot(geometry_[k_face_angular1 + 1].get(), dw);
-    g[2] = dot(geometry_[k_face_angular1 + 2].get(), dw);
+    face_velocity(vel, dot(normal, dv), g);
     Lanes error[3];
     for (int k = 0; k < 3; ++k) error[k] = face_target_[k].get() - g[k];
     Lanes impulse[3];
@@ -505,20 +501,14 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
   const uint32_t face_bits = face.bits();
   const Lanes normal_dv = dot(normal, dv);
   Lanes g[3] = {zero, zero, zero};
-  if (face_bits != 0) {
-    const Lanes3 dw = vel.w2 - vel.w1;
-    g[0] = normal_dv + dot(geometry_[k_face_angular2].get(), vel.w2) -
-           dot(geometry_[k_face_angular1].get(), vel.w1);
-    g[1] = dot(geometry_[k_face_angular1 + 1].get(), dw);
-    g[2] = dot(geometry_[k_face_angular1 + 2].get(), dw);
-  }
+  if (face_bits != 0) face_velocity(vel, normal_dv, g);
   Lanes sum = zero;
   Lanes moment = zero;
   for (uint32_t p = 0; p < k_max_points; ++p) {
     const LaneMask in = Lanes::broadcast(static_cast<float>(p)) < n;
     const PointRow& row = points_[p];
     Lanes jv = zero;
-    if (face_bits != (1u << k_width) - 1u) {
+    if (face_bits != k_all_lanes) {
       const LaneFloat3s* geometry = &geometry_[4 * p];
       jv = normal_dv + dot(geometry[1].get(), vel.w2) - dot(geometry[0].get(), vel.w1);
     }

@@ -143,6 +143,17 @@ class ContactLanes {
   PointGeometry point_geometry(uint32_t p, LaneMask face) const;
   // The lanes that hold the face form.
   LaneMask face_lanes() const { return face_inv_n_.get() != Lanes::zero(); }
+  // LaneMask::bits() of a mask with every lane set.
+  static constexpr uint32_t k_all_lanes = (1u << k_width) - 1u;
+  // The face block's generalised velocity (push, two tilt rates) from the bodies' velocities and
+  // the normal's part of the push, dot(normal, v2 - v1); meaningful in the face-form lanes.
+  void face_velocity(const Velocities& vel, Lanes normal_dv, Lanes g[3]) const {
+    const Lanes3 dw = vel.w2 - vel.w1;
+    g[0] = normal_dv + dot(geometry_[k_face_angular2].get(), vel.w2) -
+           dot(geometry_[k_face_angular1].get(), vel.w1);
+    g[1] = dot(geometry_[k_face_angular1 + 1].get(), dw);
+    g[2] = dot(geometry_[k_face_angular1 + 2].get(), dw);
+  }
 
   uint32_t body1_[k_width] = {};
   uint32_t body2_[k_width] = {};
