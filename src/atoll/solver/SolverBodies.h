@@ -48,6 +48,8 @@ struct SolverBodies {
   std::vector<uint32_t> moving;
   /// Solver indices of the active dynamic LinearCast non-sensors (CCD candidates).
   std::vector<uint32_t> linear_cast_candidates;
+  /// Scratch of gather_solver_bodies: per active body's entry, 1 when it is a CCD candidate.
+  std::vector<uint8_t> cast_candidate;
 
   /// Number of entries.
   uint32_t size() const { return static_cast<uint32_t>(bodies.size()); }
@@ -64,8 +66,8 @@ struct SolverBodies {
 void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, SolverBodies& solver);
 
 /// Stage gather_solver_bodies: one movable entry per active body, in active-list order; resets
-/// the entries of the last step.
-void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver);
+/// the entries of the last step. In shares as write_back (each entry on its own).
+void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver, JobSystem& jobs);
 
 /// Stage integrate_positions: velocities × dt into the positions of the moving entries, in
 /// one share per worker of at least k_body_share entries on `jobs` (each entry on its own: any

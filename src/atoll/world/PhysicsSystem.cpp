@@ -186,7 +186,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   body_manager_.sort_active_bodies();
   timed(Stage::apply_forces, [&] { apply_forces(body_manager_, settings_.gravity, dt, solver); });
   timed(Stage::find_pairs, [&] { find_pairs(); });
-  timed(Stage::gather_solver_bodies, [&] { gather_solver_bodies(body_manager_, solver); });
+  timed(Stage::gather_solver_bodies,
+        [&] { gather_solver_bodies(body_manager_, solver, *ctx.jobs); });
   timed(Stage::narrow_phase, [&] { narrow_phase(ctx); });
   timed(Stage::build_islands, [&] {
     build_islands(contact_manager_, constraint_manager_, solver, body_manager_, islands,
