@@ -80,23 +80,28 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
   const uint32_t n = contacts.num_constraints();
   body1.resize(n);
   body2.resize(n);
-  // In shares of the contacts on several workers: the narrow phase made their headers in the
-  // same order, in shares too, so each worker mostly reads what its core wrote (on the caller
-  // alone, the 2-thread pyramid read them 6 ms slower per 500 steps than 1 thread did; in
-  // shares the stage takes 57 instead of 64 ms). One worker links without atomics (with them
-  // the stage took 4–5 ms longer on one thread).
+  // The contacts' bodies are read in shares of the contacts on several workers: the narrow
+  // phase made their headers in the same order, in shares too, so each worker mostly reads what
+  // its core wrote (on the caller alone, the 2-thread pyramid read them 6 ms slower per 500
+  // steps than 1 thread did). Linking them on every worker too (link_concurrent) makes every
+  // worker climb to the same roots: on 2 workers the pyramid's links (one island) took 28 ms
+  // per 500 steps there against 15 on the caller after the shared read, and many_pyramids'
+  // build_islands 90 against 70 ms. So up to k_serial_link_workers workers link on the caller,
+  // without atomics; with more, the shares link as they read, as before (whether that still
+  // pays at 3 or more workers is not measured: the machines here have 2 cores).
   constexpr uint32_t k_link_share = 1024;
-  const bool concurrent = Shares(jobs.num_workers(), n, k_link_share).shares > 1;
+  constexpr uint32_t k_serial_link_workers = 2;
+  const bool concurrent = jobs.num_workers() > k_serial_link_workers &&
+                          Shares(jobs.num_workers(), n, k_link_share).shares > 1;
   parallel_for_shares(jobs, n, k_link_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t i = begin; i < end; ++i) {
       body1[i] = contacts.constraint_body1(i);
       body2[i] = contacts.constraint_body2(i);
-      if (concurrent)
-        islands.link_concurrent(body1[i], body2[i]);
-      else
-        islands.link(body1[i], body2[i]);
+      if (concurrent) islands.link_concurrent(body1[i], body2[i]);
     }
   });
+  if (!concurrent)
+    for (uint32_t i = 0; i < n; ++i) islands.link(body1[i], body2[i]);
   const uint32_t m = constraints.num_solved();
   for (uint32_t i = 0; i < m; ++i) {
     const uint32_t a = constraints.solved_body1(i);
