@@ -3,7 +3,8 @@
 // has finished, the non-parallel split's batches run in order on one thread, and the rounds run
 // are the ones next_round decides from the batches' results — for the inline job system, thread
 // pools of 2, 3 and 4 workers and a job system that runs the ranges backwards on one thread (a
-// worker that never runs beside the others must not be waited for). Named *Thread*: the
+// worker that never runs beside the others must not be waited for); and an island whose splits
+// are all too small to share runs on the caller alone. Named *Thread*: the
 // ThreadSanitizer build runs it.
 
 #include "atoll/solver/SplitRounds.h"
@@ -179,6 +180,61 @@ TEST(SplitRounds, RunsAgainWithOtherSplitsAndRounds) {
           for (uint32_t bt = 0; bt < splits.num_batches(s); ++bt)
             ASSERT_EQ(record.runs[record.slot(round, s, bt)].load(), 1u);
     }
+  }
+}
+
+// A job system that counts the runs it is given and hands them to another.
+class CountingJobSystem final : public JobSystem {
+ public:
+  explicit CountingJobSystem(JobSystem& inner) : inner_(inner) {}
+  uint32_t num_workers() const override { return inner_.num_workers(); }
+  void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) override {
+    ++runs;
+    inner_.run(task, count, min_range, context);
+  }
+  uint32_t runs = 0;
+
+ private:
+  JobSystem& inner_;
+};
+
+TEST(SplitRounds, SplitsTooSmallToShareRunOnTheCaller) {
+  // Splits of 7, 8 and 4 batches: none above k_min_share_batches, so one share each; the other
+  // workers would only wait at every split's end. The job system is not asked to run anything,
+  // and every batch of every round runs once, on the calling thread. An island with a split of
+  // 57 batches is shared.
+  static_assert(SplitRounds::k_min_share_batches == 8, "the sizes below are 7, 8, 4 batches");
+  const Island small({100, 128, 60}, false);
+  const Island large({100, 900, 60}, false);
+  struct Seen {
+    std::mutex mutex;
+    std::vector<std::thread::id> threads;
+  };
+  const auto run = [](JobSystem& jobs, const Island& island, Seen& seen) {
+    SplitRounds runner;
+    runner.run(
+        jobs, island.view(), 3,
+        [](void* context, uint32_t, uint32_t, uint32_t) {
+          Seen& s = *static_cast<Seen*>(context);
+          const std::lock_guard lock(s.mutex);
+          s.threads.push_back(std::this_thread::get_id());
+          return true;
+        },
+        next_round, &seen);
+    for (uint32_t round = 0; round < 3; ++round) EXPECT_TRUE(runner.changed(round));
+  };
+  for (const auto& inner : job_systems()) {
+    SCOPED_TRACE(inner->num_workers());
+    CountingJobSystem jobs(*inner);
+    Seen seen;
+    run(jobs, small, seen);
+    EXPECT_EQ(jobs.runs, 0u);
+    ASSERT_EQ(seen.threads.size(), 3u * (7 + 8 + 4));
+    for (const std::thread::id& id : seen.threads) EXPECT_EQ(id, std::this_thread::get_id());
+    Seen seen_large;
+    run(jobs, large, seen_large);
+    EXPECT_EQ(seen_large.threads.size(), 3u * (7 + 57 + 4));
+    EXPECT_EQ(jobs.runs, inner->num_workers() > 1 ? 1u : 0u);
   }
 }
 

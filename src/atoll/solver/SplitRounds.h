@@ -51,8 +51,8 @@ class SplitRounds {
 
   /// Runs rounds 0, next_round(0, …), … below `num_rounds` of `splits` on every worker of
   /// `jobs`; in each round the splits in order, a parallel split's batches on any worker, the
-  /// non-parallel split's batches in order on one. With one worker it runs the same sequence
-  /// on the caller.
+  /// non-parallel split's batches in order on one. With one worker, or when no split is large
+  /// enough to share (k_min_share_batches), it runs the same sequence on the caller.
   void run(JobSystem& jobs, const IslandSplits& splits, uint32_t num_rounds, Pass pass,
            NextRound next_round, void* context);
 
