@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "atoll/collision/broadphase/BroadPhase.h"
@@ -43,6 +45,90 @@ TEST(BroadPhaseThreads, FindPairsIsTheSameForAnyNumberOfWorkers) {
       ASSERT_TRUE(bp.find_pairs(active, shared, pool.get()).ok());
       EXPECT_EQ(shared, one) << percent << " % active, " << pool->num_workers() << " workers";
     }
+  }
+}
+
+// update_many with its bodies checked on 2, 3 and 8 workers leaves the boxes (and the pairs) of
+// the check on the caller — with few bodies leaving their boxes (re-inserted) and with all of
+// them (the trees rebuilt) — and a bad body in any share is the error of the first one in the
+// list, with nothing changed.
+TEST(BroadPhaseThreads, UpdateManyIsTheSameForAnyNumberOfWorkers) {
+  const DefaultLayers layers;
+  constexpr uint32_t k_count = 5000;  // several shares of BroadPhase::k_update_share
+  static_assert(k_count >= 4 * BroadPhase::k_update_share);
+  std::vector<std::unique_ptr<ThreadPool>> pools;
+  for (const uint32_t workers : {2u, 3u, 8u}) pools.push_back(ThreadPool::create(workers).value());
+  BroadPhase caller = BroadPhase::create(layers, layers, layers).value();
+  std::vector<BroadPhase> shared;
+  for (size_t p = 0; p < pools.size(); ++p)
+    shared.push_back(BroadPhase::create(layers, layers, layers).value());
+  Random rng(77);
+  std::vector<AABox> tight(k_count);
+  std::vector<Vec3> velocity(k_count);
+  std::vector<uint32_t> moving;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    const ObjectLayer layer = i % 5 == 0 ? layers::k_non_moving : layers::k_moving;
+    const Vec3 centre(rng.uniform(-30.0f, 30.0f), rng.uniform(-30.0f, 30.0f),
+                      rng.uniform(-30.0f, 30.0f));
+    const Vec3 half(rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f));
+    tight[i] = AABox::from_center(centre, half);
+    ASSERT_TRUE(caller.add(i, layer, tight[i]).ok());
+    for (BroadPhase& bp : shared) ASSERT_TRUE(bp.add(i, layer, tight[i]).ok());
+    if (layer == layers::k_moving) moving.push_back(i);
+  }
+  const float dt = 1.0f / 60.0f;
+  const auto bounds_of = [&](uint32_t i, AABox& box, Vec3& displacement) {
+    box = tight[i];
+    displacement = velocity[i] * dt;
+  };
+  for (int step = 0; step < 4; ++step) {
+    // Slow bodies, one in ten fast, for two steps; then all fast.
+    for (uint32_t i : moving) {
+      const float speed = step >= 2 ? 200.0f : i % 10 == 1 ? 3.0f : 0.2f;
+      velocity[i] =
+          Vec3(rng.uniform(-speed, speed), rng.uniform(-speed, speed), rng.uniform(-speed, speed));
+      tight[i] = tight[i].translated(velocity[i] * dt);
+    }
+    const Result<uint32_t> expected = caller.update_many(moving, bounds_of);
+    ASSERT_TRUE(expected.ok());
+    ASSERT_GT(*expected, 100u);
+    std::vector<BodyPair> pairs;
+    ASSERT_TRUE(caller.find_pairs(moving, pairs).ok());
+    for (size_t p = 0; p < pools.size(); ++p) {
+      SCOPED_TRACE(pools[p]->num_workers());
+      const Result<uint32_t> moved = shared[p].update_many(moving, bounds_of, pools[p].get());
+      ASSERT_TRUE(moved.ok());
+      EXPECT_EQ(*moved, *expected) << "step " << step;
+      for (uint32_t i = 0; i < k_count; ++i)
+        ASSERT_EQ(shared[p].fat_box(i), caller.fat_box(i)) << "step " << step << " body " << i;
+      std::vector<BodyPair> shared_pairs;
+      ASSERT_TRUE(shared[p].find_pairs(moving, shared_pairs).ok());
+      EXPECT_EQ(shared_pairs, pairs) << "step " << step;
+    }
+  }
+  // Two bad bodies, in different shares: the error names the first in the list, and no box
+  // changes (the good bodies before it would have moved).
+  const uint32_t first_bad = moving[moving.size() / 2 + 7];
+  const uint32_t second_bad = moving[moving.size() - 3];
+  const auto bad_bounds = [&](uint32_t i, AABox& box, Vec3& displacement) {
+    box = tight[i].translated(Vec3(50, 0, 0));
+    displacement = Vec3::zero();
+    if (i == first_bad) displacement = Vec3(std::numeric_limits<float>::quiet_NaN(), 0, 0);
+    if (i == second_bad) box = AABox(Vec3(1, 1, 1), Vec3(0, 0, 0));  // min above max
+  };
+  const Result<uint32_t> expected = caller.update_many(moving, bad_bounds);
+  ASSERT_FALSE(expected.ok());
+  EXPECT_NE(std::string(expected.error().message()).find("predicted_displacement"),
+            std::string::npos)
+      << expected.error().message();
+  for (size_t p = 0; p < pools.size(); ++p) {
+    SCOPED_TRACE(pools[p]->num_workers());
+    const AABox before = shared[p].fat_box(moving[0]);
+    const Result<uint32_t> bad = shared[p].update_many(moving, bad_bounds, pools[p].get());
+    ASSERT_FALSE(bad.ok());
+    EXPECT_STREQ(bad.error().message(), expected.error().message());
+    EXPECT_EQ(shared[p].fat_box(moving[0]), before);
+    ASSERT_TRUE(shared[p].validate().ok());
   }
 }
 

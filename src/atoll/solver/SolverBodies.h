@@ -62,8 +62,10 @@ struct SolverBodies {
 };
 
 /// Stage apply_forces: gravity × gravity factor, forces, torques and damping into the velocities
-/// of the active dynamic bodies; records every active body's velocity before it.
-void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, SolverBodies& solver);
+/// of the active dynamic bodies; records every active body's velocity before it. In shares as
+/// write_back (each body on its own).
+void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, SolverBodies& solver,
+                  JobSystem& jobs);
 
 /// Stage gather_solver_bodies: one movable entry per active body, in active-list order; resets
 /// the entries of the last step. In shares as write_back (each entry on its own).

@@ -184,7 +184,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::build_islands, [&] { wake_constrained_bodies(body_manager_, constraint_manager_); });
   // The active list is in activation order; sorting makes every later list deterministic.
   body_manager_.sort_active_bodies();
-  timed(Stage::apply_forces, [&] { apply_forces(body_manager_, settings_.gravity, dt, solver); });
+  timed(Stage::apply_forces,
+        [&] { apply_forces(body_manager_, settings_.gravity, dt, solver, *ctx.jobs); });
   timed(Stage::find_pairs, [&] { find_pairs(); });
   timed(Stage::gather_solver_bodies,
         [&] { gather_solver_bodies(body_manager_, solver, *ctx.jobs); });
@@ -325,7 +326,7 @@ void PhysicsSystem::update_bounds(float dt) {
   };
   // In one go, so that a tree in which most bodies left their fat boxes is rebuilt rather than
   // re-inserted body by body (BroadPhase::update_many).
-  if (broadphase_.update_many(body_manager_.active_bodies(), bounds_of).ok()) return;
+  if (broadphase_.update_many(body_manager_.active_bodies(), bounds_of, ctx_.jobs).ok()) return;
   // A body the broadphase refuses (update_many then changes nothing; not expected, as the
   // non-finite ones are quarantined by now): body by body, so that every other one still moves.
   for (uint32_t index : body_manager_.active_bodies()) {

@@ -71,26 +71,67 @@ class BroadPhase {
   /// need new boxes is refitted or rebuilt rather than re-inserted leaf by leaf
   /// (DynamicTree::move_leaves), which is what a scene of fast bodies needs every step. Returns
   /// how many bodies got new boxes. Error (nothing changed) as update() for the first bad body.
+  /// With `jobs`, the bodies are checked (bounds_of and whether a box must move) in one share
+  /// per worker of at least k_update_share bodies, so `bounds_of` must be callable from any
+  /// thread for different bodies; the boxes are then moved in the list's order on the caller.
   template <class BoundsOf>
-  Result<uint32_t> update_many(std::span<const uint32_t> body_indices, BoundsOf&& bounds_of) {
+  Result<uint32_t> update_many(std::span<const uint32_t> body_indices, BoundsOf&& bounds_of,
+                               JobSystem* jobs = nullptr) {
     moves_.clear();
-    AABox tight_box;
-    Vec3 displacement;
-    for (const uint32_t body_index : body_indices) {
-      bounds_of(body_index, tight_box, displacement);
-      if (!contains(body_index) || !DynamicTree::is_valid_box(tight_box) ||
-          !displacement.is_finite()) {
-        return update_error(body_index, tight_box, displacement);
+    const uint32_t count = static_cast<uint32_t>(body_indices.size());
+    InlineJobSystem inline_jobs;
+    JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
+    const Shares division(job_system.num_workers(), count, k_update_share);
+    // The bodies [begin, end) into `out`; the position of the first bad one, or count.
+    const auto check = [&](uint32_t begin, uint32_t end, std::vector<PendingMove>& out) {
+      AABox tight_box;
+      Vec3 displacement;
+      for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t body_index = body_indices[k];
+        bounds_of(body_index, tight_box, displacement);
+        if (!contains(body_index) || !DynamicTree::is_valid_box(tight_box) ||
+            !displacement.is_finite())
+          return k;
+        const BodyEntry& entry = bodies_[body_index];
+        PendingMove move{entry.bp_layer, {entry.proxy, AABox()}};
+        if (trees_[entry.bp_layer].needs_new_box(entry.proxy, tight_box, displacement,
+                                                 settings_.fat_margin, move.leaf.box))
+          out.push_back(move);
       }
-      const BodyEntry& entry = bodies_[body_index];
-      PendingMove move{entry.bp_layer, {entry.proxy, AABox()}};
-      if (trees_[entry.bp_layer].needs_new_box(entry.proxy, tight_box, displacement,
-                                               settings_.fat_margin, move.leaf.box)) {
-        moves_.push_back(move);
+      return count;
+    };
+    uint32_t first_bad = count;
+    if (division.shares <= 1) {
+      first_bad = check(0, count, moves_);
+    } else {
+      if (share_moves_.size() < division.shares) share_moves_.resize(division.shares);
+      parallel_for(job_system, division.shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
+        for (uint32_t share = first; share < last; ++share) {
+          ShareMoves& out = share_moves_[share];
+          out.list.clear();
+          out.first_bad = check(division.begin(share), division.end(share), out.list);
+        }
+      });
+      for (uint32_t share = 0; share < division.shares && first_bad == count; ++share) {
+        first_bad = share_moves_[share].first_bad;
+        if (first_bad == count)
+          moves_.insert(moves_.end(), share_moves_[share].list.begin(),
+                        share_moves_[share].list.end());
       }
+    }
+    if (first_bad != count) {
+      AABox tight_box;
+      Vec3 displacement;
+      bounds_of(body_indices[first_bad], tight_box, displacement);
+      moves_.clear();
+      return update_error(body_indices[first_bad], tight_box, displacement);
     }
     return apply_moves();
   }
+  /// Fewest bodies per share of update_many's check on several workers: as the solver's
+  /// per-body stages (SolverBodies.h, k_body_share), so that a share mostly reads the bodies
+  /// that the same core wrote back.
+  static constexpr uint32_t k_update_share = 1024;
   /// Moves a body to another object layer (and tree, when the broadphase layer changes).
   Status set_object_layer(uint32_t body_index, ObjectLayer layer);
   /// Rebuilds every tree top-down for the fastest queries, e.g. after adding a level's static
@@ -257,8 +298,14 @@ class BroadPhase {
   };
   std::vector<WalkTask> walk_tasks_;
   std::vector<DynamicTree::PairWalkEntry> walk_entries_;
-  // update_many scratch: the leaves to move, then one tree's share of them.
+  // update_many scratch: the leaves to move, then one tree's share of them; with several
+  // workers, each share's leaves to move and its first bad body (a cache line apart).
   std::vector<PendingMove> moves_;
+  struct alignas(64) ShareMoves {
+    std::vector<PendingMove> list;
+    uint32_t first_bad = 0;
+  };
+  std::vector<ShareMoves> share_moves_;
   std::vector<DynamicTree::LeafMove> tree_moves_;
 
  public:
