@@ -13,6 +13,17 @@
 namespace atl {
 namespace {
 
+// Every fifth body static, the others moving.
+ObjectLayer layer_of(uint32_t i) { return i % 5 == 0 ? layers::k_non_moving : layers::k_moving; }
+
+// A box of half extents 0.2–2 m centred within `range` of the origin on every axis.
+AABox random_box(Random& rng, float range) {
+  const Vec3 centre(rng.uniform(-range, range), rng.uniform(-range, range),
+                    rng.uniform(-range, range));
+  const Vec3 half(rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f));
+  return AABox::from_center(centre, half);
+}
+
 // find_pairs shared among 2, 3 and 8 workers — the tree walk (most bodies active) and the
 // per-body queries (few active) — finds the very pairs, in the very order, of one thread.
 // Run under ThreadSanitizer with the other thread tests.
@@ -23,11 +34,8 @@ TEST(BroadPhaseThreads, FindPairsIsTheSameForAnyNumberOfWorkers) {
   constexpr uint32_t k_count = 1500;
   std::vector<uint32_t> moving;
   for (uint32_t i = 0; i < k_count; ++i) {
-    const ObjectLayer layer = i % 5 == 0 ? layers::k_non_moving : layers::k_moving;
-    const Vec3 centre(rng.uniform(-12.0f, 12.0f), rng.uniform(-12.0f, 12.0f),
-                      rng.uniform(-12.0f, 12.0f));
-    const Vec3 half(rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f));
-    ASSERT_TRUE(bp.add(i, layer, AABox::from_center(centre, half)).ok());
+    const ObjectLayer layer = layer_of(i);
+    ASSERT_TRUE(bp.add(i, layer, random_box(rng, 12.0f)).ok());
     if (layer == layers::k_moving) moving.push_back(i);
   }
   std::vector<std::unique_ptr<ThreadPool>> pools;
@@ -54,8 +62,8 @@ TEST(BroadPhaseThreads, FindPairsIsTheSameForAnyNumberOfWorkers) {
 // list, with nothing changed.
 TEST(BroadPhaseThreads, UpdateManyIsTheSameForAnyNumberOfWorkers) {
   const DefaultLayers layers;
-  constexpr uint32_t k_count = 5000;  // several shares of BroadPhase::k_update_share
-  static_assert(k_count >= 4 * BroadPhase::k_update_share);
+  constexpr uint32_t k_count = 5000;  // several shares of k_body_share
+  static_assert(k_count >= 4 * k_body_share);
   std::vector<std::unique_ptr<ThreadPool>> pools;
   for (const uint32_t workers : {2u, 3u, 8u}) pools.push_back(ThreadPool::create(workers).value());
   BroadPhase caller = BroadPhase::create(layers, layers, layers).value();
@@ -67,11 +75,8 @@ TEST(BroadPhaseThreads, UpdateManyIsTheSameForAnyNumberOfWorkers) {
   std::vector<Vec3> velocity(k_count);
   std::vector<uint32_t> moving;
   for (uint32_t i = 0; i < k_count; ++i) {
-    const ObjectLayer layer = i % 5 == 0 ? layers::k_non_moving : layers::k_moving;
-    const Vec3 centre(rng.uniform(-30.0f, 30.0f), rng.uniform(-30.0f, 30.0f),
-                      rng.uniform(-30.0f, 30.0f));
-    const Vec3 half(rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f), rng.uniform(0.2f, 2.0f));
-    tight[i] = AABox::from_center(centre, half);
+    const ObjectLayer layer = layer_of(i);
+    tight[i] = random_box(rng, 30.0f);
     ASSERT_TRUE(caller.add(i, layer, tight[i]).ok());
     for (BroadPhase& bp : shared) ASSERT_TRUE(bp.add(i, layer, tight[i]).ok());
     if (layer == layers::k_moving) moving.push_back(i);

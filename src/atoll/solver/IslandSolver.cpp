@@ -515,7 +515,7 @@ void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
   const uint32_t count = islands.num_islands();
   scratch.may_sleep.resize(count);
   // In shares of at least 32 islands: the test is cheap and the bodies are the other per-body
-  // stages' data (SolverBodies.h, k_body_share). many_pyramids (64 islands of 55 bodies), 300
+  // stages' data (core/JobSystem.h, k_body_share). many_pyramids (64 islands of 55 bodies), 300
   // steps on 2 threads: 12.1 ms on the caller, 3.8 in two shares.
   constexpr uint32_t k_min_share_islands = 32;
   parallel_for_shares(

@@ -86,13 +86,4 @@ void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
 /// shares as integrate_positions.
 void write_back(BodyManager& body_manager, const SolverBodies& solver, JobSystem& jobs);
 
-/// Fewest entries in a share of the per-body stages. These stages do little per body and touch
-/// data the serial stages around them touch too (the bodies), so a share on another core moves
-/// cache lines as much as it saves work: below this many bodies they stay on the caller. With
-/// the per-worker lists a cache line apart, integrate_positions and write_back on 2 threads run
-/// faster than on one from about a thousand bodies (many_pyramids, 3 520 bodies: 17.3 + 30.3 ->
-/// 8.9 + 23.4 ms over 300 steps; highspeed, 5 000: 36.9 + 47.1 -> 27.2 + 33.4), where an
-/// earlier measurement, with the lists sharing lines, had write_back slower on two.
-inline constexpr uint32_t k_body_share = 1024;
-
 }  // namespace atl

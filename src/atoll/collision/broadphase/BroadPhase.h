@@ -72,8 +72,9 @@ class BroadPhase {
   /// (DynamicTree::move_leaves), which is what a scene of fast bodies needs every step. Returns
   /// how many bodies got new boxes. Error (nothing changed) as update() for the first bad body.
   /// With `jobs`, the bodies are checked (bounds_of and whether a box must move) in one share
-  /// per worker of at least k_update_share bodies, so `bounds_of` must be callable from any
-  /// thread for different bodies; the boxes are then moved in the list's order on the caller.
+  /// per worker of at least k_body_share bodies (core/JobSystem.h: the shares of the solver's
+  /// per-body stages), so `bounds_of` must be callable from any thread for different bodies;
+  /// the boxes are then moved in the list's order on the caller.
   template <class BoundsOf>
   Result<uint32_t> update_many(std::span<const uint32_t> body_indices, BoundsOf&& bounds_of,
                                JobSystem* jobs = nullptr) {
@@ -81,7 +82,7 @@ class BroadPhase {
     const uint32_t count = static_cast<uint32_t>(body_indices.size());
     InlineJobSystem inline_jobs;
     JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
-    const Shares division(job_system.num_workers(), count, k_update_share);
+    const Shares division(job_system.num_workers(), count, k_body_share);
     // The bodies [begin, end) into `out`; the position of the first bad one, or count.
     const auto check = [&](uint32_t begin, uint32_t end, std::vector<PendingMove>& out) {
       AABox tight_box;
@@ -128,10 +129,6 @@ class BroadPhase {
     }
     return apply_moves();
   }
-  /// Fewest bodies per share of update_many's check on several workers: as the solver's
-  /// per-body stages (SolverBodies.h, k_body_share), so that a share mostly reads the bodies
-  /// that the same core wrote back.
-  static constexpr uint32_t k_update_share = 1024;
   /// Moves a body to another object layer (and tree, when the broadphase layer changes).
   Status set_object_layer(uint32_t body_index, ObjectLayer layer);
   /// Rebuilds every tree top-down for the fastest queries, e.g. after adding a level's static
