@@ -32,6 +32,7 @@ struct TestContact {
   AxisConstraintPart friction1, friction2;
   AngularFrictionPart twist;
   FaceContactPart face;
+  InverseMassScales scales;
 
   ContactLanes::Source source(const std::vector<SolverBody>& bodies) const {
     ContactLanes::Source s;
@@ -46,6 +47,9 @@ struct TestContact {
     s.friction = friction;
     s.inv_mass1 = bodies[body1].inv_mass;
     s.inv_mass2 = bodies[body2].inv_mass;
+    s.inv_inertia1 = &bodies[body1].inv_inertia;
+    s.inv_inertia2 = &bodies[body2].inv_inertia;
+    s.scales = scales;
     s.normal_rows = normal_rows;
     s.twist_lever = twist_lever;
     s.friction1 = &friction1;
@@ -111,6 +115,11 @@ TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32
   c.body2 = body2;
   c.num_points = points;
   c.friction = friction;
+  // Every other contact scales its bodies' inverse masses and inertias (a listener's
+  // ContactSettings::mass_scales), which the lanes apply to the masses and inertias they hold.
+  if (random.uniform(0.0f, 1.0f) < 0.5f)
+    c.scales = {random.uniform(0.3f, 2.0f), random.uniform(0.3f, 2.0f), random.uniform(0.3f, 2.0f),
+                random.uniform(0.3f, 2.0f)};
   const SolverBody& b1 = bodies[body1];
   const SolverBody& b2 = bodies[body2];
   c.normal = Vec3(random.uniform(-0.1f, 0.1f), 1.0f, random.uniform(-0.1f, 0.1f)).normalized();
@@ -128,11 +137,12 @@ TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32
     r1[p] = at - b1.com_position;
     r2[p] = at - b2.com_position;
     targets[p] = 0.0f;
-    c.normal_rows[p].calculate_constraint_properties(b1, r1[p], b2, r2[p], c.normal, targets[p]);
+    c.normal_rows[p].calculate_constraint_properties(b1, r1[p], b2, r2[p], c.normal, targets[p],
+                                                     c.scales);
     if (warm) c.normal_rows[p].set_total_lambda(random.uniform(0.0f, 2.0f));
   }
   c.face.calculate_constraint_properties(b1, b2, r1, r2, targets, points, c.normal, c.tangent1,
-                                         c.tangent2);
+                                         c.tangent2, c.scales);
   if (friction > 0.0f) {
     Vec3 mean1;
     Vec3 mean2;
@@ -146,9 +156,9 @@ TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32
       const Vec3 d = r1[p] - mean1;
       c.twist_lever[p] = (d - c.normal * d.dot(c.normal)).length();
     }
-    c.friction1.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent1);
-    c.friction2.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent2);
-    c.twist.calculate_constraint_properties(b1, b2, c.normal);
+    c.friction1.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent1, 0.0f, c.scales);
+    c.friction2.calculate_constraint_properties(b1, mean1, b2, mean2, c.tangent2, 0.0f, c.scales);
+    c.twist.calculate_constraint_properties(b1, b2, c.normal, 0.0f, c.scales);
     if (warm) {
       c.friction1.set_total_lambda(random.uniform(-0.3f, 0.3f));
       c.friction2.set_total_lambda(random.uniform(-0.3f, 0.3f));

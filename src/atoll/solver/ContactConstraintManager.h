@@ -100,11 +100,25 @@ class ContactConstraintManager {
   struct CachedPair {
     uint32_t key1 = 0;
     uint32_t key2 = 0;
-    Vec3 relative_position;  // body 2's centre of mass in body 1's frame
-    Quat relative_rotation;  // body 1⁻¹ · body 2
     uint32_t first_manifold = 0;
     uint32_t num_manifolds = 0;
+    // The relative transform when the manifolds were computed, packed (44 bytes a pair instead
+    // of 64: two steps' pairs are held, the pyramid's 17 000).
+    Float3 position;    // body 2's centre of mass in body 1's frame
+    float rotation[4];  // body 1⁻¹ · body 2 (x, y, z, w)
+    Vec3 relative_position() const { return Vec3(position); }
+    Quat relative_rotation() const {
+      return Quat(Vec4(rotation[0], rotation[1], rotation[2], rotation[3]));
+    }
+    void set_relative_transform(const Vec3& p, const Quat& q) {
+      position = p.to_float3();
+      rotation[0] = q.x();
+      rotation[1] = q.y();
+      rotation[2] = q.z();
+      rotation[3] = q.w();
+    }
   };
+  static_assert(sizeof(CachedPair) == 44);
   /// Starts a step of length dt: last step's contacts become the cache that new contacts are
   /// matched against, and the warm-start ratio becomes dt / previous dt (0 with warm start off).
   void begin_step(float dt, const PhysicsSettings& settings);
@@ -404,6 +418,8 @@ class ContactConstraintManager {
     FaceContactPart face;
   };
   static constexpr uint32_t k_no_rows = ~0u;
+  // Bytes of scalar rows below which setup keeps them however few a step needs.
+  static constexpr size_t k_rows_worth_giving_back = 256 * 1024;
   // Fewest contacts per share of the parallel setup (core/JobSystem.h, parallel_for_shares).
   static constexpr uint32_t k_setup_share = 256;
   // Per-point friction rows (PhysicsSettings::manifold_friction off), bounded together per
@@ -454,7 +470,8 @@ class ContactConstraintManager {
   bool last_pair_open_ = false;
   // This step's contact constraints as added (narrow phase), and as set up: the contacts the
   // scalar solve takes have a constraint, constraints_[row_of_[index]] (the first ones of
-  // constraints_; slots past them are kept for the next steps, stale); those the wide solve
+  // constraints_; slots past them are kept for the next steps, stale, unless a step needs fewer
+  // than a quarter of them: setup_velocity_constraints); those the wide solve
   // takes have none (row_of_ k_no_rows), their rows live in their lanes.
   FillLaterVector<ContactHeader> added_;
   std::vector<Constraint> constraints_;

@@ -1,5 +1,6 @@
 #include "atoll/constraint/parts/ContactLanes.h"
 
+#include <array>
 #include <cstddef>
 #include <type_traits>
 
@@ -44,8 +45,6 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   const auto put_row = [&](Row& row, const AxisConstraintPart& part) {
     put3(row.r1_cross_axis, part.r1_cross_axis_);
     put3(row.r2_cross_axis, part.r2_cross_axis_);
-    put3(row.angular1, part.angular1_);
-    put3(row.angular2, part.angular2_);
     put(row.effective_mass, part.effective_mass());
     put(row.target, part.target_velocity());
     put(row.lambda, part.total_lambda());
@@ -61,16 +60,22 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
     put(points_[p].lambda, part.total_lambda());
     put(lever_[p], s.friction > 0.0f ? s.twist_lever[p] : 0.0f);
     if (face.is_active()) continue;
-    LaneFloat3s* geometry = &geometry_[4 * p];
-    put3(geometry[0], part.r1_cross_axis_);
-    put3(geometry[1], part.r2_cross_axis_);
-    put3(geometry[2], part.angular1_);
-    put3(geometry[3], part.angular2_);
+    put3(geometry_[2 * p], part.r1_cross_axis_);
+    put3(geometry_[2 * p + 1], part.r2_cross_axis_);
   }
-  put3(inv_mass1_, s.inv_mass1);
-  put3(inv_mass2_, s.inv_mass2);
-  put(mass_scale1_, s.scales.inv_mass1);
-  put(mass_scale2_, s.scales.inv_mass2);
+  put3(inv_mass1_, s.inv_mass1 * s.scales.inv_mass1);
+  put3(inv_mass2_, s.inv_mass2 * s.scales.inv_mass2);
+  // A body's inverse inertia (symmetric) times its scale, as diagonal and off-diagonal.
+  const auto put_inertia = [&put](LaneFloat3s(&to)[2], const Mat44& m, float scale) {
+    put(to[0].x, m(0, 0) * scale);
+    put(to[0].y, m(1, 1) * scale);
+    put(to[0].z, m(2, 2) * scale);
+    put(to[1].x, m(0, 1) * scale);
+    put(to[1].y, m(0, 2) * scale);
+    put(to[1].z, m(1, 2) * scale);
+  };
+  put_inertia(inv_inertia1_, *s.inv_inertia1, s.scales.inv_inertia1);
+  put_inertia(inv_inertia2_, *s.inv_inertia2, s.scales.inv_inertia2);
 
   // Without friction the friction rows are not set up (all zero): zero tangents make their
   // M⁻¹·tangent zero too.
@@ -84,8 +89,6 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   }
 
   const AngleConstraintPart& twist = *s.twist;
-  put3(twist_angular1_, twist.angular1_);
-  put3(twist_angular2_, twist.angular2_);
   put(twist_mass_, twist.effective_mass());
   put(twist_target_, twist.row_.spring().target());
   put(twist_lambda_, twist.total_lambda());
@@ -94,12 +97,15 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   if (face.is_active()) {
     for (uint32_t k = 0; k < 3; ++k) {
       put3(geometry_[k_face_angular1 + k], face.angular1_[k]);
-      put3(geometry_[k_face_inv_i_angular1 + k], face.inv_i_angular1_[k]);
-      put3(geometry_[k_face_inv_i_angular2 + k], face.inv_i_angular2_[k]);
-      put3(geometry_[k_face_a + k], face.a_[k]);
-      put3(geometry_[k_face_inv_a + k], face.inv_a_[k]);
       put(face_target_[k], face.target_[k]);
     }
+    // A and A⁻¹ are symmetric: their upper triangles.
+    const auto put_symmetric = [&put3](LaneFloat3s* to, const float(&m)[3][3]) {
+      put3(to[0], std::array<float, 3>{m[0][0], m[1][1], m[2][2]});
+      put3(to[1], std::array<float, 3>{m[0][1], m[0][2], m[1][2]});
+    };
+    put_symmetric(&geometry_[k_face_a], face.a_);
+    put_symmetric(&geometry_[k_face_inv_a], face.inv_a_);
     put3(geometry_[k_face_angular2], face.angular2_);
     for (uint32_t p = 0; p < k_max_points; ++p) {
       const bool in = p < s.num_points;
@@ -126,8 +132,6 @@ void ContactLanes::for_each_number(F&& f) {
   const auto row = [&](Row& r) {
     f3(r.r1_cross_axis);
     f3(r.r2_cross_axis);
-    f3(r.angular1);
-    f3(r.angular2);
     f(r.effective_mass);
     f(r.target);
     f(r.lambda);
@@ -136,8 +140,8 @@ void ContactLanes::for_each_number(F&& f) {
   f3(normal_);
   f3(inv_mass1_);
   f3(inv_mass2_);
-  f(mass_scale1_);
-  f(mass_scale2_);
+  for (LaneFloat3s& v : inv_inertia1_) f3(v);
+  for (LaneFloat3s& v : inv_inertia2_) f3(v);
   for (PointRow& r : points_) {
     f(r.effective_mass);
     f(r.target);
@@ -149,8 +153,6 @@ void ContactLanes::for_each_number(F&& f) {
     f3(tangent_[k]);
     row(friction_rows_[k]);
   }
-  f3(twist_angular1_);
-  f3(twist_angular2_);
   f(twist_mass_);
   f(twist_target_);
   f(twist_lambda_);
@@ -322,26 +324,19 @@ ContactLanes::PointGeometry ContactLanes::point_geometry(uint32_t p, LaneMask fa
   const uint32_t face_bits = face.bits();
   PointGeometry stored;
   if (face_bits != k_all_lanes) {
-    const LaneFloat3s* geometry = &geometry_[4 * p];
-    stored = {geometry[0].get(), geometry[1].get(), geometry[2].get(), geometry[3].get()};
+    stored = {geometry_[2 * p].get(), geometry_[2 * p + 1].get()};
     if (face_bits == 0) return stored;
   }
   const Lanes x = face_offset_[p][0].get();
   const Lanes y = face_offset_[p][1].get();
-  const auto at = [&](uint32_t first) {
-    return geometry_[first].get() + geometry_[first + 1].get() * x + geometry_[first + 2].get() * y;
-  };
   // The tilt rows are the same on both bodies (FaceContactPart.h).
   const Lanes3 tilt =
       geometry_[k_face_angular1 + 1].get() * x + geometry_[k_face_angular1 + 2].get() * y;
   const PointGeometry made{geometry_[k_face_angular1].get() + tilt,
-                           geometry_[k_face_angular2].get() + tilt, at(k_face_inv_i_angular1),
-                           at(k_face_inv_i_angular2)};
+                           geometry_[k_face_angular2].get() + tilt};
   if (face_bits == k_all_lanes) return made;
   return {select3(face, made.r1_cross_normal, stored.r1_cross_normal),
-          select3(face, made.r2_cross_normal, stored.r2_cross_normal),
-          select3(face, made.angular1, stored.angular1),
-          select3(face, made.angular2, stored.angular2)};
+          select3(face, made.r2_cross_normal, stored.r2_cross_normal)};
 }
 
 LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
@@ -360,13 +355,11 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
     const Lanes3 dv = vel.v2 - vel.v1;
     Lanes g[3];
     face_velocity(vel, dot(normal, dv), g);
-    Lanes error[3];
-    for (int k = 0; k < 3; ++k) error[k] = face_target_[k].get() - g[k];
-    Lanes impulse[3];
-    for (uint32_t k = 0; k < 3; ++k) {
-      const Lanes3 row = geometry_[k_face_inv_a + k].get();
-      impulse[k] = row.x * error[0] + row.y * error[1] + row.z * error[2];
-    }
+    const Lanes3 error{face_target_[0].get() - g[0], face_target_[1].get() - g[1],
+                       face_target_[2].get() - g[2]};
+    const Lanes3 impulse3 =
+        symmetric_times(geometry_[k_face_inv_a], geometry_[k_face_inv_a + 1], error);
+    const Lanes impulse[3] = {impulse3.x, impulse3.y, impulse3.z};
     // A non-finite impulse (a body already non-finite): the block applies nothing and the
     // points are not solved either.
     const LaneMask finite = is_finite(impulse[0]) & is_finite(impulse[1]) & is_finite(impulse[2]);
@@ -428,18 +421,16 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
       }
       vel.v1 -= linear1(normal) * applied[0];
       vel.v2 += linear2(normal) * applied[0];
-      const LaneFloat3s* inv_i1 = &geometry_[k_face_inv_i_angular1];
-      const LaneFloat3s* inv_i2 = &geometry_[k_face_inv_i_angular2];
-      vel.w1 -= inv_i1[0].get() * applied[0] + inv_i1[1].get() * applied[1] +
-                inv_i1[2].get() * applied[2];
-      vel.w2 += inv_i2[0].get() * applied[0] + inv_i2[1].get() * applied[1] +
-                inv_i2[2].get() * applied[2];
+      // The block's angular impulses: Σ ang_k · applied_k on each body (the tilt rows are the
+      // same on both).
+      const Lanes3 tilt = geometry_[k_face_angular1 + 1].get() * applied[1] +
+                          geometry_[k_face_angular1 + 2].get() * applied[2];
+      vel.w1 -= inv_inertia1(geometry_[k_face_angular1].get() * applied[0] + tilt);
+      vel.w2 += inv_inertia2(geometry_[k_face_angular2].get() * applied[0] + tilt);
 
-      Lanes change[3];
-      for (uint32_t k = 0; k < 3; ++k) {
-        const Lanes3 row = geometry_[k_face_a + k].get();
-        change[k] = row.x * applied[0] + row.y * applied[1] + row.z * applied[2];
-      }
+      const Lanes3 change3 = symmetric_times(geometry_[k_face_a], geometry_[k_face_a + 1],
+                                             Lanes3{applied[0], applied[1], applied[2]});
+      const Lanes change[3] = {change3.x, change3.y, change3.z};
       const LaneMask moving =
           solved & (largest_change > Lanes::broadcast(1.0e-5f) * largest_lambda);
       const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
@@ -475,9 +466,9 @@ LaneMask ContactLanes::solve_normals(Velocities& vel, LaneMask mask) {
       row.lambda.set(select(take, total, lambda));
       const Lanes apply = select(is_finite(delta), delta, zero);
       vel.v1 -= linear1 * apply;
-      vel.w1 -= geometry.angular1 * apply;
+      vel.w1 -= inv_inertia1(geometry.r1_cross_normal * apply);
       vel.v2 += linear2 * apply;
-      vel.w2 += geometry.angular2 * apply;
+      vel.w2 += inv_inertia2(geometry.r2_cross_normal * apply);
       significant = significant | (take & (abs(delta) > threshold * mass));
     }
   }
@@ -508,10 +499,9 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
     const LaneMask in = Lanes::broadcast(static_cast<float>(p)) < n;
     const PointRow& row = points_[p];
     Lanes jv = zero;
-    if (face_bits != k_all_lanes) {
-      const LaneFloat3s* geometry = &geometry_[4 * p];
-      jv = normal_dv + dot(geometry[1].get(), vel.w2) - dot(geometry[0].get(), vel.w1);
-    }
+    if (face_bits != k_all_lanes)
+      jv =
+          normal_dv + dot(geometry_[2 * p + 1].get(), vel.w2) - dot(geometry_[2 * p].get(), vel.w1);
     if (face_bits != 0)
       jv = select(face, g[0] + face_offset_[p][0].get() * g[1] + face_offset_[p][1].get() * g[2],
                   jv);
@@ -537,6 +527,9 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
   const Lanes scale = max_lambda / sqrt(len_sq);
   const Lanes threshold = Lanes::broadcast(AxisConstraintPart::k_min_velocity_change);
   LaneMask significant = LaneMask::none();
+  // Both rows' angular impulses, turned into velocity changes together.
+  Lanes3 angular1{zero, zero, zero};
+  Lanes3 angular2{zero, zero, zero};
   for (int k = 0; k < 2; ++k) {
     Row& row = friction_rows_[k];
     new_lambda[k] = select(outside, new_lambda[k] * scale, new_lambda[k]);
@@ -545,11 +538,13 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
     const Lanes apply = select(is_finite(delta), delta, zero);
     const Lanes3 tangent = tangent_[k].get();
     vel.v1 -= linear1(tangent) * apply;
-    vel.w1 -= row.angular1.get() * apply;
     vel.v2 += linear2(tangent) * apply;
-    vel.w2 += row.angular2.get() * apply;
+    angular1 += row.r1_cross_axis.get() * apply;
+    angular2 += row.r2_cross_axis.get() * apply;
     significant = significant | (mask & (abs(delta) > threshold * row.effective_mass.get()));
   }
+  vel.w1 -= inv_inertia1(angular1);
+  vel.w2 += inv_inertia2(angular2);
 
   // Twist about the normal, bounded by μ·Σ(lever·λ) (torsional friction is not taken here).
   const Lanes max_twist = max(friction * moment, zero);
@@ -561,8 +556,8 @@ LaneMask ContactLanes::solve_friction(Velocities& vel) {
   const Lanes delta = select(mask, total - lambda, zero);
   twist_lambda_.set(select(mask, total, lambda));
   const Lanes apply = select(is_finite(delta), delta, zero);
-  vel.w1 -= twist_angular1_.get() * apply;
-  vel.w2 += twist_angular2_.get() * apply;
+  vel.w1 -= inv_inertia1(normal * apply);
+  vel.w2 += inv_inertia2(normal * apply);
   significant = significant | (mask & (abs(delta) > threshold * mass));
   return significant;
 }
@@ -579,19 +574,22 @@ void ContactLanes::warm_start(std::span<SolverBody> bodies, float ratio) {
     lambda_storage.set(lambda);
     return select(is_finite(lambda), lambda, zero);
   };
+  // Every row's angular impulse, summed and turned into a velocity change once per body.
+  Lanes3 angular1{zero, zero, zero};
+  Lanes3 angular2{zero, zero, zero};
   for (int k = 0; k < 2; ++k) {
     Row& row = friction_rows_[k];
     const Lanes apply = warm(row.lambda);
     const Lanes3 tangent = tangent_[k].get();
     vel.v1 -= linear1(tangent) * apply;
-    vel.w1 -= row.angular1.get() * apply;
     vel.v2 += linear2(tangent) * apply;
-    vel.w2 += row.angular2.get() * apply;
+    angular1 += row.r1_cross_axis.get() * apply;
+    angular2 += row.r2_cross_axis.get() * apply;
   }
   const Lanes twist = warm(twist_lambda_);
-  vel.w1 -= twist_angular1_.get() * twist;
-  vel.w2 += twist_angular2_.get() * twist;
   const Lanes3 normal = normal_.get();
+  angular1 += normal * twist;
+  angular2 += normal * twist;
   const Lanes3 linear1 = this->linear1(normal);
   const Lanes3 linear2 = this->linear2(normal);
   const LaneMask face = face_lanes();
@@ -599,10 +597,12 @@ void ContactLanes::warm_start(std::span<SolverBody> bodies, float ratio) {
     const Lanes apply = warm(points_[p].lambda);
     const PointGeometry geometry = point_geometry(p, face);
     vel.v1 -= linear1 * apply;
-    vel.w1 -= geometry.angular1 * apply;
     vel.v2 += linear2 * apply;
-    vel.w2 += geometry.angular2 * apply;
+    angular1 += geometry.r1_cross_normal * apply;
+    angular2 += geometry.r2_cross_normal * apply;
   }
+  vel.w1 -= inv_inertia1(angular1);
+  vel.w2 += inv_inertia2(angular2);
   scatter(bodies, vel);
 }
 

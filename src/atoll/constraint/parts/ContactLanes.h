@@ -20,10 +20,14 @@
 // Branches become masks: every lane computes both the face block and the point rows, and each
 // keeps the result its contact's scalar solve would have used; a lane's result is the scalar
 // one to float round-off (the compiler fuses other multiply-adds, and a contact with a face
-// block keeps only the block's rows, from which its points' rows are made: 146 numbers per lane
-// instead of 194). A lane without a contact has no points, no friction and no face, and applies
-// nothing. Every number in a block stays finite (drop_non_finite): rows of empty lanes and
-// points are multiplied by zero impulses.
+// block keeps only the block's rows, from which its points' rows are made). A lane holds each
+// body's scaled inverse inertia (6 numbers: it is symmetric) and turns a row's angular impulse
+// into a change of angular velocity with it as the solve goes, where the scalar parts store
+// I⁻¹·(r × axis) for every row: 114 numbers per lane instead of 146 (the pyramid's 8 400 contacts
+// in 3.8 MB instead of 4.9), and the solve, bound by memory, streams a fifth less per iteration
+// for a few more multiply-adds. A lane without a contact has no points, no friction and no
+// face, and applies nothing. Every number in a block stays finite (drop_non_finite): rows of
+// empty lanes and points are multiplied by zero impulses.
 
 #include <cstdint>
 #include <span>
@@ -56,10 +60,12 @@ class ContactLanes {
     Vec3 tangent2;
     /// Friction coefficient (0: no friction rows are solved).
     float friction = 0.0f;
-    /// The bodies' inverse masses (SolverBody::inv_mass) and the contact's scales of them: the
-    /// rows' M⁻¹·axis are (inv_mass · axis) × scale, and the lanes compute them so.
+    /// The bodies' inverse masses (SolverBody::inv_mass) and world inverse inertias
+    /// (SolverBody::inv_inertia, symmetric), and the contact's scales of them.
     Vec3 inv_mass1;
     Vec3 inv_mass2;
+    const Mat44* inv_inertia1 = nullptr;
+    const Mat44* inv_inertia2 = nullptr;
     InverseMassScales scales;
     /// num_points non-penetration rows (hard, λ ≥ 0).
     const AxisConstraintPart* normal_rows = nullptr;
@@ -103,15 +109,26 @@ class ContactLanes {
   struct Velocities {
     Lanes3 v1, w1, v2, w2;
   };
-  // M⁻¹·axis of body 1 and 2 for rows along `axis`: (inv_mass · axis) × scale per component,
-  // the operations of the scalar parts (AxisConstraintPart::jacobian), so the same numbers.
-  static Lanes3 linear(const LaneFloat3s& inv_mass, const LaneFloats& scale, const Lanes3& axis) {
-    const Lanes s = scale.get();
-    return {inv_mass.x.get() * axis.x * s, inv_mass.y.get() * axis.y * s,
-            inv_mass.z.get() * axis.z * s};
+  // M⁻¹·axis of body 1 and 2 for rows along `axis` (scaled inverse mass per component).
+  Lanes3 linear1(const Lanes3& axis) const { return times(inv_mass1_.get(), axis); }
+  Lanes3 linear2(const Lanes3& axis) const { return times(inv_mass2_.get(), axis); }
+  static Lanes3 times(const Lanes3& a, const Lanes3& b) {
+    return {a.x * b.x, a.y * b.y, a.z * b.z};
   }
-  Lanes3 linear1(const Lanes3& axis) const { return linear(inv_mass1_, mass_scale1_, axis); }
-  Lanes3 linear2(const Lanes3& axis) const { return linear(inv_mass2_, mass_scale2_, axis); }
+  // S·v for the symmetric 3×3 matrix S with diagonal `diag` and off-diagonal (xy, xz, yz) `off`.
+  static Lanes3 symmetric_times(const LaneFloat3s& diag, const LaneFloat3s& off, const Lanes3& v) {
+    const Lanes3 d = diag.get();
+    const Lanes3 o = off.get();
+    return {d.x * v.x + o.x * v.y + o.y * v.z, o.x * v.x + d.y * v.y + o.z * v.z,
+            o.y * v.x + o.z * v.y + d.z * v.z};
+  }
+  // The change of body 1's / body 2's angular velocity for the angular impulse `l` (I⁻¹·l).
+  Lanes3 inv_inertia1(const Lanes3& l) const {
+    return symmetric_times(inv_inertia1_[0], inv_inertia1_[1], l);
+  }
+  Lanes3 inv_inertia2(const Lanes3& l) const {
+    return symmetric_times(inv_inertia2_[0], inv_inertia2_[1], l);
+  }
   // Calls f(LaneFloats&) for every number of the block but num_points_.
   template <class F>
   void for_each_number(F&& f);
@@ -123,19 +140,18 @@ class ContactLanes {
   // Friction rows and twist of the lanes with friction.
   LaneMask solve_friction(Velocities& vel);
 
-  // One row of the scalar solver (AxisConstraintPart) per lane.
+  // One row of the scalar solver (AxisConstraintPart) per lane, but its I⁻¹ (r × axis).
   struct Row {
     LaneFloat3s r1_cross_axis, r2_cross_axis;  // r × axis
-    LaneFloat3s angular1, angular2;            // I⁻¹ (r × axis)
     LaneFloats effective_mass, target, lambda;
   };
   // A point's non-penetration row but its geometry, which geometry_ holds.
   struct PointRow {
     LaneFloats effective_mass, target, lambda;
   };
-  // The geometry of point p's non-penetration row: r × n and I⁻¹ (r × n) of both bodies.
+  // The geometry of point p's non-penetration row: r × n of both bodies.
   struct PointGeometry {
-    Lanes3 r1_cross_normal, r2_cross_normal, angular1, angular2;
+    Lanes3 r1_cross_normal, r2_cross_normal;
   };
   // Point p's row geometry in every lane: read from the point form, or made from the block's
   // rows in the lanes of `face` (FaceContactPart.h: a point's row is row 0 + x·row 1 + y·row 2
@@ -164,39 +180,37 @@ class ContactLanes {
   bool used(uint32_t lane) const { return num_points_.v[lane] != 0.0f; }
   LaneFloats friction_;
   LaneFloat3s normal_;
-  // Each body's inverse mass and its scale: M⁻¹·axis of a row along the normal or a tangent is
-  // (inv_mass · axis) × scale, computed in the solve from these four numbers per body, as the
-  // scalar parts compute it, rather than stored per axis (18 numbers); a lane without friction
-  // has zero tangents, so that its friction rows' M⁻¹·tangent are 0 as in its scalar parts.
+  // Each body's inverse mass times the contact's scale of it: M⁻¹·axis of a row along the
+  // normal or a tangent is computed in the solve, rather than stored per axis (18 numbers); a
+  // lane without friction has zero tangents, so that its friction rows' M⁻¹·tangent are 0 as in
+  // its scalar parts.
   LaneFloat3s inv_mass1_, inv_mass2_;
-  LaneFloats mass_scale1_, mass_scale2_;
+  // Each body's world inverse inertia times the contact's scale of it: diagonal at [0],
+  // off-diagonal (xy, xz, yz) at [1].
+  LaneFloat3s inv_inertia1_[2], inv_inertia2_[2];
   PointRow points_[k_max_points];
   LaneFloats lever_[k_max_points];
 
-  // The non-penetration rows' geometry, 16 vectors per lane in one of two forms:
-  // - point form, a lane without face block: point p's r1 × n, r2 × n, I1⁻¹ (r1 × n) and
-  //   I2⁻¹ (r2 × n) at 4p … 4p + 3;
+  // The non-penetration rows' geometry, 8 vectors per lane in one of two forms:
+  // - point form, a lane without face block: point p's r1 × n and r2 × n at 2p and 2p + 1;
   // - face form, a lane with a face block (FaceContactPart's members): the block's rows ang1_k
-  //   at k_face_angular1 + k, ang2_0 at k_face_angular2, I1⁻¹·ang1_k and I2⁻¹·ang2_k at
-  //   k_face_inv_i_angular1 / 2 + k, and the rows of A = J M⁻¹ Jᵀ and of A⁻¹ at k_face_a /
-  //   k_face_inv_a + k. Its points' rows follow from the block's (point_geometry).
+  //   at k_face_angular1 + k, ang2_0 at k_face_angular2, and A = J M⁻¹ Jᵀ and A⁻¹, which are
+  //   symmetric, as diagonal and off-diagonal (xy, xz, yz) at k_face_a / k_face_inv_a and the
+  //   next. Its points' rows follow from the block's (point_geometry).
   // A face contact needs its points' rows too (the block falls back to them when it would
   // pull), and holding them besides the block took 48 of 194 numbers per lane: the solve
   // streams every number of a block in every iteration and is bound by memory.
   static constexpr uint32_t k_face_angular1 = 0;
   static constexpr uint32_t k_face_angular2 = 3;
-  static constexpr uint32_t k_face_inv_i_angular1 = 4;
-  static constexpr uint32_t k_face_inv_i_angular2 = 7;
-  static constexpr uint32_t k_face_a = 10;
-  static constexpr uint32_t k_face_inv_a = 13;
-  LaneFloat3s geometry_[4 * k_max_points];
-  static_assert(k_face_inv_a + 3 == 4 * k_max_points, "the face form fills the point form's room");
+  static constexpr uint32_t k_face_a = 4;
+  static constexpr uint32_t k_face_inv_a = 6;
+  LaneFloat3s geometry_[2 * k_max_points];
+  static_assert(k_face_inv_a + 2 == 2 * k_max_points, "the face form fills the point form's room");
 
   LaneFloat3s tangent_[2];
   Row friction_rows_[2];
 
   // Twist: angular row about the normal (its axis).
-  LaneFloat3s twist_angular1_, twist_angular2_;  // I⁻¹·normal
   LaneFloats twist_mass_, twist_target_, twist_lambda_;
 
   // The rest of the face block (FaceContactPart's members, per lane; its M⁻¹·normal are the
