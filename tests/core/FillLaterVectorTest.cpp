@@ -1,5 +1,5 @@
 // FillLaterVector (core/FillLaterVector.h): growing without arguments leaves the new places to
-// their filler, and everything else is std::vector — the contact cache relies on elements
+// their filler, and everything else is as in std::vector — the contact cache relies on elements
 // written before a growth keeping their values when the list moves, and on copies and swaps.
 
 #include "atoll/core/FillLaterVector.h"
@@ -54,11 +54,14 @@ TEST(FillLaterVectorTest, ConstructionWithArgumentsCopiesSwapsAndAlgorithmsWorkA
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].key, 7u);
 
-  FillLaterVector<uint32_t> numbers(5u, 4u);  // with a value: written
-  EXPECT_EQ(std::accumulate(numbers.begin(), numbers.end(), 0u), 20u);
-  numbers.assign({1u, 2u, 3u});
+  FillLaterVector<uint32_t> numbers;
+  for (uint32_t i = 1; i <= 3; ++i) numbers.push_back(i);  // with a value: written
+  EXPECT_EQ(std::accumulate(numbers.begin(), numbers.end(), 0u), 6u);
   EXPECT_EQ(std::vector<uint32_t>(numbers.begin(), numbers.end()),
             (std::vector<uint32_t>{1, 2, 3}));
+  numbers = {};  // emptied, as the contact cache frees a list before it reserves more
+  EXPECT_TRUE(numbers.empty());
+  EXPECT_EQ(numbers.capacity(), 0u);
 }
 
 }  // namespace

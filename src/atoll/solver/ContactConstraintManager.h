@@ -33,6 +33,7 @@
 #include "atoll/constraint/parts/FaceStackPart.h"
 #include "atoll/core/FillLaterVector.h"
 #include "atoll/core/JobSystem.h"
+#include "atoll/core/ReallocVector.h"
 #include "atoll/core/StateStream.h"
 #include "atoll/solver/PhysicsSettings.h"
 
@@ -358,9 +359,11 @@ class ContactConstraintManager {
   // step's and the new ones (1.1 to 1.5 times one step's).
   struct Cache {
     FillLaterVector<CachedPair> pairs;
-    std::vector<CachedManifold> manifolds;
-    std::vector<CachedPoint> points;
-    std::vector<ContactSettings> settings;  // see CachedManifold::settings
+    // Grown in place (ReallocVector): room for a step's new contacts is made at begin_step,
+    // while last step's are in the lists.
+    ReallocVector<CachedManifold> manifolds;
+    ReallocVector<CachedPoint> points;
+    ReallocVector<ContactSettings> settings;  // see CachedManifold::settings
     // Drops the manifolds (and their points and settings) that no pair of `pairs` holds and
     // closes the gaps, keeping the order; `owner` is scratch.
     void compact(std::vector<uint32_t>& owner);
