@@ -78,7 +78,8 @@ TEST(ReallocVectorTest, CopiesAndMovesAreWholeLists) {
   assigned.push_back(plain_record(42));
   assigned = list;
   expect_records(assigned, 1000);
-  assigned = assigned;  // self-assignment keeps it
+  const ReallocVector<PlainRecord>& same = assigned;
+  assigned = same;  // self-assignment keeps it
   expect_records(assigned, 1000);
 
   ReallocVector<PlainRecord> moved(std::move(copy));
