@@ -269,13 +269,9 @@ void ContactConstraintManager::fill_reused_pair(const CachedPair& reused,
   // The entry keeps the relative transform of when its manifolds were computed: measuring the
   // next reuse against this step's transform would let a pair that creeps by less than the
   // threshold every step keep a stale manifold forever.
+  // Its keys are the pair's (it was found by them), and it keeps its manifolds where they are.
   CachedPair& entry = cache_.pairs[places.pair];
-  entry.key1 = pair.key1;
-  entry.key2 = pair.key2;
-  entry.position = reused.position;
-  std::copy(std::begin(reused.rotation), std::end(reused.rotation), std::begin(entry.rotation));
-  entry.first_manifold = reused.first_manifold;
-  entry.num_manifolds = reused.num_manifolds;
+  entry = reused;
   uint32_t place = places.constraint;
   for (uint32_t m = 0; m < reused.num_manifolds; ++m) {
     const uint32_t index = reused.first_manifold + m;

@@ -42,6 +42,12 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
     put(to.y, a[1]);
     put(to.z, a[2]);
   };
+  // A symmetric 3×3 matrix, element (r, c) = at(r, c), as its diagonal and its off-diagonal
+  // (xy, xz, yz): the layout symmetric_times reads.
+  const auto put_symmetric = [&put3](LaneFloat3s* to, const auto& at) {
+    put3(to[0], std::array<float, 3>{at(0, 0), at(1, 1), at(2, 2)});
+    put3(to[1], std::array<float, 3>{at(0, 1), at(0, 2), at(1, 2)});
+  };
   const auto put_row = [&](Row& row, const AxisConstraintPart& part) {
     put3(row.r1_cross_axis, part.r1_cross_axis_);
     put3(row.r2_cross_axis, part.r2_cross_axis_);
@@ -65,17 +71,11 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   }
   put3(inv_mass1_, s.inv_mass1 * s.scales.inv_mass1);
   put3(inv_mass2_, s.inv_mass2 * s.scales.inv_mass2);
-  // A body's inverse inertia (symmetric) times its scale, as diagonal and off-diagonal.
-  const auto put_inertia = [&put](LaneFloat3s(&to)[2], const Mat44& m, float scale) {
-    put(to[0].x, m(0, 0) * scale);
-    put(to[0].y, m(1, 1) * scale);
-    put(to[0].z, m(2, 2) * scale);
-    put(to[1].x, m(0, 1) * scale);
-    put(to[1].y, m(0, 2) * scale);
-    put(to[1].z, m(1, 2) * scale);
-  };
-  put_inertia(inv_inertia1_, *s.inv_inertia1, s.scales.inv_inertia1);
-  put_inertia(inv_inertia2_, *s.inv_inertia2, s.scales.inv_inertia2);
+  // Each body's inverse inertia times its scale.
+  put_symmetric(inv_inertia1_,
+                [&s](int r, int c) { return (*s.inv_inertia1)(r, c) * s.scales.inv_inertia1; });
+  put_symmetric(inv_inertia2_,
+                [&s](int r, int c) { return (*s.inv_inertia2)(r, c) * s.scales.inv_inertia2; });
 
   // Without friction the friction rows are not set up (all zero): zero tangents make their
   // M⁻¹·tangent zero too.
@@ -100,12 +100,8 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
       put(face_target_[k], face.target_[k]);
     }
     // A and A⁻¹ are symmetric: their upper triangles.
-    const auto put_symmetric = [&put3](LaneFloat3s* to, const float(&m)[3][3]) {
-      put3(to[0], std::array<float, 3>{m[0][0], m[1][1], m[2][2]});
-      put3(to[1], std::array<float, 3>{m[0][1], m[0][2], m[1][2]});
-    };
-    put_symmetric(&geometry_[k_face_a], face.a_);
-    put_symmetric(&geometry_[k_face_inv_a], face.inv_a_);
+    put_symmetric(&geometry_[k_face_a], [&face](int r, int c) { return face.a_[r][c]; });
+    put_symmetric(&geometry_[k_face_inv_a], [&face](int r, int c) { return face.inv_a_[r][c]; });
     put3(geometry_[k_face_angular2], face.angular2_);
     for (uint32_t p = 0; p < k_max_points; ++p) {
       const bool in = p < s.num_points;
