@@ -22,7 +22,7 @@ Lanes3 select3(LaneMask mask, const Lanes3& a, const Lanes3& b) {
 
 void ContactLanes::clear_lane(uint32_t lane) {
   body1_[lane] = body2_[lane] = 0;
-  write1_[lane] = write2_[lane] = 0;
+  write_bits_ &= ~((1u << lane) | (1u << (k_width + lane)));
   num_points_.v[lane] = 0.0f;
   friction_.v[lane] = 0.0f;
   face_inv_n_.v[lane] = 0.0f;
@@ -113,8 +113,7 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   }
   body1_[lane] = s.body1;
   body2_[lane] = s.body2;
-  write1_[lane] = s.write1 ? 1 : 0;
-  write2_[lane] = s.write2 ? 1 : 0;
+  write_bits_ |= (s.write1 ? 1u << lane : 0u) | (s.write2 ? 1u << (k_width + lane) : 0u);
   num_points_.v[lane] = static_cast<float>(s.num_points);
 }
 
@@ -256,12 +255,12 @@ void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) c
   to_vectors(in.v2, v2);
   to_vectors(in.w2, w2);
   for (uint32_t i = 0; i < k_width; ++i) {
-    if (write1_[i] != 0) {
+    if (writes1(i)) {
       SolverBody& b1 = bodies[body1_[i]];
       b1.linear_velocity = Vec3(v1[i]);
       b1.angular_velocity = Vec3(w1[i]);
     }
-    if (write2_[i] != 0) {
+    if (writes2(i)) {
       SolverBody& b2 = bodies[body2_[i]];
       b2.linear_velocity = Vec3(v2[i]);
       b2.angular_velocity = Vec3(w2[i]);
@@ -300,12 +299,12 @@ void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) c
     vectors[k]->z.store(f[3 * k + 2]);
   }
   for (uint32_t i = 0; i < k_width; ++i) {
-    if (write1_[i] != 0) {
+    if (writes1(i)) {
       SolverBody& b1 = bodies[body1_[i]];
       b1.linear_velocity = Vec3(f[0][i], f[1][i], f[2][i]);
       b1.angular_velocity = Vec3(f[3][i], f[4][i], f[5][i]);
     }
-    if (write2_[i] != 0) {
+    if (writes2(i)) {
       SolverBody& b2 = bodies[body2_[i]];
       b2.linear_velocity = Vec3(f[6][i], f[7][i], f[8][i]);
       b2.angular_velocity = Vec3(f[9][i], f[10][i], f[11][i]);

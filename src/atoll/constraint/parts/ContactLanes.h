@@ -173,8 +173,14 @@ class ContactLanes {
 
   uint32_t body1_[k_width] = {};
   uint32_t body2_[k_width] = {};
-  uint8_t write1_[k_width] = {};
-  uint8_t write2_[k_width] = {};
+  // Whether the solve writes body 1 (bit `lane`) and body 2 (bit k_width + `lane`) of a lane.
+  // One word of bits rather than an array of byte flags: GCC 12.2 at -O1 and -O2 deleted every
+  // call to scatter when its stores were guarded by byte flags (it judged the call free of
+  // effects: the lanes solved and wrote nothing back), which ContactLanesTest caught once it was
+  // built at those levels (tests/CMakeLists.txt builds it at -O1 and -O2 on its own).
+  uint32_t write_bits_ = 0;
+  bool writes1(uint32_t lane) const { return (write_bits_ >> lane & 1u) != 0; }
+  bool writes2(uint32_t lane) const { return (write_bits_ >> (k_width + lane) & 1u) != 0; }
 
   LaneFloats num_points_;  // as a float, 0 for an empty lane (a contact has at least one)
   bool used(uint32_t lane) const { return num_points_.v[lane] != 0.0f; }
