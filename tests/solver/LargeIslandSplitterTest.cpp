@@ -60,9 +60,20 @@ std::vector<uint32_t> check_splits(const Island& island, const IslandSplits& spl
   for (uint32_t s = 0; s < splits.num_splits(); ++s) {
     sizes.push_back(splits.num_items(s));
     EXPECT_TRUE(std::is_sorted(splits.constraints(s).begin(), splits.constraints(s).end()));
-    EXPECT_TRUE(std::is_sorted(splits.contacts(s).begin(), splits.contacts(s).end()));
     std::set<uint32_t> used;
     const bool parallel = !splits.is_non_parallel(s);
+    // The non-parallel split's contacts in the island's order, a parallel split's by their
+    // lower movable body, ties in the island's order.
+    const auto key = [&](uint32_t c) -> uint64_t {
+      const auto movable = [&](uint32_t b) {
+        return b < island.movable.size() && island.movable[b];
+      };
+      const uint32_t b1 = island.contact_body1[c], b2 = island.contact_body2[c];
+      const uint32_t lower = !movable(b1) ? b2 : !movable(b2) ? b1 : std::min(b1, b2);
+      return parallel ? (uint64_t{lower} << 32 | c) : c;
+    };
+    EXPECT_TRUE(std::is_sorted(splits.contacts(s).begin(), splits.contacts(s).end(),
+                               [&](uint32_t a, uint32_t b) { return key(a) < key(b); }));
     const auto visit = [&](uint32_t a, uint32_t b) {
       for (uint32_t body : {a, b}) {
         if (body >= island.movable.size() || !island.movable[body] || !parallel) continue;
@@ -144,6 +155,27 @@ TEST(LargeIslandSplitter, ImmovableBodiesDoNotBlock) {
   EXPECT_EQ(splits.contacts(0).size(), 0u);
   EXPECT_EQ(splits.contacts(1).size(), 200u);
   EXPECT_EQ(splits.contacts(2).size(), 200u);
+}
+
+TEST(LargeIslandSplitter, ParallelSplitsListContactsByTheirLowerMovableBody) {
+  // A row of 150 boxes on a floor, the floor contacts listed first and from the last box back
+  // (contact 149 - i holds box i), then the row's contacts (i, i + 1). The floor contacts fill
+  // split 0 (the floor blocks nothing); a parallel split lists them by box, so that a worker's
+  // share of it holds a stretch of neighbouring boxes: contacts 149, 148, …, 0.
+  Island island;
+  const uint32_t floor = island.add_body(false);
+  constexpr uint32_t n = 150;
+  for (uint32_t i = 0; i < n; ++i) island.add_body(true);
+  for (uint32_t i = 0; i < n; ++i) island.contact(floor, floor + n - i);
+  for (uint32_t i = 1; i < n; ++i) island.contact(floor + i, floor + i + 1);
+  Splitter splitter;
+  ASSERT_TRUE(island.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  check_splits(island, splits);
+  std::vector<uint32_t> expected(n);
+  for (uint32_t i = 0; i < n; ++i) expected[i] = n - 1 - i;
+  ASSERT_FALSE(splits.is_non_parallel(0));
+  EXPECT_EQ(std::vector<uint32_t>(splits.contacts(0).begin(), splits.contacts(0).end()), expected);
 }
 
 TEST(LargeIslandSplitter, ThresholdIs128Items) {

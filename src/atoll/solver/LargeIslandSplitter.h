@@ -17,8 +17,11 @@
 // before its contacts in every pass, so that contacts, solved last, hold best (IslandSolver.h);
 // assigning constraints first puts them into the lower splits and leaves contacts the later
 // splits and the non-parallel split, which is solved last, so the split solve keeps that order
-// as far as a split solve can. Inside each pass the items keep the island's order (constraints
-// by solve order, contacts by index), and every split lists its items in that order.
+// as far as a split solve can. The constraints of every split, and the contacts of the
+// non-parallel split, keep the island's order (constraints by solve order, contacts by index);
+// a parallel split lists its contacts by their lower movable body (its items share no moving
+// body, so their order does not change the solve, and in this one the workers' shares of every
+// split touch much the same bodies).
 //
 // The splits of every island are made once per collision step, before the velocity solve, and
 // the position solve reuses them (seed 001 §4.5). Everything is a function of the island's items
@@ -76,7 +79,8 @@ class IslandSplits {
     return constraint_items_.subspan(splits_[s].constraint_begin,
                                      splits_[s].constraint_end - splits_[s].constraint_begin);
   }
-  /// Contacts (contact constraint indices) of split `s`, ascending.
+  /// Contacts (contact constraint indices) of split `s`: ascending in the non-parallel split,
+  /// else by their lower movable body (ties ascending).
   std::span<const uint32_t> contacts(uint32_t s) const {
     return contact_items_.subspan(splits_[s].contact_begin,
                                   splits_[s].contact_end - splits_[s].contact_begin);
@@ -151,10 +155,19 @@ class LargeIslandSplitter {
   std::vector<uint32_t> constraint_items_;
   std::vector<uint32_t> contact_items_;
   uint32_t num_split_islands_ = 0;
+  // contact_order_ = positions 0 … n-1 of contact_key_ ordered by key, ties in position order.
+  // The keys are bodies of `island_bodies` (ascending).
+  void order_by_key(std::span<const uint32_t> island_bodies);
+
   // Scratch: the split mask of every solver body (zero outside split_island), the split of
-  // every item of the island being split.
+  // every item of the island being split, the key of every contact of that island (its lower
+  // movable body), a counter per solver body (zero outside order_by_key), and the island's
+  // contacts in key order.
   std::vector<uint32_t> body_mask_;
   std::vector<uint8_t> item_split_;
+  std::vector<uint32_t> contact_key_;
+  std::vector<uint32_t> body_cursor_;
+  std::vector<uint32_t> contact_order_;
 };
 
 }  // namespace atl
