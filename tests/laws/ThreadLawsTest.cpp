@@ -1,10 +1,11 @@
 // Determinism across threads (LAWS.md C3, seed 004 E6/E7, issue 9 item 2): the state hash
 // after 300 steps is the same for every job system and worker count, and across repeated runs,
-// on six scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
+// on seven scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
 // capsules and 84 joints), a pyramid of 7 layers (140 boxes), one island that the large-island
-// splitter splits (its splits' batches run on every worker), and 40 LinearCast spheres (their
-// casts run on every worker) — and a scene of three soft bodies (a rope tied to a crate, a
-// cloth, a pressure ball; their vertices are in the hash). The job
+// splitter splits (its splits' batches run on every worker), 40 LinearCast spheres (their
+// casts run on every worker), two piles of 100 crates, one with rolling resistance (side rows
+// numbered across the setup's shares) — and a scene of three soft bodies (a rope tied to a
+// crate, a cloth, a pressure ball; their vertices are in the hash). The job
 // systems: the inline one, one that runs a stage's ranges backwards on rotating worker indices (any
 // schedule must give the same bits, not only the ones a pool happens to produce), and the thread
 // pool with 2, 3, 4 and 8 workers. Built as atoll_tests_laws_threads, which the ThreadSanitizer
@@ -117,14 +118,32 @@ constexpr char k_pyramid[] = R"({
   "generators": [ { "type": "jolt_pyramid", "name": "p", "shape": "block", "layers": 7 } ]
 })";
 
+// Two piles of 100 crates in one place, one with rolling resistance and torsional friction: its
+// contacts are solved with their own rows, numbered across the workers' shares of the setup,
+// beside the others' lanes.
+constexpr char k_rolling_pile[] = R"({
+  "settings": { "allow_sleeping": false },
+  "shapes": { "crate": { "type": "box", "half_extent": [0.3, 0.2, 0.4] } },
+  "bodies": [ { "name": "floor", "shape": { "type": "box", "half_extent": [20, 1, 20] },
+                "position": [0, -1, 0], "motion": "static" } ],
+  "generators": [
+    { "type": "pile", "name": "r", "shape": "crate", "count": 100, "min": [-2, 1, -2],
+      "max": [2, 8, 2], "seed": 5, "random_rotation": true, "rolling_resistance": 0.05,
+      "torsional_friction": 0.02 },
+    { "type": "pile", "name": "p", "shape": "crate", "count": 100, "min": [-2, 1, -2],
+      "max": [2, 8, 2], "seed": 7, "random_rotation": true }
+  ]
+})";
+
 struct Scene {
   const char* name;
   const char* json;
 };
 
-constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},     {"pile", k_pile},
-                              {"ragdoll_pile", k_ragdolls}, {"pyramid", k_pyramid},
-                              {"bullets", k_bullets},       {"soft_bodies", k_soft_bodies}};
+constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},        {"pile", k_pile},
+                              {"ragdoll_pile", k_ragdolls},    {"pyramid", k_pyramid},
+                              {"bullets", k_bullets},          {"soft_bodies", k_soft_bodies},
+                              {"rolling_pile", k_rolling_pile}};
 
 // What a run of a scene shows after `steps` steps with `jobs` (null: inline): the state hash
 // (soft bodies' vertices included), the active bodies and body pairs of every step, the most

@@ -138,6 +138,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   num_points_ = 0;
   last_pair_open_ = false;
   added_.clear();
+  added_traits_.clear();
   lane_items_.clear();
   lane_slot_.clear();
   lookup_cursor_ = 0;
@@ -218,7 +219,8 @@ bool ContactConstraintManager::is_solved(const CachedManifold& manifold) const {
 }
 
 void ContactConstraintManager::make_header(const ContactBodyPair& pair, uint32_t manifold_index,
-                                           ContactHeader& c) const {
+                                           uint32_t place) {
+  ContactHeader& c = added_[place];
   const Cache& cache = cache_;
   const CachedManifold& manifold = cache.manifolds[manifold_index];
   // Defaults for what the manifold's side-list settings would hold (CachedManifold::settings).
@@ -238,12 +240,21 @@ void ContactConstraintManager::make_header(const ContactBodyPair& pair, uint32_t
   c.cache_manifold = manifold_index;
   c.cache_point = manifold.first_point;
   c.num_points = manifold.num_points;
+  uint8_t traits = 0;
+  if (c.rolling_resistance > 0.0f || c.torsional_friction > 0.0f) traits |= k_trait_torques;
+  if (c.rolling_resistance > 0.0f) traits |= k_trait_rolling;
+  if (c.after_ccd) traits |= k_trait_after_ccd;
+  if (c.num_points == 0) traits |= k_trait_no_points;
+  added_traits_[place] = traits;
 }
 
 void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
                                               uint32_t manifold_index) {
   if (!is_solved(cache_.manifolds[manifold_index])) return;
-  make_header(pair, manifold_index, added_.emplace_back());
+  const uint32_t place = static_cast<uint32_t>(added_.size());
+  added_.emplace_back();
+  added_traits_.emplace_back();
+  make_header(pair, manifold_index, place);
 }
 
 ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_later(
@@ -260,6 +271,7 @@ ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_
   last_pair_open_ = false;
   places.constraint = static_cast<uint32_t>(added_.size());
   added_.resize(added_.size() + lookup.num_solved);
+  added_traits_.resize(added_.size());
   return places;
 }
 
@@ -275,7 +287,7 @@ void ContactConstraintManager::fill_reused_pair(const CachedPair& reused,
   uint32_t place = places.constraint;
   for (uint32_t m = 0; m < reused.num_manifolds; ++m) {
     const uint32_t index = reused.first_manifold + m;
-    if (is_solved(cache_.manifolds[index])) make_header(pair, index, added_[place++]);
+    if (is_solved(cache_.manifolds[index])) make_header(pair, index, place++);
   }
 }
 
@@ -462,23 +474,34 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
 void ContactConstraintManager::setup_velocity_constraints(
     std::span<const SolverBody> bodies, std::span<const BodyVelocity> before_forces, float dt,
     const PhysicsSettings& settings, JobSystem* jobs) {
-  // First, in order, which contacts get rows in the side lists, so that the rest can be set
-  // up for each contact on its own, in parallel.
-  uint32_t num_point_friction = 0;
-  uint32_t num_rolling = 0;
-  for (ContactHeader& c : added_) {
-    if (!settings.use_friction) {
-      c.friction = 0.0f;
-      c.rolling_resistance = 0.0f;
-      c.torsional_friction = 0.0f;
-    }
-    c.manifold_friction = settings.manifold_friction;
-    c.point_friction = c.manifold_friction ? k_no_rows : num_point_friction++;
-    c.rolling = c.rolling_resistance > 0.0f ? num_rolling++ : k_no_rows;
-  }
-  point_friction_.assign(num_point_friction, PointFrictionRows{});
-  rolling_.assign(num_rolling, RollingRows{});
+  InlineJobSystem inline_jobs;
+  JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
   const uint32_t count = static_cast<uint32_t>(added_.size());
+  // Runs `body(share, begin, end)` for every share of the contacts, as parallel_for_shares
+  // would, with the share's number (for its first rolling row, below).
+  const Shares division(job_system.num_workers(), count, k_setup_share);
+  const auto for_each_share = [&](auto&& body) {
+    parallel_for(job_system, division.shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
+      for (uint32_t share = first; share < last; ++share)
+        body(share, division.begin(share), division.end(share));
+    });
+  };
+  // First which contacts get rows in the side lists, so that the rest can be set up for each
+  // contact on its own, in parallel: with manifold friction off, every contact has point
+  // friction rows (at its own index); the contacts with rolling resistance have rolling rows,
+  // in contact order: share k's from share_rolling_[k] on. From the traits, not the headers
+  // (added_traits_).
+  share_rolling_.assign(division.shares + 1, 0);
+  if (settings.use_friction) {
+    for (uint32_t share = 0; share < division.shares; ++share) {
+      uint32_t rolling = share_rolling_[share];
+      for (uint32_t i = division.begin(share); i < division.end(share); ++i)
+        rolling += (added_traits_[i] & k_trait_rolling) != 0 ? 1 : 0;
+      share_rolling_[share + 1] = rolling;
+    }
+  }
+  point_friction_.assign(settings.manifold_friction ? 0 : count, PointFrictionRows{});
+  rolling_.assign(share_rolling_[division.shares], RollingRows{});
   row_of_.resize(count);
   uint32_t num_rows = 0;
   for (uint32_t i = 0; i < count; ++i)
@@ -509,12 +532,21 @@ void ContactConstraintManager::setup_velocity_constraints(
                                : BodyVelocity{b.linear_velocity, b.angular_velocity};
     return v.linear + v.angular.cross(r);
   };
-  const auto setup = [&](uint32_t index, Constraint& local) {
+  // `rolling`: the contact's rolling rows, if it has rolling resistance.
+  const auto setup = [&](uint32_t index, uint32_t rolling, Constraint& local) {
     // A contact the wide solve takes is set up here and then copied into its lane: the large
     // constraint array is not written for it (the position solve reads the header).
     const uint32_t slot = lane_slot(index);
     Constraint& c = slot == k_no_rows ? row(index) : local;
     static_cast<ContactHeader&>(c) = added_[index];
+    if (!settings.use_friction) {
+      c.friction = 0.0f;
+      c.rolling_resistance = 0.0f;
+      c.torsional_friction = 0.0f;
+    }
+    c.manifold_friction = settings.manifold_friction;
+    c.point_friction = c.manifold_friction ? k_no_rows : index;
+    c.rolling = c.rolling_resistance > 0.0f ? rolling : k_no_rows;
     const SolverBody& b1 = bodies[c.body1];
     const SolverBody& b2 = bodies[c.body2];
     const CachedManifold& m = cache.manifolds[c.cache_manifold];
@@ -674,14 +706,16 @@ void ContactConstraintManager::setup_velocity_constraints(
   // The contacts the wide solve takes are set up block by block instead: a lane is a column of
   // its block, and set up in contact order each contact's lane wrote a few bytes into each of
   // some hundred cache lines of another block (setup took 2.7 times as long on the pyramid).
-  InlineJobSystem inline_jobs;
-  JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
-  parallel_for_shares(job_system, count, k_setup_share,
-                      [&](uint32_t begin, uint32_t end, uint32_t) {
-                        Constraint local;
-                        for (uint32_t i = begin; i < end; ++i)
-                          if (lane_slot(i) == k_no_rows) setup(i, local);
-                      });
+  for_each_share([&](uint32_t share, uint32_t begin, uint32_t end) {
+    Constraint local;
+    uint32_t rolling = share_rolling_[share];
+    for (uint32_t i = begin; i < end; ++i) {
+      // A contact with rolling resistance is never in a lane (reserve_lanes).
+      if (lane_slot(i) != k_no_rows) continue;
+      setup(i, rolling, local);
+      if (settings.use_friction && (added_traits_[i] & k_trait_rolling) != 0) ++rolling;
+    }
+  });
   const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
   while (lane_chunks_.size() * k_lane_chunk < num_blocks)
     lane_chunks_.push_back(std::make_unique<ContactLanes[]>(k_lane_chunk));
@@ -697,7 +731,7 @@ void ContactConstraintManager::setup_velocity_constraints(
       for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
         const uint32_t index = lane_items_[block][lane];
         if (index != k_no_rows)
-          setup(index, local);
+          setup(index, k_no_rows, local);
         else
           lanes(block).clear_lane(lane);  // solves nothing
       }
@@ -871,11 +905,11 @@ ContactConstraintManager::LaneRange ContactConstraintManager::reserve_lanes(
   range.begin = range.end = static_cast<uint32_t>(lane_items_.size());
   uint32_t lane = ContactLanes::k_width;
   for (uint32_t index : contacts) {
-    // What setup_velocity_constraints' first pass will decide, from the same fields.
-    const ContactHeader& c = added_[index];
-    const bool torques =
-        settings.use_friction && (c.rolling_resistance > 0.0f || c.torsional_friction > 0.0f);
-    if (!settings.manifold_friction || torques || c.after_ccd || c.num_points == 0) {
+    // What setup_velocity_constraints will decide, from the same fields.
+    const uint8_t traits = added_traits_[index];
+    const bool torques = settings.use_friction && (traits & k_trait_torques) != 0;
+    if (!settings.manifold_friction || torques ||
+        (traits & (k_trait_after_ccd | k_trait_no_points)) != 0) {
       out_scalar.push_back(index);
       continue;
     }

@@ -373,11 +373,12 @@ class ContactConstraintManager {
   // earlier layout with every row inline took 2416 and the pyramid's 8400 manifolds no longer
   // fit in the cache). What only setup reads (restitution, surface velocities) stays in the
   // cached manifold's settings; rows that only some contacts have live in side lists.
-  // What the narrow phase sets when it adds a manifold (in order, on the calling thread), and
-  // the rows setup's first pass assigns. Kept apart from the rows so that the narrow phase
-  // writes only these small records: writing into the constraints themselves moved their cache
-  // lines from the core that set them up and solves them to the caller's and back, which made
-  // the narrow phase slower with 2 threads than with 1.
+  // What the narrow phase sets when it adds a manifold (make_header); setup copies it into the
+  // contact's constraint, applies this step's settings (use_friction, manifold_friction) there
+  // and assigns the side rows. Kept apart from the rows so that the narrow phase writes only
+  // these small records: writing into the constraints themselves moved their cache lines from
+  // the core that set them up and solves them to the caller's and back, which made the narrow
+  // phase slower with 2 threads than with 1.
   struct ContactHeader {
     uint32_t body1 = 0;
     uint32_t body2 = 0;
@@ -385,7 +386,7 @@ class ContactConstraintManager {
     uint32_t cache_manifold = 0;  // index in cache_.manifolds
     uint32_t cache_point = 0;     // first point in cache_.points
     // Index in point_friction_ (manifold friction off) or rolling_ (rolling resistance > 0);
-    // k_no_rows when the contact has none.
+    // k_no_rows when the contact has none. Set in the constraint, by setup.
     uint32_t point_friction = k_no_rows;
     uint32_t rolling = k_no_rows;
     float friction = 0.0f;
@@ -395,8 +396,9 @@ class ContactConstraintManager {
     // Rolling resistance (m): two angular rows about the tangents (rolling_), bounded together
     // by rolling_resistance × Σλ.
     float rolling_resistance = 0.0f;
-    bool after_ccd = false;          // a body was stopped by CCD last step (set_ccd_stopped)
-    bool manifold_friction = false;  // friction1/2 and twist below, else point_friction_
+    bool after_ccd = false;  // a body was stopped by CCD last step (set_ccd_stopped)
+    // friction1/2 and twist below, else point_friction_ (set in the constraint, by setup).
+    bool manifold_friction = false;
     InverseMassScales mass_scales;
     // Contact normal (world), set by setup; the position solve reads it here, with the fields
     // above, so that it needs neither the large constraint nor one at all (a contact the wide
@@ -447,7 +449,8 @@ class ContactConstraintManager {
   // Whether a manifold's contact is solved (its settings do not make it a sensor), and its
   // constraint header.
   bool is_solved(const CachedManifold& manifold) const;
-  void make_header(const ContactBodyPair& pair, uint32_t manifold_index, ContactHeader& c) const;
+  // Writes added_[place] and added_traits_[place].
+  void make_header(const ContactBodyPair& pair, uint32_t manifold_index, uint32_t place);
   // Prefetches what the loops over `constraints` read after constraints[k].
   void prefetch_ahead(std::span<const SolverBody> bodies, std::span<const uint32_t> constraints,
                       size_t k) const;
@@ -474,16 +477,27 @@ class ContactConstraintManager {
   // This step's contact constraints as added (narrow phase), and as set up: the contacts the
   // scalar solve takes have a constraint, constraints_[row_of_[index]] (the first ones of
   // constraints_; slots past them are kept for the next steps, stale, unless a step needs fewer
-  // than a quarter of them: setup_velocity_constraints); those the wide solve
+  // than half of them: setup_velocity_constraints); those the wide solve
   // takes have none (row_of_ k_no_rows), their rows live in their lanes.
   FillLaterVector<ContactHeader> added_;
+  // What the serial parts of setup need to know of each header, one byte per contact
+  // (k_trait_*), so that they do not read the headers: on 2 threads the caller's reads took
+  // half of them from the other core, which filled them (plan_wide_contacts and the side-row
+  // count: 12 -> 59 ms per 500 pyramid steps against 1 thread).
+  FillLaterVector<uint8_t> added_traits_;
+  static constexpr uint8_t k_trait_torques = 1;    // rolling resistance or torsional friction
+  static constexpr uint8_t k_trait_rolling = 2;    // rolling resistance
+  static constexpr uint8_t k_trait_after_ccd = 4;  // ContactHeader::after_ccd
+  static constexpr uint8_t k_trait_no_points = 8;  // ContactHeader::num_points == 0
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> row_of_;
   Constraint& row(uint32_t index) { return constraints_[row_of_[index]]; }
   const Constraint& row(uint32_t index) const { return constraints_[row_of_[index]]; }
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints
   std::vector<RollingRows> rolling_;               // filled by setup_velocity_constraints
-  std::vector<uint32_t> ccd_stopped_;              // sorted body keys (set_ccd_stopped)
+  // setup_velocity_constraints' shares of the contacts: the first rolling row of share k.
+  std::vector<uint32_t> share_rolling_;
+  std::vector<uint32_t> ccd_stopped_;  // sorted body keys (set_ccd_stopped)
   // The wide solve's blocks this step, the contact in each lane (k_no_rows: empty), and each
   // contact's lane (block × k_width + lane; k_no_rows: solved by the scalar solve). Empty when
   // no block was reserved this step.
