@@ -179,7 +179,9 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
 
 // Pass 3, in order: the listener's calls, the manifold cap, the contact settings, the contact
 // cache, the events; queues the sleeping dynamic bodies a solid contact touches for waking.
-void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& tally) {
+// `places`: the pair's entry of ctx.narrow_places.
+void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np,
+                       ContactConstraintManager::ReusePlaces& places, NarrowPhaseTally& tally) {
   BodyManager& bodies = *ctx.body_manager;
   ContactConstraintManager& contacts = *ctx.contacts;
   const PhysicsSettings& settings = *ctx.settings;
@@ -201,7 +203,7 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
     // (collide_round), and the bodies are not read (admit_pair noted which may wake).
     const uint32_t num_reused = np.reused->num_manifolds;
     tally.num_manifolds += num_reused;
-    np.places = contacts.reuse_body_pair_later(pair, np.reuse);
+    places = contacts.reuse_body_pair_later(pair, np.reuse);
     if (num_reused > 0 && !np.sensor) {
       if (np.asleep1) wake(i1);
       if (np.asleep2) wake(i2);
@@ -319,6 +321,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   // entries of the bodies that had none (in order, so that the first uses fix them).
   const uint32_t count = static_cast<uint32_t>(pairs.size());
   ctx.narrow_pairs.resize(count);
+  ctx.narrow_places.resize(count);
   ctx.needs_entry.resize(count);
   parallel_for_shares(jobs, count, k_admit_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k)
@@ -376,7 +379,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
                                                 : static_cast<uint32_t>(ctx.narrow_pairs.size());
     for (; next_add < add_end; ++next_add)
       if (ctx.narrow_pairs[next_add].admitted)
-        add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
+        add_pair_contacts(ctx, ctx.narrow_pairs[next_add], ctx.narrow_places[next_add], tally);
   }
   // Without a listener, the entries and constraints of the reused pairs whose places pass 3
   // kept, in shares (each pair fills only its own places).
@@ -387,7 +390,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
                         for (uint32_t k = begin; k < end; ++k) {
                           const NarrowPhasePair& np = ctx.narrow_pairs[k];
                           if (np.reused != nullptr)
-                            contacts.fill_reused_pair(*np.reused, np.pair, np.places);
+                            contacts.fill_reused_pair(*np.reused, np.pair, ctx.narrow_places[k]);
                         }
                       });
 }

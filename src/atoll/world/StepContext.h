@@ -75,9 +75,6 @@ struct NarrowPhasePair {
   const ContactConstraintManager::CachedPair* reused = nullptr;
   /// What the look-up found out about the reused contacts (find_reusable_pair).
   ContactConstraintManager::ReuseLookup reuse;
-  /// Without a listener: where the reused pair's entry and constraints are to be filled
-  /// (ContactConstraintManager::reuse_body_pair_later).
-  ContactConstraintManager::ReusePlaces places;
   /// The manifolds the collision found: [first, first + count) of narrow_workers[worker]
   /// (valid until the next batch of shape tests, collide_round).
   uint32_t worker = 0;
@@ -139,6 +136,11 @@ struct StepContext {
   std::vector<uint8_t> needs_entry;  // per narrow pair: a body without a solver entry yet
   std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
+  // Per narrow pair, without a listener: where a reused pair's entry and constraints are to be
+  // filled (ContactConstraintManager::reuse_body_pair_later). Apart from narrow_pairs, whose
+  // entries the workers write and read: written there by the caller's pass 3, every entry of
+  // the other workers' shares moved to the caller's core and back before their fill.
+  std::vector<ContactConstraintManager::ReusePlaces> narrow_places;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
