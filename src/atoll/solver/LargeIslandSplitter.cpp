@@ -96,14 +96,9 @@ bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t
     const uint32_t c = constraint_items[k];
     item_split_[k] = assign(constraint_body1[c], constraint_body2[c]);
   }
-  // The contacts' keys for their order in a parallel split (below): the lower movable body.
-  contact_key_.resize(contact_items.size());
   for (size_t k = 0; k < contact_items.size(); ++k) {
     const uint32_t c = contact_items[k];
-    const uint32_t b1 = contact_body1[c];
-    const uint32_t b2 = contact_body2[c];
-    item_split_[num_constraints + k] = assign(b1, b2);
-    contact_key_[k] = !is_movable(b1) ? b2 : !is_movable(b2) ? b1 : std::min(b1, b2);
+    item_split_[num_constraints + k] = assign(contact_body1[c], contact_body2[c]);
   }
   for (uint32_t b : island_bodies) body_mask_[b] = 0;
 
@@ -166,7 +161,7 @@ bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t
   // split. In island (contact index) order the 2-thread pyramid's shares met at different
   // bodies in each split: 1 426 times a round a body went to the other core, 812 in key order
   // (solve_velocity 825 -> 760 ms over 500 steps).
-  order_by_key(island_bodies);
+  order_by_key(island_bodies, contact_items, contact_body1, contact_body2, movable);
   for (uint32_t k : contact_order_) {
     const uint32_t t = target[item_split_[num_constraints + k]];
     if (t != non_parallel) contact_items_[out[t].contact_end++] = contact_items[k];
@@ -175,19 +170,32 @@ bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t
   return true;
 }
 
-void LargeIslandSplitter::order_by_key(std::span<const uint32_t> island_bodies) {
+void LargeIslandSplitter::order_by_key(std::span<const uint32_t> island_bodies,
+                                       std::span<const uint32_t> contact_items,
+                                       std::span<const uint32_t> contact_body1,
+                                       std::span<const uint32_t> contact_body2,
+                                       std::span<const uint8_t> movable) {
+  // The key: the lower movable body. Worked out twice rather than kept (a list as long as the
+  // island's contacts: the pyramid's peak memory grew by more than that).
+  const auto key = [&](uint32_t k) {
+    const uint32_t b1 = contact_body1[contact_items[k]];
+    const uint32_t b2 = contact_body2[contact_items[k]];
+    const bool m1 = b1 < movable.size() && movable[b1] != 0;
+    const bool m2 = b2 < movable.size() && movable[b2] != 0;
+    return !m1 ? b2 : !m2 ? b1 : std::min(b1, b2);
+  };
   // A counting sort: the keys are the island's bodies, in ascending order.
   if (body_cursor_.size() < body_mask_.size()) body_cursor_.resize(body_mask_.size(), 0);
-  for (uint32_t key : contact_key_) ++body_cursor_[key];
+  const uint32_t n = static_cast<uint32_t>(contact_items.size());
+  for (uint32_t k = 0; k < n; ++k) ++body_cursor_[key(k)];
   uint32_t start = 0;
   for (uint32_t b : island_bodies) {
     const uint32_t count = body_cursor_[b];
     body_cursor_[b] = start;
     start += count;
   }
-  const uint32_t n = static_cast<uint32_t>(contact_key_.size());
   contact_order_.resize(n);
-  for (uint32_t k = 0; k < n; ++k) contact_order_[body_cursor_[contact_key_[k]]++] = k;
+  for (uint32_t k = 0; k < n; ++k) contact_order_[body_cursor_[key(k)]++] = k;
   for (uint32_t b : island_bodies) body_cursor_[b] = 0;
 }
 

@@ -155,17 +155,19 @@ class LargeIslandSplitter {
   std::vector<uint32_t> constraint_items_;
   std::vector<uint32_t> contact_items_;
   uint32_t num_split_islands_ = 0;
-  // contact_order_ = positions 0 … n-1 of contact_key_ ordered by key, ties in position order.
-  // The keys are bodies of `island_bodies` (ascending).
-  void order_by_key(std::span<const uint32_t> island_bodies);
+  // contact_order_ = positions 0 … n-1 of `contact_items` ordered by their lower movable body
+  // (an index at or past movable.size() is immovable), ties in position order. The keys are
+  // bodies of `island_bodies` (ascending).
+  void order_by_key(std::span<const uint32_t> island_bodies,
+                    std::span<const uint32_t> contact_items,
+                    std::span<const uint32_t> contact_body1,
+                    std::span<const uint32_t> contact_body2, std::span<const uint8_t> movable);
 
   // Scratch: the split mask of every solver body (zero outside split_island), the split of
-  // every item of the island being split, the key of every contact of that island (its lower
-  // movable body), a counter per solver body (zero outside order_by_key), and the island's
-  // contacts in key order.
+  // every item of the island being split, a counter per solver body (zero outside
+  // order_by_key), and the island's contacts in key order.
   std::vector<uint32_t> body_mask_;
   std::vector<uint8_t> item_split_;
-  std::vector<uint32_t> contact_key_;
   std::vector<uint32_t> body_cursor_;
   std::vector<uint32_t> contact_order_;
 };
