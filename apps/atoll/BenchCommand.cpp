@@ -40,9 +40,9 @@ int bench_command(const BenchArgs& args) {
   for (size_t run = 0; run < pools.size(); ++run) {
     const int threads = args.threads[run];
     // The last run takes the scene itself (moved in, not copied).
-    Result<std::unique_ptr<SceneWorld>> world = run + 1 == pools.size()
-                                                    ? SceneWorld::create(std::move(*scene), source)
-                                                    : SceneWorld::create(*scene, source);
+    Result<std::unique_ptr<SceneWorld>> world =
+        run + 1 == pools.size() ? SceneWorld::create(std::move(*scene), source, k_world_options)
+                                : SceneWorld::create(*scene, source, k_world_options);
     if (!world) {
       std::fprintf(stderr, "atoll: %s\n", world.error().message());
       return k_exit_bad_input;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "atoll/core/ThreadPool.h"
+#include "atoll/run/SceneWorld.h"
 #include "atoll/scene/SceneDescription.h"
 
 namespace atl::cli {
@@ -15,6 +16,10 @@ namespace atl::cli {
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_failure = 1;
 inline constexpr int k_exit_bad_input = 2;
+
+/// How run and bench build their worlds: nothing in the program reads a body's scene
+/// description once the body is made, so the world does not keep them (SceneWorldOptions).
+inline constexpr SceneWorldOptions k_world_options{.keep_body_descriptions = false};
 
 struct RunArgs {
   std::string scene = "demo";  // file or built-in name

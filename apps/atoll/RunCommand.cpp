@@ -156,8 +156,10 @@ int run_command(const RunArgs& args) {
   if (args.steps < -1 || args.steps == 0)
     return bad_input("--steps: must be >= 1, got " + std::to_string(args.steps));
 
-  // The world keeps the scene: moved in, not copied (the pyramid's 1241 bodies are 0.3 MB).
-  Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(std::move(*scene), source);
+  // The world keeps the scene, moved in, not copied, and without its bodies' descriptions
+  // (k_world_options).
+  Result<std::unique_ptr<SceneWorld>> world =
+      SceneWorld::create(std::move(*scene), source, k_world_options);
   if (!world) return bad_input(world.error().message());
   const SceneDescription& scene_desc = (*world)->scene();
   if (!args.restore_state.empty()) {

@@ -18,14 +18,14 @@
 namespace atl {
 namespace {
 
-std::unique_ptr<SceneWorld> load(std::string_view name) {
+std::unique_ptr<SceneWorld> load(std::string_view name, const SceneWorldOptions& options = {}) {
   const std::optional<std::string_view> text = builtin_scene_text(name);
   EXPECT_TRUE(text.has_value()) << name;
   if (!text) return nullptr;
   Result<SceneDescription> scene = read_scene_text(*text, std::string(name));
   EXPECT_TRUE(scene.ok()) << (scene.ok() ? "" : scene.error().message());
   if (!scene) return nullptr;
-  Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, name);
+  Result<std::unique_ptr<SceneWorld>> world = SceneWorld::create(*scene, name, options);
   EXPECT_TRUE(world.ok()) << (world.ok() ? "" : world.error().message());
   return world ? std::move(world).value() : nullptr;
 }
@@ -102,6 +102,25 @@ bool all_finite(SceneWorld& world) {
     if (!std::isfinite(p.x() + p.y() + p.z() + v.x() + v.y() + v.z())) return false;
   }
   return true;
+}
+
+TEST(BuiltinSceneRun, AWorldWithoutBodyDescriptionsNamesItsBodiesAndRunsTheSame) {
+  // SceneWorldOptions::keep_body_descriptions off (the atoll program's run and bench): the
+  // scene keeps no body list, the bodies are named and made as with it, and the run is the same.
+  const std::unique_ptr<SceneWorld> kept = load("ragdolls");
+  const std::unique_ptr<SceneWorld> lean =
+      load("ragdolls", SceneWorldOptions{.keep_body_descriptions = false});
+  ASSERT_NE(kept, nullptr);
+  ASSERT_NE(lean, nullptr);
+  ASSERT_FALSE(kept->scene().bodies.empty());
+  EXPECT_TRUE(lean->scene().bodies.empty());
+  EXPECT_EQ(lean->body_names(), kept->body_names());
+  ASSERT_EQ(lean->body_ids().size(), kept->scene().bodies.size());
+  EXPECT_EQ(lean->body(kept->scene().bodies.back().name), lean->body_ids().back());
+  EXPECT_EQ(lean->scene().constraints.size(), kept->scene().constraints.size());
+  step(*kept, 60);
+  step(*lean, 60);
+  EXPECT_EQ(lean->system().state_hash(), kept->system().state_hash());
 }
 
 TEST(BuiltinSceneRun, ChainSwingsAndKeepsItsHinges) {

@@ -72,12 +72,14 @@ class ContactRecorder final : public ContactListener {
 }  // namespace
 
 Result<std::unique_ptr<SceneWorld>> SceneWorld::create(const SceneDescription& scene,
-                                                       std::string_view source) {
-  return create(SceneDescription(scene), source);
+                                                       std::string_view source,
+                                                       const SceneWorldOptions& options) {
+  return create(SceneDescription(scene), source, options);
 }
 
 Result<std::unique_ptr<SceneWorld>> SceneWorld::create(SceneDescription&& scene,
-                                                       std::string_view source) {
+                                                       std::string_view source,
+                                                       const SceneWorldOptions& options) {
   std::unique_ptr<SceneWorld> world(new SceneWorld());
   world->scene_ = std::move(scene);
   world->system_ = std::make_unique<PhysicsSystem>();
@@ -133,6 +135,7 @@ Result<std::unique_ptr<SceneWorld>> SceneWorld::create(SceneDescription&& scene,
       return Error(std::string(source) + ": " + path + ": " + added.error().message());
     world->soft_body_ids_.push_back(*id);
   }
+  if (!options.keep_body_descriptions) std::vector<BodyDesc>().swap(world->scene_.bodies);
   return world;
 }
 

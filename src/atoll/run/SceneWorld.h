@@ -23,18 +23,32 @@ namespace atl {
 
 class RecordingWriter;
 
+/// What SceneWorld::create keeps of the scene.
+struct SceneWorldOptions {
+  /// Whether scene().bodies keeps the body descriptions once the bodies are made. Off, that list
+  /// is empty (its memory freed): body_names() and body_ids() still name the bodies, and the
+  /// system holds their state. For a program that never reads them again: the `atoll` program's
+  /// run and bench, whose peak resident memory on the pyramid (1 241 bodies) they raised by
+  /// about 0.45 MB.
+  bool keep_body_descriptions = true;
+};
+
 class SceneWorld {
  public:
   /// Builds the world of `scene`; errors read "SOURCE: JSON.PATH: problem". The world keeps a
-  /// copy of the scene (scene()).
+  /// copy of the scene (scene()), its bodies' descriptions as `options` say.
   static Result<std::unique_ptr<SceneWorld>> create(const SceneDescription& scene,
-                                                    std::string_view source);
+                                                    std::string_view source,
+                                                    const SceneWorldOptions& options = {});
   /// The same, keeping `scene` itself (moved in, not copied) for a caller that is done with it.
   static Result<std::unique_ptr<SceneWorld>> create(SceneDescription&& scene,
-                                                    std::string_view source);
+                                                    std::string_view source,
+                                                    const SceneWorldOptions& options = {});
 
   PhysicsSystem& system() { return *system_; }
   const PhysicsSystem& system() const { return *system_; }
+  /// The scene the world was made from; scene().bodies is empty when it was made with
+  /// SceneWorldOptions::keep_body_descriptions off.
   const SceneDescription& scene() const { return scene_; }
   /// The body created for the scene body `name`; invalid for an unknown name.
   BodyID body(std::string_view name) const;
