@@ -4,10 +4,14 @@
 #
 # Runs `atoll-bench-peers` once (Bullet 3 on Jolt's Pyramid, the machine's yardstick), then
 # `atoll bench --scene S --threads T` for every scene and thread count, and appends
-#   date,commit,threads,steps_per_s,bullet_pyramid_steps_per_s,atoll_over_bullet
-# where the last column is this scene's steps/s over Bullet's pyramid steps/s measured in the
+#   date,commit,threads,steps_per_s,bullet_pyramid_steps_per_s,atoll_over_bullet,
+#   cross_core_ns_before,cross_core_ns_after
+# where atoll_over_bullet is this scene's steps/s over Bullet's pyramid steps/s measured in the
 # same run (for the pyramid itself: Atoll/Bullet on the same scene; for the others a ratio that
-# cancels the machine's speed). Run it on a quiet machine, from a release build:
+# cancels the machine's speed), and the last two are `atoll bench`'s cross-core round trip
+# before and after the scene's runs (empty with one thread; rows written before the columns
+# existed have them empty too): on a virtual machine it moves with the host's placement of the
+# cores, and the 2-thread speed with it. Run it on a quiet machine, from a release build:
 #   cmake --build build/release --target atoll_cli atoll_bench_peers
 #   scripts/bench-results.sh [--build DIR] [--threads 1,2] [--scenes "pyramid chain"]
 set -euo pipefail
@@ -38,17 +42,28 @@ bullet=$("$peers" | awk '/^bullet +[0-9.]+ steps\/s/ { print $2 }')
 [ -n "$bullet" ] || { echo "bench-results: no Bullet reading from $peers" >&2; exit 1; }
 echo "bullet pyramid: $bullet steps/s"
 
+old_header="date,commit,threads,steps_per_s,bullet_pyramid_steps_per_s,atoll_over_bullet"
+header="$old_header,cross_core_ns_before,cross_core_ns_after"
 mkdir -p "$root/bench/results"
 for scene in $scenes; do
   csv="$root/bench/results/$scene.csv"
-  [ -s "$csv" ] ||
-    echo "date,commit,threads,steps_per_s,bullet_pyramid_steps_per_s,atoll_over_bullet" >"$csv"
-  # One line per thread count: "...: N bodies, S steps, threads T: X steps/s (...), ...".
-  "$atoll" bench --scene "$scene" --threads "$threads" |
+  [ -s "$csv" ] || echo "$header" >"$csv"
+  # A file of the old layout gets the new columns, empty in its rows.
+  if [ "$(head -n 1 "$csv")" = "$old_header" ]; then
+    sed -i -e "1s/.*/$header/" -e '2,$s/$/,,/' "$csv"
+  fi
+  # One line per thread count: "...: N bodies, S steps, threads T: X steps/s (...), ...", then
+  # with more than one thread "cross-core round trip: B ns before the runs, A ns after (...)".
+  out=$("$atoll" bench --scene "$scene" --threads "$threads")
+  cross=$(echo "$out" |
+    sed -n 's/^cross-core round trip: \([0-9]*\) ns before the runs, \([0-9]*\) ns after.*/\1,\2/p')
+  [ -n "$cross" ] || cross=","
+  echo "$out" |
     sed -n 's/.*, threads \([0-9]*\): \([0-9.]*\) steps\/s.*/\1 \2/p' |
     while read -r t sps; do
       ratio=$(awk -v a="$sps" -v b="$bullet" 'BEGIN { printf "%.3f", a / b }')
-      echo "$date,$commit,$t,$sps,$bullet,$ratio" >>"$csv"
+      echo "$date,$commit,$t,$sps,$bullet,$ratio,$cross" >>"$csv"
       echo "$scene: threads $t: $sps steps/s, $ratio x Bullet's pyramid"
     done
+  [ "$cross" = "," ] || echo "$scene: cross-core round trip ${cross%,*} ns before, ${cross#*,} ns after"
 done

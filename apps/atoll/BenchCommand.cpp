@@ -1,5 +1,9 @@
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "Commands.h"
 #include "atoll/run/SceneWorld.h"
@@ -7,6 +11,51 @@
 #include "atoll/state/StateHash.h"
 
 namespace atl::cli {
+namespace {
+
+// How long two threads take to hand a cache line to each other and back (ns): the median of
+// five batches of 5 000 round trips, about 10 ms on a machine whose cores share a cache. On the
+// virtual machines this project is measured on, it moves between ~150 and ~500 ns from one
+// quarter of an hour to the next, and the 2-thread speed with it (the pyramid 1.8× or 1.4× its
+// 1-thread speed, README issue 9), while the 1-thread speed stays: a 2-thread reading means
+// little without it. The threads yield after a while of spinning, so that a process held to one
+// core still finishes (slowly: the reading then says so).
+double cross_core_round_trip_ns() {
+  constexpr int k_round_trips = 5000;
+  constexpr int k_batches = 5;
+  struct alignas(64) Token {
+    std::atomic<uint32_t> value{0};
+  };
+  Token token;
+  const auto wait_for = [&token](uint32_t expected) {
+    for (int spins = 0; token.value.load(std::memory_order_acquire) != expected; ++spins)
+      if (spins > 4096) std::this_thread::yield();
+  };
+  constexpr uint32_t k_total = 2u * k_round_trips * k_batches;
+  std::thread partner([&] {
+    for (uint32_t v = 1; v < k_total; v += 2) {
+      wait_for(v);
+      token.value.store(v + 1, std::memory_order_release);
+    }
+  });
+  std::array<double, k_batches> batches{};
+  uint32_t v = 0;
+  for (double& batch : batches) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < k_round_trips; ++i, v += 2) {
+      token.value.store(v + 1, std::memory_order_release);
+      wait_for(v + 2);
+    }
+    batch =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+        k_round_trips;
+  }
+  partner.join();
+  std::nth_element(batches.begin(), batches.begin() + k_batches / 2, batches.end());
+  return batches[k_batches / 2];
+}
+
+}  // namespace
 
 // Like Jolt's PerformanceTest: build the scene, run it, report steps per second and the final
 // state hash, so that the two engines can be run side by side on the same machine.
@@ -37,6 +86,10 @@ int bench_command(const BenchArgs& args) {
     pools.push_back(std::move(*pool));
   }
   const int steps = args.steps > 0 ? args.steps : scene->steps;
+  // Read before and after the runs: the machine may change state during them.
+  const bool threaded = std::any_of(args.threads.begin(), args.threads.end(),
+                                    [](int threads) { return threads > 1; });
+  const double round_trip_before = threaded ? cross_core_round_trip_ns() : 0.0;
   for (size_t run = 0; run < pools.size(); ++run) {
     const int threads = args.threads[run];
     // The last run takes the scene itself (moved in, not copied).
@@ -69,6 +122,11 @@ int bench_command(const BenchArgs& args) {
         source.c_str(), (*world)->body_ids().size(), soft_text.c_str(), steps, threads,
         steps / seconds, 1000.0 * seconds / steps, hash_to_hex(system.state_hash()).c_str());
   }
+  if (threaded)
+    std::printf(
+        "cross-core round trip: %.0f ns before the runs, %.0f ns after (two threads handing a "
+        "cache line to each other and back; the 2-thread speed varies with it)\n",
+        round_trip_before, cross_core_round_trip_ns());
   return k_exit_ok;
 }
 

@@ -72,6 +72,20 @@ TEST_F(CliTest, ThreadsChangeNothingButTheWorkerCount) {
   ASSERT_EQ(bench.status, 0) << bench.output;
   EXPECT_NE(bench.output.find("threads 1:"), std::string::npos) << bench.output;
   EXPECT_NE(bench.output.find("threads 2:"), std::string::npos) << bench.output;
+  // With more than one thread, the machine's cross-core round trip, read before and after.
+  double before = 0.0, after = 0.0;
+  const size_t line = bench.output.find("cross-core round trip: ");
+  ASSERT_NE(line, std::string::npos) << bench.output;
+  ASSERT_EQ(
+      std::sscanf(bench.output.c_str() + line,
+                  "cross-core round trip: %lf ns before the runs, %lf ns after", &before, &after),
+      2)
+      << bench.output;
+  EXPECT_GT(before, 0.0);
+  EXPECT_GT(after, 0.0);
+  const Outcome single = run_atoll("bench --scene tower10 --steps 20");
+  ASSERT_EQ(single.status, 0) << single.output;
+  EXPECT_EQ(single.output.find("cross-core"), std::string::npos) << single.output;
   for (const char* bad : {"0", "-2", "257"}) {
     const Outcome run = run_atoll(std::string("run tower10 --quiet --threads ") + bad +
                                   " --summary " + path("bad.json"));
