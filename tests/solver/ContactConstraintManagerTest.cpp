@@ -98,6 +98,21 @@ TEST(ContactConstraintManager, LastStepsPairsAreFoundInAnyLookupOrder) {
     ASSERT_EQ(had, k % 3 == 0) << "key1 " << k;
     ASSERT_FALSE(manager.had_manifold({k, k + 999, 0, 1}, SubShapeID(), SubShapeID()));
   }
+  // A look-up says where the pair is, or would be, in last step's pairs (ReuseLookup::position);
+  // a cursor moved there, or anywhere (seek_previous, up to past the last pair), finds the same.
+  for (uint32_t k = 0; k < 300; ++k) {
+    size_t cursor = (k * 53) % 101;
+    ContactConstraintManager::ReuseLookup lookup;
+    const bool reusable = manager.find_reusable_pair({k, k + 1000, 0, 1}, bodies, settings, cursor,
+                                                     lookup) != nullptr;
+    ASSERT_EQ(reusable, k % 3 == 0) << "key1 " << k;
+    ASSERT_EQ(lookup.position, (k + 2) / 3) << "key1 " << k;
+    for (uint32_t position : {lookup.position, 0u, (k * 7) % 101, 100u}) {
+      manager.seek_previous(position);
+      ASSERT_EQ(manager.had_manifold({k, k + 1000, 0, 1}, SubShapeID(), SubShapeID()), k % 3 == 0)
+          << "key1 " << k << " from " << position;
+    }
+  }
 }
 
 TEST(ContactConstraintManager, OverlappingCubeRecoversToTheSlop) {

@@ -307,6 +307,7 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_reusa
     const ContactBodyPair& pair, std::span<const SolverBody> bodies,
     const PhysicsSettings& settings, size_t& cursor, ReuseLookup& out) const {
   const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2, cursor);
+  out.position = static_cast<uint32_t>(cursor);
   if (old_pair == nullptr) return nullptr;
   const SolverBody& b1 = bodies[pair.solver_body1];
   const SolverBody& b2 = bodies[pair.solver_body2];

@@ -142,6 +142,9 @@ class ContactConstraintManager {
     /// sensors): what reuse_body_pair_later adds.
     uint32_t num_points = 0;
     uint32_t num_solved = 0;
+    /// Where the pair is, or would be, in last step's pairs, reusable or not (set by every
+    /// look-up): for seek_previous.
+    uint32_t position = 0;
   };
   /// try_reuse_body_pair in two halves, so that the narrow phase can look up pairs in parallel
   /// and add them in order. The look-up: last step's entry of the pair when it can be reused,
@@ -177,6 +180,12 @@ class ContactConstraintManager {
   void fill_reused_pair(const CachedPair& reused, const ContactBodyPair& pair,
                         const ReusePlaces& places);
 
+  /// Moves the serial look-ups' cursor in last step's pairs (had_manifold, add_manifold) to
+  /// `position` (ReuseLookup::position of the pair about to be added), so that they find the
+  /// pair there instead of searching for it: on 2 threads the search read last step's pairs
+  /// where the other core had left them, a few cache lines per collided pair at random. Changes
+  /// no result: the look-ups find the same pair from any cursor.
+  void seek_previous(uint32_t position) { lookup_cursor_ = position; }
   /// Whether last step had a manifold between these sub-shapes of this pair (so that adding
   /// one now is a "persisted" contact).
   bool had_manifold(const ContactBodyPair& pair, SubShapeID sub_shape_id1,

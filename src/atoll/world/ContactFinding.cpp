@@ -233,6 +233,7 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np,
   } else {
     // Validation only for pairs that touch (within the speculative distance), as in Jolt.
     if (np.num_manifolds == 0) return;
+    contacts.seek_previous(np.reuse.position);
     if (listener != nullptr && listener->on_contact_validate(l1, l2) == ValidateResult::Reject)
       return;
     const std::vector<ContactManifold>& found = ctx.narrow_workers[np.worker].manifolds;
