@@ -2,6 +2,7 @@
 // Software prefetch for loops that visit large records through an index list (the solver's
 // constraints in island or split order): the hardware prefetcher follows addresses that advance
 // by a stride, not the order of a list, so without a hint each record costs a memory round trip.
+// And for loops that store into lines another core has touched (prefetch_for_write).
 
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +35,36 @@ template <class T>
   constexpr size_t lines = (sizeof(T) + k_cache_line - 1) / k_cache_line;
   detail::prefetch_lines<sizeof(T)>(reinterpret_cast<const char*>(p),
                                     std::make_index_sequence<lines>{});
+}
+
+/// Asks for the cache line holding `p` with the intent to write it (x86 PREFETCHW; a NOP on
+/// x86 processors without it, AArch64's store prefetch). For a loop that stores, in order, into
+/// lines another core has read or written since this core last held them (a serial pass over
+/// what the workers filled, a worker's share of what the caller read): each such store waits
+/// until the other core gives the line up, and while it waits the stores behind it fill the
+/// store buffer and stall the loop. The hardware prefetcher brings such lines in to be read
+/// only. Issued far enough ahead (a few hundred cycles of the loop's work), the requests
+/// overlap. Measured on 2 cores whose cache-line round trip is ~400 ns: storing into lines the
+/// other core had read cost 8 ns a line, 0.4 into lines of its own; the narrow phase's ordered
+/// pass on 2 threads took 2.3 times as long as on one before its stores were prefetched.
+[[gnu::always_inline]] inline void prefetch_for_write(const void* p) {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  // The instruction, not __builtin_prefetch(p, 1): without -mprfchw that emits a read prefetch.
+  __asm__ volatile("prefetchw %0" : : "m"(*static_cast<const char*>(p)));
+#elif defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 1, 3);
+#else
+  (void)p;
+#endif
+}
+
+/// prefetch_for_write for every line of `*p`.
+template <class T>
+[[gnu::always_inline]] inline void prefetch_object_for_write(const T* p) {
+  const char* first = reinterpret_cast<const char*>(p);
+  for (size_t offset = 0; offset < sizeof(T); offset += k_cache_line)
+    prefetch_for_write(first + offset);
+  prefetch_for_write(first + sizeof(T) - 1);
 }
 
 }  // namespace atl

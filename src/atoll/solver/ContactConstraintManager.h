@@ -33,6 +33,7 @@
 #include "atoll/constraint/parts/FaceStackPart.h"
 #include "atoll/core/FillLaterVector.h"
 #include "atoll/core/JobSystem.h"
+#include "atoll/core/Prefetch.h"
 #include "atoll/core/ReallocVector.h"
 #include "atoll/core/StateStream.h"
 #include "atoll/solver/PhysicsSettings.h"
@@ -179,6 +180,12 @@ class ContactConstraintManager {
   ReusePlaces reuse_body_pair_later(const ContactBodyPair& pair, const ReuseLookup& lookup);
   void fill_reused_pair(const CachedPair& reused, const ContactBodyPair& pair,
                         const ReusePlaces& places);
+  /// Asks for the lines a later fill_reused_pair into `places` writes (core/Prefetch.h,
+  /// prefetch_for_write): the entry and the first constraint header.
+  void prefetch_reused_places(const ReusePlaces& places) const {
+    prefetch_object_for_write(&cache_.pairs[places.pair]);
+    if (places.constraint < added_.size()) prefetch_object_for_write(&added_[places.constraint]);
+  }
 
   /// Moves the serial look-ups' cursor in last step's pairs (had_manifold, add_manifold) to
   /// `position` (ReuseLookup::position of the pair about to be added), so that they find the

@@ -1,6 +1,14 @@
 #include "atoll/solver/SolverBodies.h"
 
+#include "atoll/core/Prefetch.h"
+
 namespace atl {
+namespace {
+// How many bodies ahead gather_solver_bodies and write_back ask for the lines they store into
+// (prefetch_for_write): the island solves, on any core, wrote the solver bodies last; the
+// narrow phase's workers read the bodies.
+constexpr uint32_t k_bodies_ahead = 4;
+}  // namespace
 
 uint32_t SolverBodies::index_for(const BodyManager& body_manager, uint32_t body_index) {
   if (index_of[body_index] != k_none) return index_of[body_index];
@@ -72,6 +80,7 @@ void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver,
   solver.cast_candidate.resize(count);
   parallel_for_shares(jobs, count, k_body_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t s = begin; s < end; ++s) {
+      if (s + k_bodies_ahead < end) prefetch_object_for_write(&solver.bodies[s + k_bodies_ahead]);
       const uint32_t index = active[s];
       const Body& body = *body_manager.body_at_slot(index);
       const MotionProperties& mp = *body.motion_properties();
@@ -142,6 +151,12 @@ void write_back(BodyManager& body_manager, const SolverBodies& solver, JobSystem
   const uint32_t count = static_cast<uint32_t>(solver.moving.size());
   parallel_for_shares(jobs, count, k_body_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k) {
+      if (k + k_bodies_ahead < end) {
+        const Body& ahead =
+            *body_manager.body_at_slot(solver.source[solver.moving[k + k_bodies_ahead]]);
+        prefetch_object_for_write(&ahead);
+        prefetch_object_for_write(ahead.motion_properties());
+      }
       const uint32_t i = solver.moving[k];
       const SolverBody& sb = solver.bodies[i];
       Body& body = *body_manager.body_at_slot(solver.source[i]);
