@@ -927,8 +927,12 @@ ContactConstraintManager::LaneRange ContactConstraintManager::reserve_lanes(
 }
 
 void ContactConstraintManager::warm_start_lanes(std::span<SolverBody> bodies, LaneRange range) {
-  for (uint32_t block = range.begin; block < range.end; ++block)
+  const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
+  for (uint32_t block = range.begin; block < range.end; ++block) {
+    if (block + k_lanes_ahead < num_blocks)
+      lanes(block + k_lanes_ahead).prefetch_velocities(bodies);
     lanes(block).warm_start(bodies, warm_start_ratio_);
+  }
 }
 
 bool ContactConstraintManager::lane_lambdas(uint32_t index, float* normal, float& friction1,
@@ -942,8 +946,12 @@ bool ContactConstraintManager::lane_lambdas(uint32_t index, float* normal, float
 bool ContactConstraintManager::solve_lanes(std::span<SolverBody> bodies, LaneRange range,
                                            int iteration) {
   bool applied = false;
-  for (uint32_t block = range.begin; block < range.end; ++block)
+  const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
+  for (uint32_t block = range.begin; block < range.end; ++block) {
+    if (block + k_lanes_ahead < num_blocks)
+      lanes(block + k_lanes_ahead).prefetch_velocities(bodies);
     applied |= lanes(block).solve_velocity_constraints(bodies, iteration == 0);
+  }
   return applied;
 }
 

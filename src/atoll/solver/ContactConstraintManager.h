@@ -523,6 +523,10 @@ class ContactConstraintManager {
   // their peak where they need 7; reallocated to fit, freed and grown arrays fragmented the
   // heap to more.)
   static constexpr uint32_t k_lane_chunk = 32;
+  // How many blocks ahead warm_start_lanes and solve_lanes ask for the velocities they will
+  // write (ContactLanes::prefetch_velocities), past the end of the range: a split's blocks are
+  // numbered in batch order, so the next ones are mostly the next batch of the same share.
+  static constexpr uint32_t k_lanes_ahead = 2;
   std::vector<std::unique_ptr<ContactLanes[]>> lane_chunks_;
   ContactLanes& lanes(uint32_t block) {
     return lane_chunks_[block / k_lane_chunk][block % k_lane_chunk];

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "atoll/core/Prefetch.h"
+
 namespace atl {
 
 namespace {
@@ -313,6 +315,18 @@ void ContactLanes::scatter(std::span<SolverBody> bodies, const Velocities& in) c
 }
 
 #endif
+
+void ContactLanes::prefetch_velocities(std::span<SolverBody> bodies) const {
+  // The two velocities (32 bytes from the start of the body) may straddle a line.
+  const auto ask = [](const SolverBody& body) {
+    prefetch_for_write(&body.linear_velocity);
+    prefetch_for_write(reinterpret_cast<const char*>(&body.angular_velocity) + 15);
+  };
+  for (uint32_t i = 0; i < k_width; ++i) {
+    if (writes1(i)) ask(bodies[body1_[i]]);
+    if (writes2(i)) ask(bodies[body2_[i]]);
+  }
+}
 
 ContactLanes::PointGeometry ContactLanes::point_geometry(uint32_t p, LaneMask face) const {
   // A block of one form does not compute the other.

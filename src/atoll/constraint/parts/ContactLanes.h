@@ -95,6 +95,11 @@ class ContactLanes {
   /// twist, then the points).
   void warm_start(std::span<SolverBody> bodies, float ratio);
 
+  /// Asks for the velocities of the bodies this block's solve writes, to be written
+  /// (core/Prefetch.h, prefetch_for_write): a block or two before solving it: in a split the
+  /// other worker may have written them last.
+  void prefetch_velocities(std::span<SolverBody> bodies) const;
+
   /// One velocity iteration of every lane (`first_iteration`: iteration 0, when contacts without
   /// normal impulse solve their normals first). Returns true when any lane applied an impulse
   /// that counts for the early exit (AxisConstraintPart::is_significant, FaceContactPart).
