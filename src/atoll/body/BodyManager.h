@@ -188,6 +188,9 @@ class BodyManager {
   /// The body in slot `index`, or nullptr for a free slot or an index past the end.
   Body* body_at_slot(uint32_t index);
   const Body* body_at_slot(uint32_t index) const;
+  /// Where slot `index` (< num_slots()) is stored, live or free, without reading it: for a
+  /// prefetch ahead of a loop that will (core/Prefetch.h).
+  const Body* slot_address(uint32_t index) const { return &bodies_[index]; }
   /// Calls f(Body&) for every live body in index order.
   template <class F>
   void for_each_body(F&& f) {

@@ -338,7 +338,12 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   parallel_for_shares(jobs, count, k_admit_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k) {
       // The caller's ordered pass read the entries in the last round (prefetch_for_write).
-      if (k + k_admit_ahead < end) prefetch_object_for_write(&ctx.narrow_pairs[k + k_admit_ahead]);
+      if (k + k_admit_ahead < end) {
+        prefetch_object_for_write(&ctx.narrow_pairs[k + k_admit_ahead]);
+        // The pair's bodies, at random, written by the other core's write_back.
+        prefetch_object(ctx.body_manager->slot_address(pairs[k + k_admit_ahead].a));
+        prefetch_object(ctx.body_manager->slot_address(pairs[k + k_admit_ahead].b));
+      }
       admit_pair(shared, pairs[k], ctx.narrow_pairs[k], ctx.needs_entry[k]);
     }
   });
