@@ -295,7 +295,8 @@ TEST(ConstraintWorld, PriorityOrderAndStepOverrides) {
     made.back()->set_priority(p);
   }
   ConstraintManager manager;
-  for (auto it = made.rbegin(); it != made.rend(); ++it) manager.push_solved(it->get(), 0, 1);
+  for (auto it = made.rbegin(); it != made.rend(); ++it)
+    manager.push_solved(it->get(), 0, 1, ConstraintManager::solve_entry(**it));
   manager.sort_solved();
   const int expected[] = {3, 1, 4, 0, 2};  // indices in solve order
   for (uint32_t i = 0; i < manager.num_solved(); ++i)

@@ -160,8 +160,14 @@ class Constraint : public RefTarget<Constraint> {
   // body1 and body2, the world's being an immovable entry at the origin) ---------------------
 
   /// Computes effective masses and targets from the bodies' poses at the start of the step.
+  /// Writes only this constraint; reads the bodies, and other constraints only when
+  /// reads_other_constraints().
   virtual void setup_velocity_constraint(const SolverBody& body1, const SolverBody& body2,
                                          float dt) = 0;
+  /// True when the setup reads what other constraints' setups write (a gear following its
+  /// hinges): the step then sets up every constraint in solve order on one thread, so that it
+  /// reads each of them set up or not exactly as in that order.
+  virtual bool reads_other_constraints() const { return false; }
   /// Applies last step's impulses × `ratio` (dt / previous dt; 0 = none).
   virtual void warm_start_velocity_constraint(SolverBody& body1, SolverBody& body2,
                                               float ratio) = 0;

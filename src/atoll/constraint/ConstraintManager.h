@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "atoll/constraint/Constraint.h"
+#include "atoll/core/JobSystem.h"
 
 namespace atl {
 
@@ -41,20 +42,41 @@ class ConstraintManager {
 
   // --- This step's solve list -----------------------------------------------------------------
 
+  /// What the solve list keeps of a constraint besides the constraint: read by the caller when
+  /// it looks at the constraint anyway (solve_entry), so that making the list, sorting it and
+  /// choosing how to set it up read no constraint again.
+  struct SolveEntry {
+    uint32_t priority = 0;      // Constraint::priority()
+    uint32_t index = 0;         // Constraint::index()
+    bool reads_others = false;  // Constraint::reads_other_constraints()
+  };
+  static SolveEntry solve_entry(const Constraint& constraint) {
+    return {constraint.priority(), constraint.index(), constraint.reads_other_constraints()};
+  }
+
   /// Starts the solve list of a step.
   void begin_step() {
     solving_.clear();
     solve_body1_.clear();
     solve_body2_.clear();
+    solve_key_.clear();
+    in_solve_order_ = true;
+    num_reading_others_ = 0;
   }
   /// Appends a constraint to solve, with the solver indices of its bodies (k_world_entry for
-  /// the world).
-  void push_solved(Constraint* constraint, uint32_t body1, uint32_t body2) {
+  /// the world) and its solve_entry().
+  void push_solved(Constraint* constraint, uint32_t body1, uint32_t body2,
+                   const SolveEntry& entry) {
+    const uint64_t key = uint64_t{entry.priority} << 32 | entry.index;
+    if (!solve_key_.empty() && key <= solve_key_.back()) in_solve_order_ = false;
     solving_.push_back(constraint);
     solve_body1_.push_back(body1);
     solve_body2_.push_back(body2);
+    solve_key_.push_back(key);
+    num_reading_others_ += entry.reads_others ? 1 : 0;
   }
-  /// Puts the solve list in solve order: priority ascending, then index.
+  /// Puts the solve list in solve order: priority ascending, then index. Nothing to do when
+  /// the constraints were pushed in that order (pushed in index order, all of one priority).
   void sort_solved();
   /// Number of constraints solved this step.
   uint32_t num_solved() const { return static_cast<uint32_t>(solving_.size()); }
@@ -67,8 +89,11 @@ class ConstraintManager {
   std::span<const uint32_t> solved_bodies2() const { return solve_body2_; }
 
   /// Stage setup_velocity: sets up every solved constraint and sets the warm-start ratio
-  /// (dt / previous dt, 0 with warm start off).
-  void setup_velocity_constraints(std::span<const SolverBody> bodies, float dt, bool warm_start);
+  /// (dt / previous dt, 0 with warm start off). With `jobs`, in shares on its workers (each
+  /// constraint writes only its own data), unless a solved constraint reads others
+  /// (Constraint::reads_other_constraints): then all of them in solve order on the caller.
+  void setup_velocity_constraints(std::span<const SolverBody> bodies, float dt, bool warm_start,
+                                  JobSystem* jobs = nullptr);
   /// Warm start of the given items (solve-list positions).
   void warm_start(std::span<SolverBody> bodies, std::span<const uint32_t> items);
   /// One velocity iteration over the items; true when one applied an impulse.
@@ -95,10 +120,15 @@ class ConstraintManager {
   std::vector<Constraint*> solving_;
   std::vector<uint32_t> solve_body1_;
   std::vector<uint32_t> solve_body2_;
+  // Each solved constraint's place in solve order: priority in the high 32 bits, index low.
+  std::vector<uint64_t> solve_key_;
+  bool in_solve_order_ = true;       // the keys ascend: sort_solved has nothing to do
+  uint32_t num_reading_others_ = 0;  // solved constraints whose setup reads others
   // Scratch of sort_solved.
   std::vector<uint32_t> order_;
   std::vector<Constraint*> sorted_;
   std::vector<uint32_t> sorted_body1_, sorted_body2_;
+  std::vector<uint64_t> sorted_key_;
   float dt_ = 0.0f;
   float previous_dt_ = 0.0f;
   float warm_start_ratio_ = 0.0f;

@@ -63,6 +63,8 @@ class RackAndPinionConstraint final : public Constraint {
 
   void setup_velocity_constraint(const SolverBody& body1, const SolverBody& body2,
                                  float dt) override;
+  /// The setup reads the coupled hinge's angle and slider's position.
+  bool reads_other_constraints() const override { return hinge_.constraint() != nullptr; }
   void warm_start_velocity_constraint(SolverBody& body1, SolverBody& body2, float ratio) override;
   bool solve_velocity_constraint(SolverBody& body1, SolverBody& body2, float dt) override;
   bool solve_position_constraint(SolverBody& body1, SolverBody& body2, float dt,

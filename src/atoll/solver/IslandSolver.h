@@ -66,6 +66,16 @@ struct IslandConstraints {
   std::vector<uint32_t> items;
   // Scratch: island of each solved constraint.
   std::vector<uint32_t> island_of;
+  // Scratch of build_islands: what it read of each of the world's constraints (index order).
+  struct Candidate {
+    bool solved = false;  // enabled, both bodies present, one of them movable
+    uint32_t entry1 = 0;  // solver index of body 1, k_world_entry, or SolverBodies::k_none
+    uint32_t entry2 = 0;
+    uint32_t slot1 = 0;  // body 1's slot (when it has no solver entry yet)
+    uint32_t slot2 = 0;
+    ConstraintManager::SolveEntry solve;
+  };
+  std::vector<Candidate> candidates;
 };
 
 /// The step counts of an island with the constraints `constraint_items`: the largest of the
@@ -76,7 +86,10 @@ SolverSteps island_solver_steps(const ConstraintManager& constraints,
 
 /// Before the step's body lists are made: wakes every sleeping dynamic body that an enabled
 /// constraint joins to an awake body, until no more wake (a chain wakes whole).
-void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager& constraints);
+/// The constraints are looked at on every worker of `jobs` first; the waking itself, when one
+/// is to wake, runs on the caller.
+void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager& constraints,
+                             JobSystem& jobs);
 
 /// Stage build_islands: lists this step's solved constraints (enabled, bodies present, one of
 /// them movable; immovable entries created for the others) in solve order, links the movable

@@ -181,7 +181,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   // body lists are made.
   soft_body_manager_.apply_impulses(body_manager_);
   // A sleeping body joined to an awake one wakes before the body lists are made.
-  timed(Stage::build_islands, [&] { wake_constrained_bodies(body_manager_, constraint_manager_); });
+  timed(Stage::build_islands,
+        [&] { wake_constrained_bodies(body_manager_, constraint_manager_, *ctx.jobs); });
   // The active list is in activation order; sorting makes every later list deterministic.
   body_manager_.sort_active_bodies();
   timed(Stage::apply_forces,
@@ -206,7 +207,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
                                             static_cast<uint32_t>(islands.island_bodies(i).size()));
   const IslandConstraints& island_constraints = ctx.island_constraints;
   timed(Stage::setup_velocity, [&] {
-    constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start);
+    constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start,
+                                                   ctx.jobs);
     plan_wide_contacts(contact_manager_, solver.bodies, islands, ctx.splitter, settings_,
                        ctx.jobs->num_workers(), ctx.island_scratch);
     contact_manager_.setup_velocity_constraints(solver.bodies, solver.velocities_before_forces, dt,
