@@ -380,6 +380,39 @@ TEST_F(ThreadLaws, C3_ListenerCallsAndWakingAreTheSameForEveryJobSystem) {
   });
 }
 
+// Sleep tests in shares (issue 9 item 2): 1 200 spheres dropped 5 cm onto a floor, each its
+// own island, and a kinematic box at rest (an island of none; it sleeps on its own). Past 1 024
+// moving bodies the sleep tests run in the per-body stages' shares on the workers, and the
+// islands are read off in order on the caller: every body awake until they settle, all asleep
+// by the end, and the same active counts and bits for every job system.
+constexpr char k_settling[] = R"({
+  "bodies": [ { "name": "floor", "shape": { "type": "box", "half_extent": [30, 1, 30] },
+                "position": [0, -1, 0], "motion": "static" },
+              { "name": "still", "shape": { "type": "box", "half_extent": [0.5, 0.5, 0.5] },
+                "position": [0, 5, 0], "motion": "kinematic" } ],
+  "generators": [
+    { "type": "grid", "name": "g", "shape": { "type": "sphere", "radius": 0.2 },
+      "counts": [40, 1, 30], "spacing": [0.5, 0.5, 0.5], "base": [-10, 0.25, -7.5] }
+  ]
+})";
+
+TEST_F(ThreadLaws, C3_SleepIsTheSameForEveryJobSystem) {
+  const auto run_settling = [](JobSystem* jobs) {
+    return run_world(k_settling, "settling", Conditions::Engine, 90, jobs);
+  };
+  const WorldRun inline_run = run_settling(nullptr);
+  ASSERT_EQ(inline_run.active.size(), 90u);
+  report("Thread.settling.active_at_0", inline_run.active.front());
+  report("Thread.settling.active_at_end", inline_run.active.back());
+  EXPECT_GE(inline_run.active.front(), 1200u);
+  EXPECT_EQ(inline_run.active.back(), 0u);
+  for_each_job_system({2u, 3u}, {2u}, [&](JobSystem* jobs, const std::string& label) {
+    const WorldRun run = run_settling(jobs);
+    EXPECT_EQ(run.hash, inline_run.hash) << label;
+    EXPECT_EQ(run.active, inline_run.active) << label;
+  });
+}
+
 // Without a listener, on a scene of many pairs: the narrow phase looks pairs up in the contact
 // cache and collides them on every worker, and the sleeping bodies their contacts reach wake in
 // pair order. A grid of 144 crates sleeps by step 30; 600 spheres that never sleep rain on them

@@ -570,38 +570,35 @@ void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
                   JobSystem& jobs, IslandSolveScratch& scratch, std::vector<uint32_t>& to_sleep) {
   if (!settings.allow_sleeping) return;
   const float max_movement = settings.point_velocity_sleep_threshold * settings.time_before_sleep;
-  // Whole islands sleep: every body must be ready (seed 001, LAWS.md C4). Every body's test
-  // advances, so a body's timer does not depend on its neighbours'. A body is in one island:
-  // islands test in parallel, and fall asleep below in island order.
-  const uint32_t count = islands.num_islands();
-  scratch.may_sleep.resize(count);
-  // In shares of at least 32 islands: the test is cheap and the bodies are the other per-body
-  // stages' data (core/JobSystem.h, k_body_share). many_pyramids (64 islands of 55 bodies), 300
-  // steps on 2 threads: 12.1 ms on the caller, 3.8 in two shares.
-  constexpr uint32_t k_min_share_islands = 32;
+  // Whole islands sleep: every body must be ready (seed 001, LAWS.md C4). Every moving body's
+  // test advances, so a body's timer does not depend on its neighbours': the tests run in the
+  // per-body stages' shares of the moving bodies (core/JobSystem.h, k_body_share; each core
+  // tests the bodies it wrote in write_back), then the islands are read off in island order.
+  // In shares of islands, a step of one large island (the pyramid) tested all its bodies on one
+  // core.
+  scratch.ready.resize(solver.size());
   parallel_for_shares(
-      jobs, count, k_min_share_islands, [&](uint32_t begin, uint32_t end, uint32_t) {
-        for (uint32_t i = begin; i < end; ++i) {
-          bool all = true;
-          for (uint32_t s : islands.island_bodies(i)) {
-            Body& body = *body_manager.body_at_slot(solver.source[s]);
-            all &= body.update_sleep_test(dt, max_movement, settings.time_before_sleep);
-          }
-          scratch.may_sleep[i] = all ? 1 : 0;
+      jobs, static_cast<uint32_t>(solver.moving.size()), k_body_share,
+      [&](uint32_t begin, uint32_t end, uint32_t) {
+        for (uint32_t k = begin; k < end; ++k) {
+          const uint32_t s = solver.moving[k];
+          Body& body = *body_manager.body_at_slot(solver.source[s]);
+          scratch.ready[s] =
+              body.update_sleep_test(dt, max_movement, settings.time_before_sleep) ? 1 : 0;
         }
       });
   to_sleep.clear();
-  for (uint32_t i = 0; i < count; ++i)
-    if (scratch.may_sleep[i] != 0)
-      for (uint32_t s : islands.island_bodies(i)) to_sleep.push_back(solver.source[s]);
-  // Kinematic bodies are in no island: each sleeps on its own when it stops.
-  for (uint32_t s = 0; s < solver.movable.size(); ++s) {
-    if (solver.movable[s]) continue;
-    Body& body = *body_manager.body_at_slot(solver.source[s]);
-    if (body.is_kinematic() && body.is_active() &&
-        body.update_sleep_test(dt, max_movement, settings.time_before_sleep))
-      to_sleep.push_back(solver.source[s]);
+  const uint32_t count = islands.num_islands();
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::span<const uint32_t> bodies = islands.island_bodies(i);
+    if (std::all_of(bodies.begin(), bodies.end(),
+                    [&scratch](uint32_t s) { return scratch.ready[s] != 0; }))
+      for (uint32_t s : bodies) to_sleep.push_back(solver.source[s]);
   }
+  // Kinematic bodies (the moving entries that impulses do not move) are in no island: each
+  // sleeps on its own when it stops.
+  for (uint32_t s : solver.moving)
+    if (solver.movable[s] == 0 && scratch.ready[s] != 0) to_sleep.push_back(solver.source[s]);
   for (uint32_t index : to_sleep) body_manager.deactivate(*body_manager.body_at_slot(index));
 }
 

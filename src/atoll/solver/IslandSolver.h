@@ -111,8 +111,8 @@ struct IslandSolveScratch {
   std::vector<uint32_t> iterations;
   /// One stack solve per worker (islands solved at the same time each need their own).
   std::vector<ContactConstraintManager::StackSolve> stacks;
-  /// Whether each island may sleep (update_sleep).
-  std::vector<uint8_t> may_sleep;
+  /// Per solver entry: whether its body's sleep test says it may sleep (update_sleep).
+  std::vector<uint8_t> ready;
   /// Whether each worker applied an impulse or moved a body in the split pass being run.
   std::vector<uint8_t> worker_changed;
   /// The islands that are not split, in contiguous shares of about equal work (contacts +
@@ -209,9 +209,9 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
                            std::span<const uint32_t> constraint_items, const SolverSteps& steps,
                            const PhysicsSettings& settings);
 
-/// Stage update_sleep: advances every island body's sleep test (islands as the job system's
-/// items); whole islands whose bodies are all ready fall asleep, in island order, kinematic
-/// bodies each on their own. `to_sleep` is scratch.
+/// Stage update_sleep: advances every moving body's sleep test (in the per-body stages' shares
+/// on the workers of `jobs`); whole islands whose bodies are all ready fall asleep, in island
+/// order, kinematic bodies each on their own. `to_sleep` is scratch.
 void update_sleep(BodyManager& body_manager, const IslandBuilder& islands,
                   const SolverBodies& solver, const PhysicsSettings& settings, float dt,
                   JobSystem& jobs, IslandSolveScratch& scratch, std::vector<uint32_t>& to_sleep);
