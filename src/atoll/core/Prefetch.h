@@ -14,27 +14,41 @@ namespace atl {
 inline constexpr size_t k_cache_line = 64;
 
 namespace detail {
-template <size_t Bytes, size_t... Line>
-[[gnu::always_inline]] inline void prefetch_lines(const char* p, std::index_sequence<Line...>) {
-#if defined(__GNUC__) || defined(__clang__)
-  (__builtin_prefetch(p + Line * k_cache_line, 1, 3), ...);
-  __builtin_prefetch(p + Bytes - 1, 1, 3);
-#else
-  (void)p;
-#endif
+// Calls `one(address)` for every cache line of the `Bytes` bytes at `p`, whatever their
+// alignment: once every line from `p` and once at the last byte, a fixed run with no loop.
+template <size_t Bytes, class One, size_t... Line>
+[[gnu::always_inline]] inline void for_each_line(const char* p, One one,
+                                                 std::index_sequence<Line...>) {
+  (one(p + Line * k_cache_line), ...);
+  one(p + Bytes - 1);
 }
+template <class T, class One>
+[[gnu::always_inline]] inline void for_each_line_of(const T* p, One one) {
+  constexpr size_t lines = (sizeof(T) + k_cache_line - 1) / k_cache_line;
+  for_each_line<sizeof(T)>(reinterpret_cast<const char*>(p), one,
+                           std::make_index_sequence<lines>{});
+}
+struct ReadPrefetch {
+  [[gnu::always_inline]] void operator()(const char* p) const {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 0, 3);
+#else
+    (void)p;
+#endif
+  }
+};
 }  // namespace detail
 
-/// Asks the memory system to bring the object at `p` towards the cache for reading and writing
-/// (a hint only: it changes no value and never faults). A fixed run of prefetch instructions,
-/// one every cache line from `p` and one at its last byte, reaches every line the object
-/// touches whatever its alignment, with no loop (in the contact solver the loop form cost 72 of the
-/// 230 instructions spent per contact and iteration outside the parts).
+/// Asks the memory system to bring the object at `p` towards the cache (a hint only: it changes
+/// no value and never faults), to be read: also what a loop will write, where the line may be
+/// one that both cores read (a static body's solver entry; prefetch_for_write would take it from
+/// the other core). A fixed run of prefetch instructions, one every cache line from `p` and one
+/// at its last byte, reaches every line the object touches whatever its alignment, with no loop
+/// (in the contact solver the loop form cost 72 of the 230 instructions spent per contact and
+/// iteration outside the parts).
 template <class T>
 [[gnu::always_inline]] inline void prefetch_object(const T* p) {
-  constexpr size_t lines = (sizeof(T) + k_cache_line - 1) / k_cache_line;
-  detail::prefetch_lines<sizeof(T)>(reinterpret_cast<const char*>(p),
-                                    std::make_index_sequence<lines>{});
+  detail::for_each_line_of(p, detail::ReadPrefetch{});
 }
 
 /// Asks for the cache line holding `p` with the intent to write it (x86 PREFETCHW; a NOP on
@@ -58,13 +72,13 @@ template <class T>
 #endif
 }
 
-/// prefetch_for_write for every line of `*p`.
+/// prefetch_for_write for every line of `*p` (the same run of lines as prefetch_object).
 template <class T>
 [[gnu::always_inline]] inline void prefetch_object_for_write(const T* p) {
-  const char* first = reinterpret_cast<const char*>(p);
-  for (size_t offset = 0; offset < sizeof(T); offset += k_cache_line)
-    prefetch_for_write(first + offset);
-  prefetch_for_write(first + sizeof(T) - 1);
+  struct WritePrefetch {
+    [[gnu::always_inline]] void operator()(const char* line) const { prefetch_for_write(line); }
+  };
+  detail::for_each_line_of(p, WritePrefetch{});
 }
 
 }  // namespace atl
