@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "atoll/core/ThreadPool.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/state/StateHash.h"
 #include "atoll/world/PhysicsSystem.h"
@@ -245,6 +246,47 @@ TEST(PhysicsSystem, ManifoldCapIsReportedAsAFlagWithTheFirstPairLeftOut) {
             "solved (the first: bodies " +
                 std::to_string(second.value()) + " and " + std::to_string(world.floor.value()) +
                 ")");
+}
+
+TEST(PhysicsSystem, ForcesActForOneUpdateOfAllItsCollisionStepsOnAnyNumberOfThreads) {
+  // Enough bodies that the force clearing after an update runs in two and three shares
+  // (k_body_share 1 024), each body far from the others, without gravity or damping: a force
+  // of F N on a body of m kg gives it F/m·dt in an update of any number of collision steps, and
+  // nothing in the next one.
+  constexpr int k_side = 16;
+  constexpr int k_layers = 10;  // 2 560 bodies
+  const Ref<Shape> box = BoxShapeSettings{Vec3(0.5f, 0.5f, 0.5f)}.create().value();
+  for (const uint32_t workers : {1u, 2u, 3u}) {
+    PhysicsSystem system;
+    PhysicsSettings settings = system.settings();
+    settings.gravity = Vec3::zero();
+    ASSERT_TRUE(system.set_settings(settings).ok());
+    std::vector<BodyID> ids;
+    for (int i = 0; i < k_side * k_side * k_layers; ++i) {
+      BodyCreationSettings body{box,
+                                Vec3(3.0f * static_cast<float>(i % k_side),
+                                     3.0f * static_cast<float>(i / (k_side * k_side)),
+                                     3.0f * static_cast<float>(i / k_side % k_side)),
+                                Quat(), MotionType::Dynamic};
+      body.linear_damping = 0.0f;
+      body.override_mass = 2.0f;
+      ids.push_back(
+          system.body_interface().create_and_add_body(body, Activation::Activate).value());
+    }
+    for (const BodyID id : ids)
+      ASSERT_TRUE(system.body_interface().add_force(id, Vec3(4.0f, 0.0f, 0.0f)).ok());
+    std::unique_ptr<ThreadPool> pool = ThreadPool::create(workers).value();
+    ASSERT_TRUE(system.update(k_dt, 2, pool.get()).ok());
+    // 4 N / 2 kg over two half steps.
+    const float expected = 2.0f * k_dt;
+    for (const BodyID id : ids)
+      ASSERT_NEAR(system.body_interface().linear_velocity(id)->x(), expected, 1.0e-6f)
+          << workers << " workers, body " << id.value();
+    ASSERT_TRUE(system.update(k_dt, 2, pool.get()).ok());
+    for (const BodyID id : ids)
+      ASSERT_NEAR(system.body_interface().linear_velocity(id)->x(), expected, 1.0e-6f)
+          << workers << " workers, body " << id.value() << ": the force outlived its update";
+  }
 }
 
 TEST(PhysicsSystem, RestingBoxFallsAsleepAndAPushWakesIt) {
