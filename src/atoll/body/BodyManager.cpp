@@ -1,5 +1,7 @@
 #include "atoll/body/BodyManager.h"
 
+#include <algorithm>
+
 #include "atoll/body/Validation.h"
 #include "atoll/core/QuickSort.h"
 
@@ -231,6 +233,10 @@ std::vector<BodyID> BodyManager::body_ids() const {
 }
 
 void BodyManager::sort_active_bodies() {
+  // Mostly sorted already (no body activated or deactivated since): then no body is touched. The
+  // positions written on the calling thread every step moved every body's motion properties
+  // into its cache, and the other worker's share of apply_forces missed on each of them.
+  if (std::is_sorted(active_.begin(), active_.end())) return;
   quick_sort(active_.begin(), active_.end());
   for (uint32_t i = 0; i < active_.size(); ++i)
     bodies_[active_[i]].motion_->set_index_in_active_bodies(i);
