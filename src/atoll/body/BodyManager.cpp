@@ -233,9 +233,9 @@ std::vector<BodyID> BodyManager::body_ids() const {
 }
 
 void BodyManager::sort_active_bodies() {
-  // Mostly sorted already (no body activated or deactivated since): then no body is touched. The
-  // positions written on the calling thread every step moved every body's motion properties
-  // into its cache, and the other worker's share of apply_forces missed on each of them.
+  // Usually sorted already (no body activated or deactivated since): then no body is touched,
+  // where rewriting every position moved every active body's motion properties into the calling
+  // thread's cache at the start of every step.
   if (std::is_sorted(active_.begin(), active_.end())) return;
   quick_sort(active_.begin(), active_.end());
   for (uint32_t i = 0; i < active_.size(); ++i)
