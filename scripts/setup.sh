@@ -9,7 +9,7 @@ packages=(cmake ninja-build g++ clang-format pkg-config googletest libgtest-dev 
           libbenchmark-dev nlohmann-json3-dev libcli11-dev libbullet-dev clang libclang-rt-14-dev
           clang-19 libclang-rt-19-dev
           pybind11-dev python3-dev python3-numpy python3-pytest python3-distributed
-          python3-pandas nodejs npm chromium fonts-liberation)
+          python3-pandas nodejs npm chromium fonts-liberation lld)
 # Installed without their recommended packages (for chromium: systemd, cups, samba, avahi…, 128
 # packages in all, that a headless browser test does not need).
 lean=(chromium fonts-liberation)

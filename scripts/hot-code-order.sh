@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Writes apps/atoll/hot-code.order: the functions the atoll program runs on the benchmark scenes,
+# one (mangled) name a line, which the link places first and together (lld's
+# --symbol-ordering-file, cmake/AtollCodeOrder.cmake).
+#
+# Why: the program's code pages count in its resident memory, and the kernel maps code in 64 KB
+# runs around every page a run touches (fault-around). Left where the linker puts them, the 750
+# functions a pyramid run calls (730 KB) lay in 56 of the 74 runs of the 4.7 MB of code, so
+# `atoll run pyramid` held 4 MB of code and peaked at 15.8 MB; placed together they lie in 15 runs
+# and it peaks at 13.3 MB. Where code goes also decided whether unrelated changes crossed the
+# issue 9 bound of 16 MB (a change that moved no data added 0.5 MB of code pages).
+#
+# The list only orders: a function missing from it (new since the list was made) is placed after
+# the listed ones, and a name no longer in the program is skipped. So a stale list costs a few
+# 64 KB runs, never correctness or speed of the step's arithmetic (the bits are the same). Run it
+# again after large changes, from a release build of the same compiler:
+#   cmake --build build/release --target atoll_cli
+#   scripts/hot-code-order.sh [--build DIR]
+# It runs each scene a few steps under valgrind's callgrind (about 3 minutes) and keeps the
+# functions in the order they first appear there.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build/release"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR]" >&2; exit 2 ;;
+  esac
+done
+atoll="$build/apps/atoll/atoll"
+[ -x "$atoll" ] || { echo "hot-code-order: $atoll not built" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "hot-code-order: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# What a user runs first (the demo scene, the README's memory reading), then the bench scenes on
+# one and two threads (the thread pool's code), then `bench` itself.
+runs=(
+  "run --quiet"
+  "run pyramid --quiet --steps 20"
+  "run pyramid --quiet --steps 20 --threads 2"
+  "run many_pyramids --quiet --steps 10 --threads 2"
+  "run highspeed --quiet --steps 10"
+  "run convex_vs_mesh --quiet --steps 10"
+  "run chain --quiet --steps 20"
+  "run ragdolls --quiet --steps 20"
+  "run joint_grid --quiet --steps 10"
+  "bench --scene pyramid --steps 5 --threads 1,2"
+)
+k=0
+for args in "${runs[@]}"; do
+  k=$((k + 1))
+  echo "hot-code-order: atoll $args"
+  # shellcheck disable=SC2086 # the arguments are words
+  valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$k.out" \
+    "$atoll" $args >/dev/null 2>"$work/$k.log" ||
+    { cat "$work/$k.log" >&2; exit 1; }
+done
+out="$root/apps/atoll/hot-code.order"
+# "fn=(id) name" (and cfn= for callees) names a function the first time callgrind mentions it;
+# a trailing 'N marks recursion depth; 0x… is code without a symbol.
+for k in $(seq 1 ${#runs[@]}); do cat "$work/$k.out"; done |
+  sed -n "s/^c\{0,1\}fn=([0-9]*) //p" | sed "s/'[0-9]*\$//" | grep -v '^0x' |
+  awk '!seen[$0]++' >"$out"
+echo "hot-code-order: $(wc -l <"$out") functions in $out"
