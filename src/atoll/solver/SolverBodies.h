@@ -67,6 +67,11 @@ struct SolverBodies {
 void apply_forces(BodyManager& body_manager, const Vec3& gravity, float dt, SolverBodies& solver,
                   JobSystem& jobs);
 
+/// After the last collision step of an update: clears the accumulated force and torque of every
+/// active body (forces apply for one update, as in Jolt). In shares as apply_forces, so that each
+/// core clears the bodies it reads there next.
+void clear_forces(BodyManager& body_manager, JobSystem& jobs);
+
 /// Stage gather_solver_bodies: one movable entry per active body, in active-list order; resets
 /// the entries of the last step. In shares as write_back (each entry on its own).
 void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver, JobSystem& jobs);

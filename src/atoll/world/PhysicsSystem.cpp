@@ -137,12 +137,9 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
   ctx_.jobs = jobs != nullptr ? jobs : &inline_jobs;
   const float sub_dt = dt / static_cast<float>(collision_steps);
   for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
-  ctx_.jobs = nullptr;
-
   // Forces apply for one update (all its collision steps), as in Jolt.
-  for (uint32_t index : body_manager_.active_bodies())
-    if (MotionProperties* mp = body_manager_.body_at_slot(index)->motion_properties())
-      mp->reset_force_and_torque();
+  clear_forces(body_manager_, *ctx_.jobs);
+  ctx_.jobs = nullptr;
 
   ++step_count_;
   result.num_active_bodies = body_manager_.num_active_bodies();
