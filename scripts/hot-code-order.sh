@@ -16,6 +16,11 @@
 # again after large changes, from a release build of the same compiler:
 #   cmake --build build/release --target atoll_cli
 #   scripts/hot-code-order.sh [--build DIR]
+#   scripts/hot-code-order.sh --check PROGRAM
+# checks a linked program against the list instead (a CTest test, hot_code_order): that at least
+# 90 % of the listed functions are in it, and that the link placed them together (they span at
+# most twice their size). It fails once refactoring has renamed a tenth of the list, or when the
+# order was not applied.
 # It runs each scene a few steps under valgrind's callgrind (about 3 minutes) and lists the
 # functions of the first run (the pyramid, the issue 9 memory reading), then those the second run
 # adds, and so on, each run's sorted by name: callgrind's order of mention changes from run to
@@ -26,12 +31,42 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/release"
+out="$root/apps/atoll/hot-code.order"
+check=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
-    *) echo "usage: $0 [--build DIR]" >&2; exit 2 ;;
+    --check) check=$2; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] | --check PROGRAM" >&2; exit 2 ;;
   esac
 done
+
+if [ -n "$check" ]; then
+  declare -A listed seen
+  while read -r name; do listed[$name]=1; done <"$out"
+  found=0 size=0 lo=-1 hi=0
+  while read -r address bytes type name; do
+    [ -n "${name:-}" ] && [ -n "${listed[$name]:-}" ] && [ -z "${seen[$name]:-}" ] || continue
+    case "$type" in t | T | w | W) ;; *) continue ;; esac
+    seen[$name]=1
+    found=$((found + 1))
+    a=$((16#$address)) n=$((16#$bytes))
+    size=$((size + n))
+    if [ "$lo" -lt 0 ] || [ "$a" -lt "$lo" ]; then lo=$a; fi
+    if [ $((a + n)) -gt "$hi" ]; then hi=$((a + n)); fi
+  done < <(nm -S --defined-only "$check")
+  total=${#listed[@]}
+  echo "hot-code-order: $found of $total listed functions in $check, $size bytes spanning $((hi - lo))"
+  if [ $((found * 10)) -lt $((total * 9)) ]; then
+    echo "hot-code-order: the list is stale: run scripts/hot-code-order.sh" >&2
+    exit 1
+  fi
+  if [ $((hi - lo)) -gt $((2 * size)) ]; then
+    echo "hot-code-order: the listed functions are not together: the order was not applied" >&2
+    exit 1
+  fi
+  exit 0
+fi
 atoll="$build/apps/atoll/atoll"
 [ -x "$atoll" ] || { echo "hot-code-order: $atoll not built" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "hot-code-order: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
@@ -61,7 +96,6 @@ for args in "${runs[@]}"; do
     "$atoll" $args >/dev/null 2>"$work/$k.log" ||
     { cat "$work/$k.log" >&2; exit 1; }
 done
-out="$root/apps/atoll/hot-code.order"
 # "fn=(id) name" (and cfn= for callees) names a function the first time callgrind mentions it;
 # a trailing 'N marks recursion depth; 0x… is code without a symbol.
 : >"$out"
