@@ -6,9 +6,10 @@
 # Why: the program's code pages count in its resident memory, and the kernel maps code in 64 KB
 # runs around every page a run touches (fault-around). Left where the linker puts them, the 750
 # functions a pyramid run calls (730 KB) lay in 56 of the 74 runs of the 4.7 MB of code, so
-# `atoll run pyramid` held 4 MB of code and peaked at 15.8 MB; placed together they lie in 15 runs
-# and it peaks at 13.3 MB. Where code goes also decided whether unrelated changes crossed the
-# issue 9 bound of 16 MB (a change that moved no data added 0.5 MB of code pages).
+# `atoll run pyramid` held 3.9 MB of code and peaked at 15.9 MB; placed together they lie in
+# about 24 runs (1.5 MB) and it peaks at 13.4 MB. Where code goes also decided whether unrelated
+# changes crossed the issue 9 bound of 16 MB (a change that moved no data added 0.5 MB of code
+# pages).
 #
 # The list only orders: a function missing from it (new since the list was made) is placed after
 # the listed ones, and a name no longer in the program is skipped. So a stale list costs a few
@@ -16,17 +17,18 @@
 # again after large changes, from a release build of the same compiler:
 #   cmake --build build/release --target atoll_cli
 #   scripts/hot-code-order.sh [--build DIR]
-#   scripts/hot-code-order.sh --check PROGRAM
-# checks a linked program against the list instead (a CTest test, hot_code_order): that at least
-# 90 % of the listed functions are in it, and that the link placed them together (they span at
-# most twice their size). It fails once refactoring has renamed a tenth of the list, or when the
-# order was not applied.
 # It runs each scene a few steps under valgrind's callgrind (about 3 minutes) and lists the
 # functions of the first run (the pyramid, the issue 9 memory reading), then those the second run
 # adds, and so on, each run's sorted by name: callgrind's order of mention changes from run to
 # run, and sorted, a new function is one new line in review (a class's members still end up side
 # by side). All of them sorted at once spread the pyramid's code over the other scenes' and left
 # 0.3 MB more of it resident.
+#
+#   scripts/hot-code-order.sh --check PROGRAM
+# checks a linked program against the list instead (the CTest test hot_code_order): that at least
+# 90 % of the listed functions are in it, and that the link placed them together (they span at
+# most twice their size). It fails once refactoring has renamed a tenth of the list, or when the
+# order was not applied.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
