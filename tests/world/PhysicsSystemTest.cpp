@@ -249,9 +249,10 @@ TEST(PhysicsSystem, ManifoldCapIsReportedAsAFlagWithTheFirstPairLeftOut) {
 }
 
 TEST(PhysicsSystem, ForcesActForOneUpdateOfAllItsCollisionStepsOnAnyNumberOfThreads) {
-  // Enough bodies that the per-body stages run in two and three shares (k_body_share 1 024),
-  // each body far from the others, without gravity or damping: a force of F N on a body of m kg
-  // gives it F/m·dt in an update of any number of collision steps, and nothing in the next one.
+  // Enough bodies that the per-body stages, the force clearing after an update among them, run
+  // in two and three shares (k_body_share 1 024), each body far from the others, without gravity
+  // or damping: a force of F N on a body of m kg gives it F/m·dt in an update of any number of
+  // collision steps, and nothing in the next one.
   constexpr int k_side = 16;
   constexpr int k_layers = 10;  // 2 560 bodies
   const Ref<Shape> box = BoxShapeSettings{Vec3(0.5f, 0.5f, 0.5f)}.create().value();

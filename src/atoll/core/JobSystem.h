@@ -84,15 +84,16 @@ struct Shares {
 };
 
 /// Fewest bodies in a share of the per-body stages (apply_forces, gather_solver_bodies,
-/// integrate_positions, write_back, update_bounds' check in BroadPhase::update_many), one
-/// constant for all of them: they divide the same bodies into the same shares, so that each
-/// core reads the bodies it wrote in the stage before. These stages do little per body and
-/// touch data the serial stages around them touch too (the bodies), so a share on another core
-/// moves cache lines as much as it saves work: below this many bodies they stay on the caller.
-/// With the per-worker lists a cache line apart, integrate_positions and write_back on 2
-/// threads run faster than on one from about a thousand bodies (many_pyramids, 3 520 bodies:
-/// 17.3 + 30.3 -> 8.9 + 23.4 ms over 300 steps; highspeed, 5 000: 36.9 + 47.1 -> 27.2 + 33.4),
-/// where an earlier measurement, with the lists sharing lines, had write_back slower on two.
+/// integrate_positions, write_back, update_bounds' check in BroadPhase::update_many,
+/// clear_forces after an update), one constant for all of them: they divide the same bodies
+/// into the same shares, so that each core reads the bodies it wrote in the stage before.
+/// These stages do little per body and touch data the serial stages around them touch too (the
+/// bodies), so a share on another core moves cache lines as much as it saves work: below this
+/// many bodies they stay on the caller. With the per-worker lists a cache line apart,
+/// integrate_positions and write_back on 2 threads run faster than on one from about a
+/// thousand bodies (many_pyramids, 3 520 bodies: 17.3 + 30.3 -> 8.9 + 23.4 ms over 300 steps;
+/// highspeed, 5 000: 36.9 + 47.1 -> 27.2 + 33.4), where an earlier measurement, with the lists
+/// sharing lines, had write_back slower on two.
 inline constexpr uint32_t k_body_share = 1024;
 
 /// Runs `body(begin, end, worker)` over [0, count) in at most one contiguous share per worker,
