@@ -6,6 +6,7 @@
 #include "body/BodyTestUtil.h"
 
 namespace atl {
+namespace body_creation_settings_test {
 namespace {
 
 constexpr float k_nan = std::numeric_limits<float>::quiet_NaN();
@@ -204,4 +205,5 @@ TEST(BodyCreationSettings, MasslessShapeWithOverrideGetsInertiaOfItsBounds) {
 }
 
 }  // namespace
+}  // namespace body_creation_settings_test
 }  // namespace atl

@@ -4,6 +4,7 @@
 #include "atoll/body/BodyID.h"
 
 namespace atl {
+namespace body_id_test {
 namespace {
 
 TEST(BodyID, PacksIndexAndSequence) {
@@ -47,4 +48,5 @@ TEST(AllowedDOFs, FlagAlgebra) {
 }
 
 }  // namespace
+}  // namespace body_id_test
 }  // namespace atl

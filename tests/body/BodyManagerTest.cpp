@@ -9,6 +9,7 @@
 #include "body/BodyTestUtil.h"
 
 namespace atl {
+namespace body_manager_test {
 namespace {
 
 using test::expect_near_rel;
@@ -491,4 +492,5 @@ TEST(BodyManager, IterationVisitsLiveBodiesInIndexOrder) {
 }
 
 }  // namespace
+}  // namespace body_manager_test
 }  // namespace atl

@@ -5,6 +5,7 @@
 #include "atoll/body/ChunkedArray.h"
 
 namespace atl {
+namespace chunked_array_test {
 namespace {
 
 struct Tracked {
@@ -37,4 +38,5 @@ TEST(ChunkedArray, ElementsKeepTheirAddressAcrossChunks) {
 }
 
 }  // namespace
+}  // namespace chunked_array_test
 }  // namespace atl

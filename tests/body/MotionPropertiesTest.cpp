@@ -6,6 +6,7 @@
 #include "body/BodyTestUtil.h"
 
 namespace atl {
+namespace motion_properties_test {
 namespace {
 
 using test::expect_near_rel;
@@ -226,4 +227,5 @@ TEST(MotionProperties, SleepSphereGrowsMinimally) {
 }
 
 }  // namespace
+}  // namespace motion_properties_test
 }  // namespace atl

@@ -15,6 +15,7 @@
 
 #include "cli/CliRun.h"
 
+namespace cli_robustness_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -109,3 +110,4 @@ TEST(CliRobustness, HostileFilesExitTwoWithOneBoundedLineAndWriteNothing) {
 }
 
 }  // namespace
+}  // namespace cli_robustness_test

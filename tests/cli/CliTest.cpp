@@ -16,6 +16,7 @@
 #include "atoll/run/Recording.h"
 #include "cli/CliRun.h"
 
+namespace cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -595,3 +596,4 @@ TEST_F(CliTest, SetWithAWildcardChangesEveryBody) {
 }
 
 }  // namespace
+}  // namespace cli_test

@@ -27,6 +27,7 @@
 #include "atoll/run/Recording.h"
 #include "cli/CliRun.h"
 
+namespace cli_view_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -406,3 +407,4 @@ TEST_F(CliViewTest, AClientThatStallsOrLeavesMidResponseHoldsNothingUp) {
 }
 
 }  // namespace
+}  // namespace cli_view_test

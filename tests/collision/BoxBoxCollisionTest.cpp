@@ -16,6 +16,7 @@
 #include "atoll/shape/BoxShape.h"
 
 namespace atl::test {
+namespace box_box_collision_test {
 namespace {
 
 struct Outcome {
@@ -250,4 +251,5 @@ TEST(BoxBoxCollision, SatSeparatesAndStopsEarly) {
 }
 
 }  // namespace
+}  // namespace box_box_collision_test
 }  // namespace atl::test

@@ -13,6 +13,7 @@
 #include "atoll/core/Random.h"
 
 namespace atl {
+namespace broad_phase_test {
 namespace {
 
 Vec3 random_vec(Random& rng, float lo, float hi) {
@@ -760,4 +761,5 @@ TEST(BroadPhase, RaysAreSegmentsAndCollectorsCanStopEarly) {
 }
 
 }  // namespace
+}  // namespace broad_phase_test
 }  // namespace atl

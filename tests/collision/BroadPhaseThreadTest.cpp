@@ -11,6 +11,7 @@
 #include "atoll/core/ThreadPool.h"
 
 namespace atl {
+namespace broad_phase_thread_test {
 namespace {
 
 // Every fifth body static, the others moving.
@@ -138,4 +139,5 @@ TEST(BroadPhaseThreads, UpdateManyIsTheSameForAnyNumberOfWorkers) {
 }
 
 }  // namespace
+}  // namespace broad_phase_thread_test
 }  // namespace atl

@@ -18,6 +18,7 @@
 #include "atoll/shape/TriangleMeshShape.h"
 
 namespace atl::test {
+namespace cast_shape_test {
 namespace {
 
 Ref<Shape> floor_box() { return make_ref<BoxShape>(Vec3(5, 0.5f, 5)); }
@@ -304,4 +305,5 @@ TEST(CastShape, FlatHullCastsOntoTheFloorAndIsHit) {
 }
 
 }  // namespace
+}  // namespace cast_shape_test
 }  // namespace atl::test

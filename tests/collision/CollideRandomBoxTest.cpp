@@ -12,6 +12,7 @@
 #include "atoll/shape/BoxShape.h"
 
 namespace atl::test {
+namespace collide_random_box_test {
 namespace {
 
 struct Box {
@@ -170,4 +171,5 @@ TEST(CollideRandomBox, RoundedBoxesAreSeparatedByNormalTimesDepth) {
 }
 
 }  // namespace
+}  // namespace collide_random_box_test
 }  // namespace atl::test

@@ -6,6 +6,7 @@
 #include "atoll/shape/ActiveEdges.h"
 
 namespace atl {
+namespace collide_triangle_feature_test {
 namespace {
 
 // Triangle in the y = 0 plane, front face +y.
@@ -58,4 +59,5 @@ TEST(CollideTriangleFeature, SwappedWindingMovesTheEdgeBits) {
 }
 
 }  // namespace
+}  // namespace collide_triangle_feature_test
 }  // namespace atl

@@ -8,6 +8,7 @@
 #include "atoll/collision/CollisionGroup.h"
 
 namespace atl {
+namespace collision_group_test {
 namespace {
 
 TEST(GroupFilterTable, EveryPairCollidesUntilDisabledAndTheTableIsSymmetric) {
@@ -76,4 +77,5 @@ TEST(CollisionGroup, OnlySubGroupsOfOneGroupAreFiltered) {
 }
 
 }  // namespace
+}  // namespace collision_group_test
 }  // namespace atl

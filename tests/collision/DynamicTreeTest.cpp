@@ -11,6 +11,7 @@
 #include "atoll/core/Random.h"
 
 namespace atl {
+namespace dynamic_tree_test {
 namespace {
 
 Vec3 random_vec(Random& rng, float lo, float hi) {
@@ -758,4 +759,5 @@ TEST(DynamicTree, SplitPairWalkEqualsTheWholeWalk) {
 }
 
 }  // namespace
+}  // namespace dynamic_tree_test
 }  // namespace atl

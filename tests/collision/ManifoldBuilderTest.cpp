@@ -8,6 +8,7 @@
 #include "atoll/collision/narrowphase/ManifoldBuilder.h"
 
 namespace atl::test {
+namespace manifold_builder_test {
 namespace {
 
 const Vec3 k_down(0, -1, 0);  // contact normal from shape 1 (above) to shape 2 (below)
@@ -139,4 +140,5 @@ TEST(ManifoldBuilder, FourOrFewerPointsAreKept) {
 }
 
 }  // namespace
+}  // namespace manifold_builder_test
 }  // namespace atl::test

@@ -11,6 +11,7 @@
 #include "atoll/constraint/parts/AngularFrictionPart.h"
 
 namespace atl {
+namespace angle_constraint_part_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -164,4 +165,5 @@ TEST(AngularFrictionPart, BudgetBoundsTheImpulseAndThereIsNoPositionError) {
 }
 
 }  // namespace
+}  // namespace angle_constraint_part_test
 }  // namespace atl

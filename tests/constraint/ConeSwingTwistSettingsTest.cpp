@@ -16,6 +16,7 @@
 #include "body/BodyTestUtil.h"
 
 namespace atl {
+namespace cone_swing_twist_settings_test {
 namespace {
 
 constexpr float k_nan = std::numeric_limits<float>::quiet_NaN();
@@ -255,4 +256,5 @@ TEST_F(ConeSwingTwistSettingsTest, SwingTwistReadsBackAndSettersRefuseBadInput) 
 }
 
 }  // namespace
+}  // namespace cone_swing_twist_settings_test
 }  // namespace atl

@@ -13,6 +13,7 @@
 #include "atoll/constraint/ConstraintManager.h"
 
 namespace atl {
+namespace constraint_manager_test {
 namespace {
 
 // A constraint that only notes when it was set up.
@@ -110,4 +111,5 @@ TEST(ConstraintManager, SetupWithoutJobsIsInSolveOrder) {
 }
 
 }  // namespace
+}  // namespace constraint_manager_test
 }  // namespace atl

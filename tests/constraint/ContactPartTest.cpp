@@ -9,6 +9,7 @@
 #include "PartTestBodies.h"
 
 namespace atl {
+namespace contact_part_test {
 namespace {
 
 struct BoxOnGround {
@@ -97,4 +98,5 @@ TEST(ContactPart, WarmStartRoundTripAndDeactivate) {
 }
 
 }  // namespace
+}  // namespace contact_part_test
 }  // namespace atl

@@ -8,6 +8,7 @@
 #include <array>
 
 namespace atl {
+namespace face_contact_part_test {
 namespace {
 
 // A 1 kg cube of 1 m (inertia 1/6 kg·m² about each axis) resting on a static body whose
@@ -179,4 +180,5 @@ TEST(FaceContactPart, ThreePointFaceIsSolvedToo) {
 }
 
 }  // namespace
+}  // namespace face_contact_part_test
 }  // namespace atl

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace atl {
+namespace face_stack_part_test {
 namespace {
 
 // Cubes of 1 m stacked on a static ground, centres at y = 0.5, 1.5, 2.5; inertia m/6 per axis.
@@ -132,4 +133,5 @@ TEST(FaceStackPart, ContactBlocksAloneLeaveTheStackMoving) {
 }
 
 }  // namespace
+}  // namespace face_stack_part_test
 }  // namespace atl

@@ -14,6 +14,7 @@
 #include "atoll/constraint/PathConstraintPath.h"
 
 namespace atl {
+namespace path_constraint_path_test {
 namespace {
 
 using Point = PathConstraintPathHermite::Point;
@@ -172,4 +173,5 @@ TEST(PathConstraintPathHermite, BadPointsAreRefusedNamingTheField) {
 }
 
 }  // namespace
+}  // namespace path_constraint_path_test
 }  // namespace atl

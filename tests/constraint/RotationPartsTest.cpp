@@ -11,6 +11,7 @@
 #include "atoll/constraint/parts/RotationQuatConstraintPart.h"
 
 namespace atl {
+namespace rotation_parts_test {
 namespace {
 
 struct Spinning {
@@ -202,4 +203,5 @@ TEST(RotationQuatConstraintPart, JacobianIsTheRateOfTheError) {
 }
 
 }  // namespace
+}  // namespace rotation_parts_test
 }  // namespace atl

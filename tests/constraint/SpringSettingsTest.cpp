@@ -10,6 +10,7 @@
 #include <string>
 
 namespace atl {
+namespace spring_settings_test {
 namespace {
 
 TEST(SpringSettings, DefaultIsAHardFrequencySpring) {
@@ -105,4 +106,5 @@ TEST(MotorSettings, ValidateNamesTheField) {
 }
 
 }  // namespace
+}  // namespace spring_settings_test
 }  // namespace atl

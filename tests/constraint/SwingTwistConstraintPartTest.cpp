@@ -11,6 +11,7 @@
 #include "atoll/core/Random.h"
 
 namespace atl {
+namespace swing_twist_constraint_part_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -173,4 +174,5 @@ TEST(SwingTwistConstraintPart, LockedTwistAndFreeLimitsAndDeactivate) {
 }
 
 }  // namespace
+}  // namespace swing_twist_constraint_part_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/constraint/parts/PointConstraintPart.h"
 
 namespace atl {
+namespace translation_parts_test {
 namespace {
 
 struct Pair {
@@ -180,4 +181,5 @@ TEST(IndependentAxisConstraintPart, KeepsThePulleyRatioAndOnlyPulls) {
 }
 
 }  // namespace
+}  // namespace translation_parts_test
 }  // namespace atl

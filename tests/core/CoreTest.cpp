@@ -11,6 +11,7 @@
 #include "atoll/core/TempAllocator.h"
 
 namespace atl {
+namespace core_test {
 namespace {
 
 struct Counted : RefTarget<Counted> {
@@ -139,4 +140,5 @@ TEST(TempAllocator, AlignsGrowsAndStopsAllocatingAfterReset) {
 }
 
 }  // namespace
+}  // namespace core_test
 }  // namespace atl

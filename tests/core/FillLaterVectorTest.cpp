@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace atl {
+namespace fill_later_vector_test {
 namespace {
 
 struct Record {
@@ -65,4 +66,5 @@ TEST(FillLaterVectorTest, ConstructionWithArgumentsCopiesSwapsAndAlgorithmsWorkA
 }
 
 }  // namespace
+}  // namespace fill_later_vector_test
 }  // namespace atl

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace atl {
+namespace radix_sort_test {
 namespace {
 
 struct Item {
@@ -65,4 +66,5 @@ TEST(RadixSort, LeavesShortListsAndZeroWidthKeysAsTheyAre) {
 }
 
 }  // namespace
+}  // namespace radix_sort_test
 }  // namespace atl

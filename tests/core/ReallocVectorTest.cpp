@@ -7,6 +7,7 @@
 #include <utility>
 
 namespace atl {
+namespace realloc_vector_test {
 namespace {
 
 struct PlainRecord {
@@ -96,4 +97,5 @@ TEST(ReallocVectorTest, CopiesAndMovesAreWholeLists) {
 }
 
 }  // namespace
+}  // namespace realloc_vector_test
 }  // namespace atl

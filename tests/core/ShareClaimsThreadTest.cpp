@@ -15,6 +15,7 @@
 #include "atoll/core/ThreadPool.h"
 
 namespace atl {
+namespace share_claims_thread_test {
 namespace {
 
 using Range = std::pair<uint32_t, uint32_t>;
@@ -106,4 +107,5 @@ TEST(ShareClaims, ARangeRunAloneTakesWhatTheOthersLeft) {
 }
 
 }  // namespace
+}  // namespace share_claims_thread_test
 }  // namespace atl

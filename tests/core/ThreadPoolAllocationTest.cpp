@@ -15,6 +15,7 @@
 #include "atoll/core/ThreadPool.h"
 
 namespace atl {
+namespace thread_pool_allocation_test {
 namespace {
 
 using test::g_allocations;
@@ -63,4 +64,5 @@ TEST(ThreadPoolAllocation, RunAllocatesNothing) {
 }
 
 }  // namespace
+}  // namespace thread_pool_allocation_test
 }  // namespace atl

@@ -19,6 +19,7 @@
 #include "atoll/core/ThreadPool.h"
 
 namespace atl {
+namespace thread_pool_test {
 namespace {
 
 std::unique_ptr<ThreadPool> make_pool(uint32_t num_workers) {
@@ -300,4 +301,5 @@ TEST(ThreadPool, SharesAreContiguousCoverEverythingAndRepeat) {
 }
 
 }  // namespace
+}  // namespace thread_pool_test
 }  // namespace atl

@@ -5,6 +5,7 @@
 #include "geometry/ConvexTestUtil.h"
 
 namespace atl {
+namespace aa_box_test {
 namespace {
 
 using test::random_rotation;
@@ -61,4 +62,5 @@ TEST(AABox, EncapsulateGrowsFromEmpty) {
 }
 
 }  // namespace
+}  // namespace aa_box_test
 }  // namespace atl

@@ -13,6 +13,7 @@
 #include "atoll/math/Quat.h"
 
 namespace atl {
+namespace convex_hull_builder_test {
 namespace {
 
 constexpr float k_tolerance = 1.0e-3f;
@@ -453,4 +454,5 @@ TEST(ConvexHullBuilder, IsDeterministic) {
 }
 
 }  // namespace
+}  // namespace convex_hull_builder_test
 }  // namespace atl

@@ -6,6 +6,7 @@
 #include "geometry/ConvexTestUtil.h"
 
 namespace atl {
+namespace oriented_box_test {
 namespace {
 
 using test::Box;
@@ -79,4 +80,5 @@ TEST(OrientedBox, RandomPairsAgreeWithGJK) {
 }
 
 }  // namespace
+}  // namespace oriented_box_test
 }  // namespace atl

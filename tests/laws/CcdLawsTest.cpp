@@ -11,6 +11,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace ccd_laws_test {
 namespace {
 
 // A static plate 20 mm thick (seed: "薄板厚 20 mm"), faces at x = ±0.01 m.
@@ -376,4 +377,5 @@ TEST_F(LawFixture, B3_AHitAtTheEndOfTheDisplacementIsKept) {
 }
 
 }  // namespace
+}  // namespace ccd_laws_test
 }  // namespace atl::laws

@@ -13,6 +13,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace cone_swing_twist_laws_test {
 namespace {
 
 class ConeSwingTwistLaws : public LawFixture {};
@@ -582,4 +583,5 @@ TEST_F(ConeSwingTwistLaws, BreakAngularImpulseOfSwingLimit) {
 }
 
 }  // namespace
+}  // namespace cone_swing_twist_laws_test
 }  // namespace atl::laws

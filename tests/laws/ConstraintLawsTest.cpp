@@ -14,6 +14,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace constraint_laws_test {
 namespace {
 
 class ConstraintLaws : public LawFixture {
@@ -555,4 +556,5 @@ TEST_F(ConstraintLaws, SliderLimitsHoldAndMotorsReachTargets) {
 }
 
 }  // namespace
+}  // namespace constraint_laws_test
 }  // namespace atl::laws

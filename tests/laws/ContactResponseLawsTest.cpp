@@ -5,6 +5,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace contact_response_laws_test {
 namespace {
 
 // Kinetic + potential energy (J) of a body: ½mv² + ½ω·Iω + m·g·y (gravity along −y).
@@ -258,4 +259,5 @@ TEST_F(LawFixture, SurfaceVelocity_BoxOnTurntableTurnsWithIt) {
 }
 
 }  // namespace
+}  // namespace contact_response_laws_test
 }  // namespace atl::laws

@@ -5,6 +5,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace contact_solver_laws_test {
 namespace {
 
 // --- A1 ---------------------------------------------------------------------------------------
@@ -480,4 +481,5 @@ TEST_F(LawFixture, A10_RestitutionAboveThreshold) {
 }
 
 }  // namespace
+}  // namespace contact_solver_laws_test
 }  // namespace atl::laws

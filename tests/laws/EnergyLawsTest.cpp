@@ -4,6 +4,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace energy_laws_test {
 namespace {
 
 constexpr const char* k_slide_scene = R"({
@@ -94,4 +95,5 @@ TEST_F(LawFixture, Energy_WobblingSpinAboutExtremeAxesKeepsItsMagnitude) {
 }
 
 }  // namespace
+}  // namespace energy_laws_test
 }  // namespace atl::laws

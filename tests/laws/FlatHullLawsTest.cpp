@@ -3,6 +3,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace flat_hull_laws_test {
 namespace {
 
 // A dynamic 2 × 2 m plate built from the four corners of a 2D box (convex radius 0.05, so 0.1 m
@@ -53,4 +54,5 @@ TEST_F(LawFixture, FlatHull_PlateRestsOnTheFloorAndACrateOnA2DTriangle) {
 }
 
 }  // namespace
+}  // namespace flat_hull_laws_test
 }  // namespace atl::laws

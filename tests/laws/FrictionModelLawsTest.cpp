@@ -20,6 +20,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace friction_model_laws_test {
 namespace {
 
 PhysicsSettings model(bool manifold, PhysicsSettings settings = law_settings()) {
@@ -90,4 +91,5 @@ TEST_F(LawFixture, FrictionModels_SpinningBoxSlowsAtTheClosedFormRate) {
 }
 
 }  // namespace
+}  // namespace friction_model_laws_test
 }  // namespace atl::laws

@@ -19,6 +19,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace gear_pulley_laws_test {
 namespace {
 
 class GearPulleyLaws : public LawFixture {};
@@ -458,4 +459,5 @@ TEST_F(GearPulleyLaws, PulleyLimitsHold) {
 }
 
 }  // namespace
+}  // namespace gear_pulley_laws_test
 }  // namespace atl::laws

@@ -12,6 +12,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace island_split_laws_test {
 namespace {
 
 PhysicsSettings splitter_settings(bool on) {
@@ -148,4 +149,5 @@ TEST_F(LawFixture, C2_LargePileIsSplitStableAndDeterministic) {
 }
 
 }  // namespace
+}  // namespace island_split_laws_test
 }  // namespace atl::laws

@@ -4,6 +4,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace jolt_quirks_laws_test {
 namespace {
 
 TEST_F(LawFixture, B1_FrictionWorksAtOneVelocityIteration) {
@@ -36,4 +37,5 @@ TEST_F(LawFixture, DISABLED_B1_FrictionWorksAtOneVelocityIterationWithoutWarmSta
 }
 
 }  // namespace
+}  // namespace jolt_quirks_laws_test
 }  // namespace atl::laws

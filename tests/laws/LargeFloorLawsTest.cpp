@@ -3,6 +3,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace large_floor_laws_test {
 namespace {
 
 struct Drop {
@@ -83,4 +84,5 @@ TEST_F(LawFixture, LargeFloor_FastLinearCastBoxStopsOnFloorsUpTo1e7Metres) {
 }
 
 }  // namespace
+}  // namespace large_floor_laws_test
 }  // namespace atl::laws

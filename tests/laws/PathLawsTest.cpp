@@ -15,6 +15,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace path_laws_test {
 namespace {
 
 using Point = PathConstraintPathHermite::Point;
@@ -484,4 +485,5 @@ TEST_F(PathLaws, BadSettingsAreRefusedNamingTheField) {
 }
 
 }  // namespace
+}  // namespace path_laws_test
 }  // namespace atl::laws

@@ -8,6 +8,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace pyramid_slow_laws_test {
 namespace {
 
 class PyramidLaws : public LawFixture {
@@ -80,4 +81,5 @@ TEST_F(PyramidLaws, Stacking_PyramidKeepsEveryBoxOnItsLayerWithTheOtherFrictionM
 }
 
 }  // namespace
+}  // namespace pyramid_slow_laws_test
 }  // namespace atl::laws

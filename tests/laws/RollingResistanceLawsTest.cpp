@@ -24,6 +24,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace rolling_resistance_laws_test {
 namespace {
 
 constexpr float k_radius = 0.5f;
@@ -372,4 +373,5 @@ TEST_F(LawFixture, RollingResistance_StoppedBallFallsAsleep) {
 }
 
 }  // namespace
+}  // namespace rolling_resistance_laws_test
 }  // namespace atl::laws

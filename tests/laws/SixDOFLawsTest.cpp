@@ -12,6 +12,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace six_dof_laws_test {
 namespace {
 
 using Axis = SixDOFConstraintSettings::Axis;
@@ -600,4 +601,5 @@ TEST_F(SixDOFLaws, BadSettingsAddNothing) {
 }
 
 }  // namespace
+}  // namespace six_dof_laws_test
 }  // namespace atl::laws

@@ -13,6 +13,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace sleep_laws_test {
 namespace {
 
 constexpr Vec3 k_half(0.5f, 0.5f, 0.5f);
@@ -200,4 +201,5 @@ TEST_F(LawFixture, C8_ActivatingAnActiveBodyRestartsItsSleepTimer) {
 }
 
 }  // namespace
+}  // namespace sleep_laws_test
 }  // namespace atl::laws

@@ -8,6 +8,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace speculative_velocity_laws_test {
 namespace {
 
 // A7's sphere (r 0.1 m, 25 mm above the floor at 5 m/s: 86.1 mm in its first step) with the
@@ -56,4 +57,5 @@ TEST_F(LawFixture, SpeculativeFromVelocity_ABodyPassingBesideGetsNoContact) {
 }
 
 }  // namespace
+}  // namespace speculative_velocity_laws_test
 }  // namespace atl::laws

@@ -12,6 +12,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace spring_laws_test {
 namespace {
 
 class SpringLaws : public LawFixture {};
@@ -112,4 +113,5 @@ TEST_F(SpringLaws, FrequencyZeroIsAHardConstraint) {
 }
 
 }  // namespace
+}  // namespace spring_laws_test
 }  // namespace atl::laws

@@ -5,6 +5,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace stacking_laws_test {
 namespace {
 
 // Regression: the tower leaned while settling. Symptom: the top box of the built-in tower10
@@ -55,4 +56,5 @@ TEST_F(LawFixture, Stacking_TenBoxTowerLeansWithoutTheFaceBlock) {
 }
 
 }  // namespace
+}  // namespace stacking_laws_test
 }  // namespace atl::laws

@@ -22,6 +22,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace stacking_stress_laws_test {
 namespace {
 
 // Default body damping (0.05), for the fixture's body-by-body worlds.
@@ -152,4 +153,5 @@ TEST_F(LawFixture, Stacking_HeavyOnLightBoxIsEjectedWithoutTheStackSolve) {
 }
 
 }  // namespace
+}  // namespace stacking_stress_laws_test
 }  // namespace atl::laws

@@ -29,6 +29,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
+namespace thread_laws_test {
 namespace {
 
 constexpr char k_stacks[] = R"({
@@ -453,4 +454,5 @@ TEST_F(ThreadLaws, C3_ManyPairsWakeTheSameBodiesForEveryJobSystem) {
 }
 
 }  // namespace
+}  // namespace thread_laws_test
 }  // namespace atl::laws

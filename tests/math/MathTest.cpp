@@ -6,6 +6,7 @@
 #include "atoll/math/Mat44.h"
 
 namespace atl {
+namespace math_test {
 namespace {
 
 TEST(Trig, SinCosTanAgreeWithLibm) {
@@ -151,4 +152,5 @@ TEST(Mat44, QuaternionRoundTripForManyRotations) {
 }
 
 }  // namespace
+}  // namespace math_test
 }  // namespace atl

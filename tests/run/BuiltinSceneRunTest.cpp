@@ -16,6 +16,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace builtin_scene_run_test {
 namespace {
 
 std::unique_ptr<SceneWorld> load(std::string_view name, const SceneWorldOptions& options = {}) {
@@ -306,4 +307,5 @@ TEST(BuiltinSceneRun, ClothDrapesOverTheSphereAndStaysOnIt) {
 }
 
 }  // namespace
+}  // namespace builtin_scene_run_test
 }  // namespace atl

@@ -26,6 +26,7 @@
 #include "scene/FullScene.h"
 
 namespace atl {
+namespace recording_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -316,4 +317,5 @@ TEST_F(RecordingTest, DamagedFilesAreRejectedWithAReason) {
 }
 
 }  // namespace
+}  // namespace recording_test
 }  // namespace atl

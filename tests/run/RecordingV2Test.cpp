@@ -21,6 +21,7 @@
 #include "atoll/shape/BoxShape.h"
 
 namespace atl {
+namespace recording_v2_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -274,4 +275,5 @@ TEST_F(RecordingV2Test, DamagedVersionTwoFilesAreRefusedWithAReason) {
 }
 
 }  // namespace
+}  // namespace recording_v2_test
 }  // namespace atl

@@ -11,6 +11,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace run_constraint_test {
 namespace {
 
 RunSummary run(const std::string& text) {
@@ -168,4 +169,5 @@ TEST(RunConstraints, AddForceWithStepsAppliesOnThatManyConsecutiveSteps) {
 }
 
 }  // namespace
+}  // namespace run_constraint_test
 }  // namespace atl

@@ -7,6 +7,7 @@
 #include "atoll/run/SceneWorld.h"
 
 namespace atl {
+namespace run_summary_test {
 namespace {
 
 // Symptom: `atoll run --summary` was quadratic in the body count (50 000 bodies 3.9 s, 100 000
@@ -26,4 +27,5 @@ TEST(RunSummary, JsonHoldsEveryBodyInOrder) {
 }
 
 }  // namespace
+}  // namespace run_summary_test
 }  // namespace atl

@@ -18,6 +18,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace scene_docs_test {
 namespace {
 
 std::string read_doc() {
@@ -280,4 +281,5 @@ TEST(SceneDocs, BuiltinSceneTableMatchesTheScenes) {
 }
 
 }  // namespace
+}  // namespace scene_docs_test
 }  // namespace atl

@@ -6,6 +6,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace scene_override_test {
 namespace {
 
 SceneDescription demo_scene() {
@@ -97,4 +98,5 @@ TEST(SceneOverride, BadOverridesGiveOneLineMessagesAndChangeNothing) {
 }
 
 }  // namespace
+}  // namespace scene_override_test
 }  // namespace atl

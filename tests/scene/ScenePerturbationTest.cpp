@@ -9,6 +9,7 @@
 #include "atoll/scene/SceneReader.h"
 
 namespace atl {
+namespace scene_perturbation_test {
 namespace {
 
 SceneDescription scene() {
@@ -59,4 +60,5 @@ TEST(ScenePerturbation, MovesDynamicBodiesByTheDocumentedDraws) {
 }
 
 }  // namespace
+}  // namespace scene_perturbation_test
 }  // namespace atl

@@ -8,6 +8,7 @@
 #include "atoll/scene/SceneWriter.h"
 
 namespace atl {
+namespace scene_writer_test {
 namespace {
 
 SceneDescription read_ok(std::string_view text, std::string_view name) {
@@ -86,4 +87,5 @@ TEST(SceneWriter, BuiltinScenesRoundTrip) {
 }
 
 }  // namespace
+}  // namespace scene_writer_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/shape/HeightFieldShape.h"
 
 namespace atl {
+namespace height_field_shape_test {
 namespace {
 
 constexpr float k_hole = HeightFieldShapeSettings::k_no_collision;
@@ -353,4 +354,5 @@ TEST(HeightFieldShape, VerticalRaysThroughSamplePointsAllHit) {
 }
 
 }  // namespace
+}  // namespace height_field_shape_test
 }  // namespace atl

@@ -5,6 +5,7 @@
 #include "ShapeTestUtil.h"
 
 namespace atl {
+namespace mass_properties_test {
 namespace {
 
 using test::diagonal_inertia;
@@ -135,4 +136,5 @@ TEST(MassProperties, ScaleOfRotatedBoxMatchesHullOfTransformedCorners) {
 }
 
 }  // namespace
+}  // namespace mass_properties_test
 }  // namespace atl

@@ -13,6 +13,7 @@
 #include "atoll/shape/ShapeBVH.h"
 
 namespace atl {
+namespace shape_bvh_test {
 namespace {
 
 struct Leaf {
@@ -178,4 +179,5 @@ TEST(ShapeBVH, RayCastFindsTheClosestPrimitive) {
 }
 
 }  // namespace
+}  // namespace shape_bvh_test
 }  // namespace atl

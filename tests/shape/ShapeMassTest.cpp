@@ -14,6 +14,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl {
+namespace shape_mass_test {
 namespace {
 
 using test::diagonal_inertia;
@@ -317,4 +318,5 @@ TEST(ShapeMass, FlatHullIsAPlateOfThicknessTwiceTheConvexRadius) {
 }
 
 }  // namespace
+}  // namespace shape_mass_test
 }  // namespace atl

@@ -18,6 +18,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl {
+namespace shape_query_test {
 namespace {
 
 using Inside = std::function<bool(const Vec3&)>;
@@ -505,4 +506,5 @@ TEST(ShapeQuery, FlatHullOutlineIsThePolygonNotGrownByTheRadius) {
 }
 
 }  // namespace
+}  // namespace shape_query_test
 }  // namespace atl

@@ -16,6 +16,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl {
+namespace shape_settings_test {
 namespace {
 
 constexpr float k_nan = std::numeric_limits<float>::quiet_NaN();
@@ -232,4 +233,5 @@ TEST(ShapeSettings, SubTypeNames) {
 }
 
 }  // namespace
+}  // namespace shape_settings_test
 }  // namespace atl

@@ -12,6 +12,7 @@
 #include "atoll/shape/TriangleMeshShape.h"
 
 namespace atl {
+namespace static_compound_shape_test {
 namespace {
 
 Ref<StaticCompoundShape> make(const StaticCompoundShapeSettings& settings) {
@@ -305,4 +306,5 @@ TEST(StaticCompoundShape, HierarchyDeeperThanSubShapeIDIsAnError) {
 }
 
 }  // namespace
+}  // namespace static_compound_shape_test
 }  // namespace atl

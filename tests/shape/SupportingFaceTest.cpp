@@ -12,6 +12,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl {
+namespace supporting_face_test {
 namespace {
 
 // Normal of a planar polygon by Newell's method: its direction says which side the loop is
@@ -189,4 +190,5 @@ TEST(SupportingFace, HullWithNoAlignableFaceGivesNone) {
 }
 
 }  // namespace
+}  // namespace supporting_face_test
 }  // namespace atl

@@ -10,6 +10,7 @@
 #include "atoll/shape/TriangleMeshShape.h"
 
 namespace atl {
+namespace triangle_mesh_shape_test {
 namespace {
 
 // Flat n × n grid of cells in the xz plane (y = 0), spacing `s`, normals +y. Cell (i, j) holds
@@ -437,4 +438,5 @@ TEST(TriangleMeshShape, ValidationNamesTheField) {
 }
 
 }  // namespace
+}  // namespace triangle_mesh_shape_test
 }  // namespace atl

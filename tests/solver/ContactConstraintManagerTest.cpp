@@ -11,6 +11,7 @@
 #include "atoll/solver/ContactConstraintManager.h"
 
 namespace atl {
+namespace contact_constraint_manager_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -346,4 +347,5 @@ TEST(ContactConstraintManager, OneCacheKeepsEachPairsContactsThroughReuseRemoval
 }
 
 }  // namespace
+}  // namespace contact_constraint_manager_test
 }  // namespace atl

@@ -5,6 +5,7 @@
 #include "atoll/solver/IslandBuilder.h"
 
 namespace atl {
+namespace island_builder_test {
 namespace {
 
 TEST(IslandBuilder, StaticBodiesDoNotJoinIslands) {
@@ -50,4 +51,5 @@ TEST(IslandBuilder, ResultDoesNotDependOnLinkOrder) {
 }
 
 }  // namespace
+}  // namespace island_builder_test
 }  // namespace atl

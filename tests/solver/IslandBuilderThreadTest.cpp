@@ -15,6 +15,7 @@
 #include "atoll/solver/IslandBuilder.h"
 
 namespace atl {
+namespace island_builder_thread_test {
 namespace {
 
 struct Graph {
@@ -90,4 +91,5 @@ TEST(IslandBuilderThreads, ConcurrentLinksGiveTheIslandsOfSerialLinks) {
 }
 
 }  // namespace
+}  // namespace island_builder_thread_test
 }  // namespace atl

@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace atl {
+namespace large_island_splitter_test {
 namespace {
 
 using Splitter = LargeIslandSplitter;
@@ -308,4 +309,5 @@ TEST(LargeIslandSplitter, SameInputSameSplitsAndScratchIsReset) {
 }
 
 }  // namespace
+}  // namespace large_island_splitter_test
 }  // namespace atl

@@ -16,6 +16,7 @@
 #include "atoll/world/PhysicsSystem.h"
 
 namespace atl {
+namespace ccd_test {
 namespace {
 
 constexpr float k_dt = 1.0f / 60.0f;
@@ -220,4 +221,5 @@ TEST(Ccd, ManyBulletsAreHeldAndTheRunIsReproducible) {
 }
 
 }  // namespace
+}  // namespace ccd_test
 }  // namespace atl

@@ -16,6 +16,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl {
+namespace constraint_world_test {
 namespace {
 
 using laws::BodyOptions;
@@ -316,4 +317,5 @@ TEST(ConstraintWorld, PriorityOrderAndStepOverrides) {
 }
 
 }  // namespace
+}  // namespace constraint_world_test
 }  // namespace atl

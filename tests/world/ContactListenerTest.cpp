@@ -10,6 +10,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl {
+namespace contact_listener_test {
 namespace {
 
 using laws::BodyOptions;
@@ -221,4 +222,5 @@ TEST(ContactListener, ACcdHitTheListenerMakesASensorDoesNotStopTheBody) {
 }
 
 }  // namespace
+}  // namespace contact_listener_test
 }  // namespace atl

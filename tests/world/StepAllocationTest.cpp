@@ -24,6 +24,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl {
+namespace step_allocation_test {
 namespace {
 
 using test::g_allocations;
@@ -188,4 +189,5 @@ TEST(StepAllocation, TheWarmedUpStepWithConstraintsAllocatesNothing) {
 }
 
 }  // namespace
+}  // namespace step_allocation_test
 }  // namespace atl

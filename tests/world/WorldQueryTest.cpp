@@ -6,6 +6,7 @@
 #include "atoll/shape/SphereShape.h"
 
 namespace atl {
+namespace world_query_test {
 namespace {
 
 // A floor (top at y = 0) and a 1 m box resting on it at x = 0 (top at y = 1).
@@ -89,4 +90,5 @@ TEST(WorldQuery, ShapeOverlapAndShapeCast) {
 }
 
 }  // namespace
+}  // namespace world_query_test
 }  // namespace atl
