@@ -104,6 +104,7 @@ void FieldTable<Joint>::check(const Joint& joint, const Json&, const std::string
 
 }  // namespace fields
 
+namespace field_table_test {
 namespace {
 
 using joint_test::Joint;
@@ -209,4 +210,5 @@ TEST(FieldTable, DocumentationRowsNameNestedKeysWithUnitsAndDefaults) {
 }
 
 }  // namespace
+}  // namespace field_table_test
 }  // namespace atl

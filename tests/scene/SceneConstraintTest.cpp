@@ -39,6 +39,7 @@ std::span<const Field<coupling_test::Coupling>> FieldTable<coupling_test::Coupli
 }
 }  // namespace fields
 
+namespace scene_constraint_test {
 namespace {
 
 constexpr const char* k_bodies = R"(
@@ -422,4 +423,5 @@ TEST(SceneConstraints, WorldIsAReservedBodyName) {
 }
 
 }  // namespace
+}  // namespace scene_constraint_test
 }  // namespace atl

@@ -21,7 +21,7 @@
 #include "BackwardsJobSystem.h"
 #include "atoll/core/ThreadPool.h"
 
-namespace atl::split_rounds_test {
+namespace atl::split_rounds_thread_test {
 namespace {
 
 // An island of `sizes[s]` contacts per split (the last one non-parallel when `non_parallel`).
@@ -251,4 +251,4 @@ TEST(SplitRounds, NoRoundsRunsNothing) {
 }
 
 }  // namespace
-}  // namespace atl::split_rounds_test
+}  // namespace atl::split_rounds_thread_test
