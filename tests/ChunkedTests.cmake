@@ -1,5 +1,5 @@
 # Registers a GoogleTest executable's tests with CTest in chunks of ATOLL_CHUNK_SIZE tests, one
-# process per chunk (tests/CMakeLists.txt, sanitizer builds). CTest includes this when it starts
+# process per chunk (tests/CMakeLists.txt, AddressSanitizer builds). CTest includes this when it starts
 # (the test directory's TEST_INCLUDE_FILES), after a generated file has set:
 #   ATOLL_CHUNK_EXE     the test executable
 #   ATOLL_CHUNK_NAME    its target name, the prefix of the chunks' names
