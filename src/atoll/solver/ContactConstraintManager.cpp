@@ -262,17 +262,20 @@ ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_
   // The entry is never merged with the one before it (current_pair_for): every pair is added
   // once.
   note_penetration(lookup.deepest, pair);
-  num_points_ += lookup.num_points;
-  ReusePlaces places;
+  const ReusePlaces places = next_places();
+  reuse_body_pairs_later(1, lookup.num_solved, lookup.num_points);
+  return places;
+}
+
+void ContactConstraintManager::reuse_body_pairs_later(uint32_t num_pairs, uint32_t num_solved,
+                                                      uint32_t num_points) {
+  num_points_ += num_points;
   // The places are written by fill_reused_pair, on any worker: growing the lists leaves them
   // unwritten (FillLaterVector), so that only the filling core touches them.
-  places.pair = static_cast<uint32_t>(cache_.pairs.size());
-  cache_.pairs.emplace_back();
+  cache_.pairs.resize(cache_.pairs.size() + num_pairs);
   last_pair_open_ = false;
-  places.constraint = static_cast<uint32_t>(added_.size());
-  added_.resize(added_.size() + lookup.num_solved);
+  added_.resize(added_.size() + num_solved);
   added_traits_.resize(added_.size());
-  return places;
 }
 
 void ContactConstraintManager::fill_reused_pair(const CachedPair& reused,

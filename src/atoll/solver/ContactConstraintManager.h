@@ -178,6 +178,21 @@ class ContactConstraintManager {
     uint32_t constraint = 0;  // the first of the pair's constraints
   };
   ReusePlaces reuse_body_pair_later(const ContactBodyPair& pair, const ReuseLookup& lookup);
+  /// reuse_body_pair_later for a run of reused pairs at once: keeps places for `num_pairs`
+  /// entries and `num_solved` constraints and counts `num_points` points (the sums of their
+  /// look-ups). Each pair's place follows from next_places() before the call and the pairs
+  /// before it in the run (an entry each, its look-up's num_solved constraints). The pairs'
+  /// deepest points go to note_reused_penetration, in pair order.
+  void reuse_body_pairs_later(uint32_t num_pairs, uint32_t num_solved, uint32_t num_points);
+  /// A reused pair's deepest point (ReuseLookup::deepest), for max_penetration: in pair order
+  /// among the additions (the first of equal depths is kept).
+  void note_reused_penetration(float deepest, const ContactBodyPair& pair) {
+    note_penetration(deepest, pair);
+  }
+  /// Where the next pair's entry and its first constraint go.
+  ReusePlaces next_places() const {
+    return {static_cast<uint32_t>(cache_.pairs.size()), static_cast<uint32_t>(added_.size())};
+  }
   void fill_reused_pair(const CachedPair& reused, const ContactBodyPair& pair,
                         const ReusePlaces& places);
   /// Asks for the lines a later fill_reused_pair into `places` writes (core/Prefetch.h,

@@ -178,11 +178,18 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
   np.num_manifolds = static_cast<uint32_t>(collector.manifolds.size());
 }
 
-// Pass 3, in order: the listener's calls, the manifold cap, the contact settings, the contact
+// Queues a sleeping dynamic body that a solid contact reaches to wake (in the next round of
+// this step's narrow phase); sensors wake nothing.
+void queue_wake(StepContext& ctx, uint32_t index) {
+  if (ctx.wake_state[index] != k_not_woken) return;
+  ctx.wake_state[index] = k_wake_queued;
+  ctx.wake.push_back(index);
+}
+
+// Pass 3, in order, for a collided pair and, with a listener, a reused one (collide_round adds
+// the others): the listener's calls, the manifold cap, the contact settings, the contact
 // cache, the events; queues the sleeping dynamic bodies a solid contact touches for waking.
-// `places`: the pair's entry of ctx.narrow_places.
-void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np,
-                       ContactConstraintManager::ReusePlaces& places, NarrowPhaseTally& tally) {
+void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& tally) {
   BodyManager& bodies = *ctx.body_manager;
   ContactConstraintManager& contacts = *ctx.contacts;
   const PhysicsSettings& settings = *ctx.settings;
@@ -190,28 +197,6 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np,
   const ContactBodyPair& pair = np.pair;
   const uint32_t i1 = BodyID(pair.key1).index(), i2 = BodyID(pair.key2).index();
   ContactListener* listener = ctx.contact_listener;
-  // A sleeping dynamic body that a solid contact reaches wakes (in the next round of this
-  // step's narrow phase); sensors wake nothing.
-  const auto wake = [&ctx](uint32_t index) {
-    if (ctx.wake_state[index] != k_not_woken) return;
-    ctx.wake_state[index] = k_wake_queued;
-    ctx.wake.push_back(index);
-  };
-
-  if (np.reused != nullptr && listener == nullptr) {
-    // Most pairs of a scene at rest, on the calling thread: nothing reads the reused manifolds
-    // in world space, the constraints are filled on every worker at the end of the round
-    // (collide_round), and the bodies are not read (admit_pair noted which may wake).
-    const uint32_t num_reused = np.reused->num_manifolds;
-    tally.num_manifolds += num_reused;
-    places = contacts.reuse_body_pair_later(pair, np.reuse);
-    if (num_reused > 0 && !np.sensor) {
-      if (np.asleep1) wake(i1);
-      if (np.asleep2) wake(i2);
-    }
-    return;
-  }
-
   const Body* a = bodies.body_at_slot(i1);
   const Body* b = bodies.body_at_slot(i2);
   const int collision_step = ctx.collision_step;
@@ -258,7 +243,9 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np,
       cs.combined_torsional_friction =
           combine_torsional_friction(a->torsional_friction(), b->torsional_friction());
       cs.is_sensor = np.sensor;
+      // Only the listener's calls and the events tell persisted from added.
       const bool existed =
+          listener != nullptr &&
           contacts.had_manifold(pair, manifold.sub_shape_id1, manifold.sub_shape_id2);
       if (listener != nullptr) {
         const ContactSettings defaults = cs;
@@ -295,8 +282,8 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np,
     }
   }
   if (solid) {
-    if (a->is_dynamic() && !a->is_active()) wake(i1);
-    if (b->is_dynamic() && !b->is_active()) wake(i2);
+    if (a->is_dynamic() && !a->is_active()) queue_wake(ctx, i1);
+    if (b->is_dynamic() && !b->is_active()) queue_wake(ctx, i2);
   }
 }
 
@@ -315,25 +302,30 @@ constexpr uint32_t k_collide_batch = 512;
 // Fewest pairs per share of the reused pairs' constraint fill (collide_round).
 constexpr uint32_t k_fill_share = 512;
 // How far ahead (pairs) the passes ask for the lines they will store into, which another core
-// touched since (prefetch_for_write): the ordered pass the places (the workers read them in the
-// last fill), the fill the cache entries and headers (the caller's end_step read the entries),
-// pass 1 the pair entries (the ordered pass read them). Eight places a line: 64 are eight lines
-// ahead of the ordered pass, a few hundred cycles of its work; the other passes do more a pair.
-// On 2 threads (many_pyramids, pyramid) the narrow phase took 282 and 360 ms per 500 steps
-// without, 176 and 265 with.
-constexpr uint32_t k_places_ahead = 64;
+// touched since (prefetch_for_write): the fill the cache entries and headers (the caller's
+// end_step read the entries), pass 1 the pair entries (the ordered pass read them). On 2
+// threads (many_pyramids, pyramid) the narrow phase took 282 and 360 ms per 500 steps without,
+// 176 and 265 with.
 constexpr uint32_t k_fill_ahead = 16;
 constexpr uint32_t k_admit_ahead = 8;
+
+// Moves `places` past pair `counts` (its entry and its constraints).
+void advance(ContactConstraintManager::ReusePlaces& places, const NarrowPhaseCounts& counts) {
+  places.pair += counts.num_entries();
+  places.constraint += counts.num_solved;
+}
 
 // The narrow phase of one round of pairs (the three passes above).
 void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhaseTally& tally) {
   JobSystem& jobs = *ctx.jobs;
   const StepContext& shared = ctx;
+  ContactConstraintManager& contacts = *ctx.contacts;
+  const bool listener = ctx.contact_listener != nullptr;
   // Pass 1 on every worker, each pair into its own entry; then, in pair order, the solver
   // entries of the bodies that had none (in order, so that the first uses fix them).
   const uint32_t count = static_cast<uint32_t>(pairs.size());
   ctx.narrow_pairs.resize(count);
-  ctx.narrow_places.resize(count);
+  ctx.narrow_counts.resize(count);
   ctx.needs_entry.resize(count);
   parallel_for_shares(jobs, count, k_admit_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k) {
@@ -357,20 +349,33 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   if (ctx.narrow_workers.size() < jobs.num_workers()) ctx.narrow_workers.resize(jobs.num_workers());
   // Pass 2 in two parts. The look-ups in one contiguous share of the pairs per worker: the
   // pairs and last step's contacts are both in key order, so a share reads one stretch of each
-  // (handed out in small ranges, the workers' reads interleaved and each missed more).
-  parallel_for_shares(jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_lookup_share,
-                      [&](uint32_t begin, uint32_t end, uint32_t) {
-                        size_t cache_cursor = 0;
-                        for (uint32_t k = begin; k < end; ++k) {
-                          NarrowPhasePair& np = ctx.narrow_pairs[k];
-                          if (!np.admitted) continue;
-                          // Sensor pairs use the cache too, so that a resting overlap persists
-                          // without the narrow phase or the listener (as in Jolt).
-                          np.reused = shared.contacts->find_reusable_pair(
-                              np.pair, shared.solver.bodies, *shared.settings, cache_cursor,
-                              np.reuse);
-                        }
-                      });
+  // (handed out in small ranges, the workers' reads interleaved and each missed more). A
+  // reused pair's counts are what the ordered pass adds for it.
+  parallel_for_shares(jobs, count, k_lookup_share, [&](uint32_t begin, uint32_t end, uint32_t) {
+    size_t cache_cursor = 0;
+    for (uint32_t k = begin; k < end; ++k) {
+      NarrowPhasePair& np = ctx.narrow_pairs[k];
+      NarrowPhaseCounts& counts = ctx.narrow_counts[k];
+      counts = NarrowPhaseCounts{};
+      if (!np.admitted) continue;
+      // Sensor pairs use the cache too, so that a resting overlap persists without the
+      // narrow phase or the listener (as in Jolt).
+      np.reused = shared.contacts->find_reusable_pair(np.pair, shared.solver.bodies,
+                                                      *shared.settings, cache_cursor, np.reuse);
+      if (np.reused == nullptr) continue;
+      const uint32_t num_reused = np.reused->num_manifolds;
+      ATOLL_ASSERT(num_reused <= NarrowPhaseCounts::k_manifolds);
+      counts.deepest = np.reuse.deepest;
+      counts.num_points = np.reuse.num_points;
+      counts.num_solved = np.reuse.num_solved;
+      counts.bits = NarrowPhaseCounts::k_reused | NarrowPhaseCounts::k_has_entry | num_reused;
+      // A solid reused contact wakes a sleeping body (admit_pair noted which).
+      if (num_reused > 0 && !np.sensor) {
+        if (np.asleep1) counts.bits |= NarrowPhaseCounts::k_wake1;
+        if (np.asleep2) counts.bits |= NarrowPhaseCounts::k_wake2;
+      }
+    }
+  });
   // Then the shape tests of the pairs the cache does not cover, in small ranges, a batch at a
   // time: after each batch, pass 3 adds the contacts of every pair up to the batch's last one
   // (the pairs between that the cache covers included), in order, and the workers' manifold
@@ -379,13 +384,29 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   // resident for the whole run. The order of the additions is the same either way, and a
   // batch's shape tests read only bodies and shapes, which pass 3 does not change.
   ctx.narrow_collide.clear();
-  for (uint32_t k = 0; k < ctx.narrow_pairs.size(); ++k)
+  for (uint32_t k = 0; k < count; ++k)
     if (ctx.narrow_pairs[k].admitted && ctx.narrow_pairs[k].reused == nullptr)
       ctx.narrow_collide.push_back(k);
   const uint32_t num_collide = static_cast<uint32_t>(ctx.narrow_collide.size());
-  uint32_t next_add = 0;  // the first pair of narrow_pairs whose contacts are not added yet
-  for (uint32_t first = 0; first < num_collide || next_add < ctx.narrow_pairs.size();
-       first += k_collide_batch) {
+  // Without a listener, pass 3 only counts a reused pair (its fill comes at the end, on every
+  // worker) and makes room for a run of them at once, before the next collided pair; it notes
+  // where each share of the fill starts.
+  const Shares fill(jobs.num_workers(), count, k_fill_share);
+  ctx.narrow_fill_starts.resize(fill.shares);
+  uint32_t next_fill = 0;
+  // The reused pairs since room was last made: their number, constraints and points.
+  uint32_t run_pairs = 0;
+  uint32_t run_solved = 0;
+  uint32_t run_points = 0;
+  const auto make_room = [&] {
+    if (run_pairs != 0) contacts.reuse_body_pairs_later(run_pairs, run_solved, run_points);
+    run_pairs = 0;
+    run_solved = 0;
+    run_points = 0;
+  };
+  uint32_t next_add = 0;       // the first pair of narrow_pairs whose contacts are not added yet
+  uint32_t next_collided = 0;  // the first of narrow_collide not added yet
+  for (uint32_t first = 0; first < num_collide || next_add < count; first += k_collide_batch) {
     const uint32_t last = std::min(num_collide, first + k_collide_batch);
     for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
     parallel_for(
@@ -395,31 +416,81 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
                          ctx.narrow_workers[worker], worker);
         });
     // Up to the batch's last pair; after the last batch, to the end.
-    const uint32_t add_end = last < num_collide ? ctx.narrow_collide[last - 1] + 1
-                                                : static_cast<uint32_t>(ctx.narrow_pairs.size());
+    const uint32_t add_end = last < num_collide ? ctx.narrow_collide[last - 1] + 1 : count;
     for (; next_add < add_end; ++next_add) {
-      // Eight places a line: one request per line.
-      if (next_add % 8 == 0 && next_add + k_places_ahead < count)
-        prefetch_for_write(&ctx.narrow_places[next_add + k_places_ahead]);
-      if (ctx.narrow_pairs[next_add].admitted)
-        add_pair_contacts(ctx, ctx.narrow_pairs[next_add], ctx.narrow_places[next_add], tally);
+      if (!listener && next_fill < fill.shares && next_add == fill.begin(next_fill)) {
+        ContactConstraintManager::ReusePlaces start = contacts.next_places();
+        start.pair += run_pairs;
+        start.constraint += run_solved;
+        ctx.narrow_fill_starts[next_fill++] = start;
+      }
+      const NarrowPhaseCounts& counts = ctx.narrow_counts[next_add];
+      if (counts.reused() && !listener) {
+        // Most pairs of a scene at rest: nothing reads the reused manifolds in world space, and
+        // the bodies are not read (the look-up noted which wake).
+        ++run_pairs;
+        run_solved += counts.num_solved;
+        run_points += counts.num_points;
+        tally.num_manifolds += counts.num_manifolds();
+        contacts.note_reused_penetration(counts.deepest, ctx.narrow_pairs[next_add].pair);
+        if ((counts.bits & (NarrowPhaseCounts::k_wake1 | NarrowPhaseCounts::k_wake2)) != 0) {
+          const ContactBodyPair& pair = ctx.narrow_pairs[next_add].pair;
+          if ((counts.bits & NarrowPhaseCounts::k_wake1) != 0)
+            queue_wake(ctx, BodyID(pair.key1).index());
+          if ((counts.bits & NarrowPhaseCounts::k_wake2) != 0)
+            queue_wake(ctx, BodyID(pair.key2).index());
+        }
+        continue;
+      }
+      const bool collided =
+          next_collided < num_collide && ctx.narrow_collide[next_collided] == next_add;
+      if (collided) ++next_collided;
+      // With a listener, a reused pair is added whole here (its manifolds make events).
+      if (!collided && !counts.reused()) continue;  // not admitted
+      make_room();
+      const ContactConstraintManager::ReusePlaces before = contacts.next_places();
+      add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
+      if (!collided) continue;
+      const ContactConstraintManager::ReusePlaces after = contacts.next_places();
+      ATOLL_ASSERT(after.pair - before.pair <= 1, "a collided pair makes at most one entry");
+      NarrowPhaseCounts& added = ctx.narrow_counts[next_add];
+      added.num_solved = after.constraint - before.constraint;
+      added.bits = after.pair != before.pair ? NarrowPhaseCounts::k_has_entry : 0;
     }
   }
-  // Without a listener, the entries and constraints of the reused pairs whose places pass 3
-  // kept, in shares (each pair fills only its own places).
-  if (ctx.contact_listener != nullptr) return;
-  ContactConstraintManager& contacts = *ctx.contacts;
-  parallel_for_shares(
-      jobs, static_cast<uint32_t>(ctx.narrow_pairs.size()), k_fill_share,
-      [&](uint32_t begin, uint32_t end, uint32_t) {
-        for (uint32_t k = begin; k < end; ++k) {
-          if (k + k_fill_ahead < end && ctx.narrow_pairs[k + k_fill_ahead].reused != nullptr)
-            contacts.prefetch_reused_places(ctx.narrow_places[k + k_fill_ahead]);
-          const NarrowPhasePair& np = ctx.narrow_pairs[k];
-          if (np.reused != nullptr)
-            contacts.fill_reused_pair(*np.reused, np.pair, ctx.narrow_places[k]);
-        }
-      });
+  make_room();
+  // Without a listener, the entries and constraints of the reused pairs, in shares (each pair
+  // fills only its own places, which the counts of the pairs before it in the share give).
+  if (listener) return;
+  const auto fill_share = [&](uint32_t share) {
+    const uint32_t begin = fill.begin(share);
+    const uint32_t end = fill.end(share);
+    ContactConstraintManager::ReusePlaces at = ctx.narrow_fill_starts[share];
+    // The places of pair `ahead`, k_fill_ahead pairs on, whose lines are asked for.
+    ContactConstraintManager::ReusePlaces ahead_at = at;
+    uint32_t ahead = begin;
+    for (; ahead < std::min(end, begin + k_fill_ahead); ++ahead)
+      advance(ahead_at, ctx.narrow_counts[ahead]);
+    for (uint32_t k = begin; k < end; ++k) {
+      if (ahead < end) {
+        if (ctx.narrow_counts[ahead].reused()) contacts.prefetch_reused_places(ahead_at);
+        advance(ahead_at, ctx.narrow_counts[ahead++]);
+      }
+      const NarrowPhaseCounts& counts = ctx.narrow_counts[k];
+      if (counts.reused()) {
+        const NarrowPhasePair& np = ctx.narrow_pairs[k];
+        contacts.fill_reused_pair(*np.reused, np.pair, at);
+      }
+      advance(at, counts);
+    }
+  };
+  if (fill.shares == 1) {
+    fill_share(0);
+    return;
+  }
+  parallel_for(jobs, fill.shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
+    for (uint32_t share = first; share < last; ++share) fill_share(share);
+  });
 }
 
 }  // namespace

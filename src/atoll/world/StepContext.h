@@ -82,6 +82,27 @@ struct NarrowPhasePair {
   uint32_t num_manifolds = 0;
 };
 
+/// Stage narrow_phase: what the ordered pass adds for a pair, apart from its NarrowPhasePair,
+/// so that it reads 16 bytes a pair instead of 64, most of which the other workers wrote (on 2
+/// threads it read the pairs' entries where the look-ups had left them). Written by the
+/// look-ups for a reused pair; for a collided one, what the ordered pass added (then read by
+/// the fill, which works out each reused pair's places from them).
+struct NarrowPhaseCounts {
+  static constexpr uint32_t k_reused = 1u << 31;     // the pair's contacts are reused
+  static constexpr uint32_t k_wake1 = 1u << 30;      // reused, solid: body 1 asleep, wakes
+  static constexpr uint32_t k_wake2 = 1u << 29;      // the same for body 2
+  static constexpr uint32_t k_has_entry = 1u << 28;  // the pair has an entry this step
+  static constexpr uint32_t k_manifolds = k_has_entry - 1;
+  float deepest = 0.0f;     // reused: ContactConstraintManager::ReuseLookup::deepest
+  uint32_t num_points = 0;  // reused: the look-up's
+  uint32_t num_solved = 0;  // the constraints the pair adds
+  uint32_t bits = 0;        // flags above | the reused manifolds (for the manifold tally)
+  bool reused() const { return (bits & k_reused) != 0; }
+  uint32_t num_entries() const { return (bits & k_has_entry) != 0 ? 1 : 0; }
+  uint32_t num_manifolds() const { return bits & k_manifolds; }
+};
+static_assert(sizeof(NarrowPhaseCounts) == 16);
+
 /// Stage ccd: one worker's candidate list (the bodies a cast may hit). One cache line or more
 /// each: the workers fill theirs at once.
 struct alignas(64) CcdWorker {
@@ -136,11 +157,10 @@ struct StepContext {
   std::vector<uint8_t> needs_entry;  // per narrow pair: a body without a solver entry yet
   std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
-  // Per narrow pair, without a listener: where a reused pair's entry and constraints are to be
-  // filled (ContactConstraintManager::reuse_body_pair_later). Apart from narrow_pairs, whose
-  // entries the workers write and read: written there by the caller's pass 3, every entry of
-  // the other workers' shares moved to the caller's core and back before their fill.
-  std::vector<ContactConstraintManager::ReusePlaces> narrow_places;
+  // Per narrow pair, what the ordered pass counts (NarrowPhaseCounts); and, without a listener,
+  // where each share of the reused pairs' fill starts in this step's entries and constraints.
+  std::vector<NarrowPhaseCounts> narrow_counts;
+  std::vector<ContactConstraintManager::ReusePlaces> narrow_fill_starts;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
