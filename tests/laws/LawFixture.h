@@ -126,9 +126,10 @@ struct Series {
 /// One world under test, built from scene text or body by body.
 class LawWorld {
  public:
-  /// An empty world with `settings` (the law's by default).
-  explicit LawWorld(const PhysicsSettings& settings = law_settings())
-      : owned_(std::make_unique<PhysicsSystem>()), system_(owned_.get()) {
+  /// An empty world with `settings` (the law's by default) and the system's `limits`.
+  explicit LawWorld(const PhysicsSettings& settings = law_settings(),
+                    const PhysicsSystemSettings& limits = {})
+      : owned_(std::make_unique<PhysicsSystem>(limits)), system_(owned_.get()) {
     const Status ok = system_->set_settings(settings);
     EXPECT_TRUE(ok.ok()) << (ok.ok() ? "" : ok.error().message());
   }

@@ -134,12 +134,13 @@ TEST(NarrowPhaseBatch, ReusedPairsGetTheSameConstraintsWithAndWithoutAListener) 
   EXPECT_FALSE(log.events.empty());
 }
 
-// Without a listener, the ordered pass only counts a run of reused pairs, and the fill works out
-// each reused pair's places from where its share starts and the counts before it (collide_round);
-// a collided pair between them is added in order at the place the counts leave it. On several
-// workers the fill runs in several shares. Expected: the same steps, bit for bit, on one
-// worker and on three (three shares of the pairs), and with a listener (every pair added in
-// order); the deepest point (the first pair of equal depths, in pair order) the same too. The
+// Without a listener, the ordered pass only counts the pairs, reused or collided (from counts
+// the look-ups and the shape tests wrote), and the fill works out each pair's places from where
+// its share starts and the counts before it (collide_round); with a manifold cap, the ordered
+// pass adds the collided pairs itself and the fill the reused ones. On several workers the fill
+// runs in several shares. Expected: the same steps, bit for bit, on one worker and on three
+// (three shares of the pairs), with a cap that is not reached, and with a listener (every pair
+// added in order); the deepest point (the first pair of equal depths, in pair order) the same. The
 // scene: boxes resting on a floor, every fifth one under a second box, the stacks falling
 // asleep, then hit by a box dropped from higher up, which wakes the top box by a new contact and
 // the bottom one through the pair the two kept while asleep (a reused pair that wakes a body).
@@ -164,8 +165,11 @@ TEST(NarrowPhaseBatch, ReusedPairsOfEveryShareGetTheirPlacesOnAnyNumberOfWorkers
   settings.time_before_sleep = 0.1f;
   LawWorld one(settings);
   LawWorld three(settings);
+  PhysicsSystemSettings cap;
+  cap.max_contact_manifolds = 1'000'000;
+  LawWorld capped(settings, cap);
   LawWorld heard(settings);
-  for (LawWorld* w : {&one, &three, &heard}) build(*w);
+  for (LawWorld* w : {&one, &three, &capped, &heard}) build(*w);
   EventLog log;
   heard.system().set_contact_listener(&log);
   std::unique_ptr<ThreadPool> pool3 = ThreadPool::create(3).value();
@@ -182,7 +186,8 @@ TEST(NarrowPhaseBatch, ReusedPairsOfEveryShareGetTheirPlacesOnAnyNumberOfWorkers
     const UpdateResult a = update(one, nullptr);
     const UpdateResult b = update(three, pool3.get());
     const UpdateResult c = update(heard, pool2.get());
-    for (const UpdateResult* r : {&b, &c}) {
+    const UpdateResult d = update(capped, pool3.get());
+    for (const UpdateResult* r : {&b, &c, &d}) {
       ASSERT_EQ(a.num_manifolds, r->num_manifolds) << "step " << step;
       ASSERT_EQ(a.num_contact_points, r->num_contact_points) << "step " << step;
       ASSERT_EQ(a.num_active_bodies, r->num_active_bodies) << "step " << step;
@@ -192,6 +197,7 @@ TEST(NarrowPhaseBatch, ReusedPairsOfEveryShareGetTheirPlacesOnAnyNumberOfWorkers
     }
     ASSERT_EQ(one.system().state_hash(), three.system().state_hash()) << "step " << step;
     ASSERT_EQ(one.system().state_hash(), heard.system().state_hash()) << "step " << step;
+    ASSERT_EQ(one.system().state_hash(), capped.system().state_hash()) << "step " << step;
     woken_after_sleep |= a.num_active_bodies > fewest_active;
     fewest_active = std::min(fewest_active, a.num_active_bodies);
     most_pairs = std::max(most_pairs, a.num_body_pairs);

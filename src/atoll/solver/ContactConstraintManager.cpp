@@ -181,7 +181,11 @@ const ContactConstraintManager::CachedPair* ContactConstraintManager::find_previ
 
 const ContactConstraintManager::CachedManifold* ContactConstraintManager::find_previous_manifold(
     uint32_t key1, uint32_t key2, SubShapeID id1, SubShapeID id2) const {
-  const CachedPair* old_pair = find_previous_pair(key1, key2, lookup_cursor_);
+  return previous_manifold(find_previous_pair(key1, key2, lookup_cursor_), id1, id2);
+}
+
+const ContactConstraintManager::CachedManifold* ContactConstraintManager::previous_manifold(
+    const CachedPair* old_pair, SubShapeID id1, SubShapeID id2) const {
   if (old_pair == nullptr) return nullptr;
   for (uint32_t m = 0; m < old_pair->num_manifolds; ++m) {
     const CachedManifold& candidate = cache_.manifolds[old_pair->first_manifold + m];
@@ -257,30 +261,72 @@ void ContactConstraintManager::add_constraint(const ContactBodyPair& pair,
   make_header(pair, manifold_index, place);
 }
 
-ContactConstraintManager::ReusePlaces ContactConstraintManager::reuse_body_pair_later(
+ContactConstraintManager::Places ContactConstraintManager::reuse_body_pair_later(
     const ContactBodyPair& pair, const ReuseLookup& lookup) {
   // The entry is never merged with the one before it (current_pair_for): every pair is added
   // once.
   note_penetration(lookup.deepest, pair);
-  const ReusePlaces places = next_places();
-  reuse_body_pairs_later(1, lookup.num_solved, lookup.num_points);
+  const Places places = next_places();
+  Places counts;
+  counts.pair = 1;
+  counts.constraint = lookup.num_solved;
+  add_later(counts, lookup.num_points);
   return places;
 }
 
-void ContactConstraintManager::reuse_body_pairs_later(uint32_t num_pairs, uint32_t num_solved,
-                                                      uint32_t num_points) {
+void ContactConstraintManager::add_later(const Places& counts, uint32_t num_points) {
   num_points_ += num_points;
-  // The places are written by fill_reused_pair, on any worker: growing the lists leaves them
+  // The places are written by the fills, on any worker: growing the lists leaves them
   // unwritten (FillLaterVector), so that only the filling core touches them.
-  cache_.pairs.resize(cache_.pairs.size() + num_pairs);
+  Cache& cache = cache_;
+  cache.pairs.resize(cache.pairs.size() + counts.pair);
   last_pair_open_ = false;
-  added_.resize(added_.size() + num_solved);
+  added_.resize(added_.size() + counts.constraint);
   added_traits_.resize(added_.size());
+  cache.manifolds.resize(cache.manifolds.size() + counts.manifold);
+  cache.points.resize(cache.points.size() + counts.point);
+  cache.settings.resize(cache.settings.size() + counts.setting);
+}
+
+void ContactConstraintManager::fill_collided_pair(const ContactBodyPair& pair,
+                                                  std::span<const ContactManifold> manifolds,
+                                                  const ContactSettings& contact_settings,
+                                                  std::span<const SolverBody> bodies,
+                                                  const PhysicsSettings& settings,
+                                                  const Places& places, uint32_t previous) {
+  if (manifolds.empty()) return;
+  const SolverBody& b1 = bodies[pair.solver_body1];
+  const SolverBody& b2 = bodies[pair.solver_body2];
+  // The entry, as current_pair_for makes it.
+  CachedPair& entry = cache_.pairs[places.pair];
+  entry = CachedPair{};
+  entry.key1 = pair.key1;
+  entry.key2 = pair.key2;
+  Vec3 position;
+  Quat rotation;
+  relative_transform(b1, b2, position, rotation);
+  entry.set_relative_transform(position, rotation);
+  entry.first_manifold = places.manifold;
+  entry.num_manifolds = static_cast<uint32_t>(manifolds.size());
+  size_t cursor = previous;
+  const CachedPair* old_pair = find_previous_pair(pair.key1, pair.key2, cursor);
+  const bool side = has_side_settings(contact_settings);
+  uint32_t point = places.point;
+  uint32_t constraint = places.constraint;
+  for (uint32_t m = 0; m < manifolds.size(); ++m) {
+    const ContactManifold& manifold = manifolds[m];
+    const uint32_t index = places.manifold + m;
+    const uint32_t settings_index = side ? places.setting + m : k_no_settings;
+    write_manifold(manifold, contact_settings, b1, b2,
+                   previous_manifold(old_pair, manifold.sub_shape_id1, manifold.sub_shape_id2),
+                   index, point, settings_index, settings);
+    point += static_cast<uint32_t>(manifold.points_on_1.size());
+    if (is_solved(cache_.manifolds[index])) make_header(pair, index, constraint++);
+  }
 }
 
 void ContactConstraintManager::fill_reused_pair(const CachedPair& reused,
-                                                const ContactBodyPair& pair,
-                                                const ReusePlaces& places) {
+                                                const ContactBodyPair& pair, const Places& places) {
   // The entry keeps the relative transform of when its manifolds were computed: measuring the
   // next reuse against this step's transform would let a pair that creeps by less than the
   // threshold every step keep a stale manifold forever.
@@ -382,6 +428,10 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
   }
 }
 
+bool ContactConstraintManager::has_side_settings(const ContactSettings& contact_settings) {
+  return is_extended(contact_settings);
+}
+
 ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
                                                     const ContactManifold& manifold,
                                                     const ContactSettings& contact_settings,
@@ -389,38 +439,64 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
                                                     const PhysicsSettings& settings) {
   ATOLL_ASSERT(pair.key1 < pair.key2);
   ATOLL_ASSERT(manifold.points_on_1.size() == manifold.points_on_2.size());
-  const SolverBody& b1 = bodies[pair.solver_body1];
-  const SolverBody& b2 = bodies[pair.solver_body2];
-  const Quat inv1 = b1.rotation.conjugated();
-  const Quat inv2 = b2.rotation.conjugated();
-
   Cache& cache = cache_;
   CachedPair& new_pair = current_pair_for(pair, bodies);
   ATOLL_ASSERT(new_pair.first_manifold + new_pair.num_manifolds == cache.manifolds.size());
 
   // Last step's manifold between the same sub-shapes, if any: its points hand down impulses.
-  const Cache& old_cache = cache_;
-  const CachedManifold* old_manifold =
+  // Copied: growing the lists below may move it.
+  const CachedManifold* found =
       find_previous_manifold(pair.key1, pair.key2, manifold.sub_shape_id1, manifold.sub_shape_id2);
+  CachedManifold previous;
+  if (found != nullptr) previous = *found;
+  const CachedManifold* old_manifold = found != nullptr ? &previous : nullptr;
+  const uint32_t index = static_cast<uint32_t>(cache.manifolds.size());
+  const uint32_t point_index = static_cast<uint32_t>(cache.points.size());
+  const uint32_t num_points = static_cast<uint32_t>(manifold.points_on_1.size());
+  uint32_t settings_index = k_no_settings;
+  if (is_extended(contact_settings)) {
+    settings_index = static_cast<uint32_t>(cache.settings.size());
+    cache.settings.emplace_back();
+  }
+  cache.manifolds.emplace_back();
+  cache.points.resize(cache.points.size() + num_points);
+  write_manifold(manifold, contact_settings, bodies[pair.solver_body1], bodies[pair.solver_body2],
+                 old_manifold, index, point_index, settings_index, settings);
+  for (uint32_t i = 0; i < num_points; ++i)
+    note_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
+                     pair);
+  num_points_ += num_points;
+  ++new_pair.num_manifolds;
+  add_constraint(pair, index);
+  return old_manifold != nullptr ? ContactState::Persisted : ContactState::Added;
+}
 
+void ContactConstraintManager::write_manifold(const ContactManifold& manifold,
+                                              const ContactSettings& contact_settings,
+                                              const SolverBody& b1, const SolverBody& b2,
+                                              const CachedManifold* previous, uint32_t index,
+                                              uint32_t point_index, uint32_t settings_index,
+                                              const PhysicsSettings& settings) {
+  const Quat inv1 = b1.rotation.conjugated();
+  const Quat inv2 = b2.rotation.conjugated();
+  Cache& cache = cache_;
+  const Cache& old_cache = cache_;
   CachedManifold entry;
   entry.local_normal = (inv1 * manifold.normal).to_float3();
   entry.sub_shape_id1 = manifold.sub_shape_id1;
   entry.sub_shape_id2 = manifold.sub_shape_id2;
   entry.combined_friction = contact_settings.combined_friction;
   entry.combined_restitution = contact_settings.combined_restitution;
-  if (is_extended(contact_settings)) {
-    entry.settings = static_cast<uint32_t>(cache.settings.size());
-    cache.settings.push_back(contact_settings);
-  }
-  entry.first_point = static_cast<uint32_t>(cache.points.size());
+  entry.settings = settings_index;
+  if (settings_index != k_no_settings) cache.settings[settings_index] = contact_settings;
+  entry.first_point = point_index;
   entry.num_points = static_cast<uint32_t>(manifold.points_on_1.size());
-  if (old_manifold != nullptr) {
-    entry.friction_lambda1 = old_manifold->friction_lambda1;
-    entry.friction_lambda2 = old_manifold->friction_lambda2;
-    entry.twist_lambda = old_manifold->twist_lambda;
-    entry.rolling_lambda1 = old_manifold->rolling_lambda1;
-    entry.rolling_lambda2 = old_manifold->rolling_lambda2;
+  if (previous != nullptr) {
+    entry.friction_lambda1 = previous->friction_lambda1;
+    entry.friction_lambda2 = previous->friction_lambda2;
+    entry.twist_lambda = previous->twist_lambda;
+    entry.rolling_lambda1 = previous->rolling_lambda1;
+    entry.rolling_lambda2 = previous->rolling_lambda2;
   }
   const float preserve_sq = square(settings.contact_point_preserve_lambda_max_dist);
   for (size_t i = 0; i < manifold.points_on_1.size(); ++i) {
@@ -429,17 +505,15 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
     const Vec3 local_on_2 = inv2 * (manifold.points_on_2[i] - b2.com_position);
     point.local_on_1 = local_on_1.to_float3();
     point.local_on_2 = local_on_2.to_float3();
-    note_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
-                     pair);
-    if (old_manifold != nullptr) {
+    if (previous != nullptr) {
       // The closest old point within the preserve distance keeps its impulses. Distance is
       // measured on whichever body the point moved less on: a box sliding over the ground
       // keeps its corners (body 2's frame), a ball rolling in place keeps its spot on the
       // ground (body 1's frame). Matching in body 1's frame only would drop the warm start
       // of every sliding contact faster than 1 cm per step.
       float best = preserve_sq;
-      for (uint32_t j = 0; j < old_manifold->num_points; ++j) {
-        const CachedPoint& old_point = old_cache.points[old_manifold->first_point + j];
+      for (uint32_t j = 0; j < previous->num_points; ++j) {
+        const CachedPoint& old_point = old_cache.points[previous->first_point + j];
         const float d = std::min((Vec3(old_point.local_on_1) - local_on_1).length_sq(),
                                  (Vec3(old_point.local_on_2) - local_on_2).length_sq());
         if (d < best) {
@@ -450,13 +524,9 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
         }
       }
     }
-    cache.points.push_back(point);
+    cache.points[point_index + i] = point;
   }
-  num_points_ += entry.num_points;
-  cache.manifolds.push_back(entry);
-  ++new_pair.num_manifolds;
-  add_constraint(pair, static_cast<uint32_t>(cache.manifolds.size() - 1));
-  return old_manifold != nullptr ? ContactState::Persisted : ContactState::Added;
+  cache.manifolds[index] = entry;
 }
 
 // Inlined always, as prefetch_ahead below (out of line, GCC removed the calls: a prefetch changes

@@ -163,6 +163,16 @@ class ContactConstraintManager {
                        std::span<const SolverBody> bodies, const ReuseLookup& lookup,
                        std::vector<ContactManifold>* out_manifolds = nullptr,
                        uint32_t* out_num_manifolds = nullptr);
+  /// Places in this step's lists: a pair's entry, its first constraint, and the first of the
+  /// manifolds, points and side-list settings a collided pair appends (a reused pair keeps last
+  /// step's where they are). Or, as a count, how many of each a run of pairs adds.
+  struct Places {
+    uint32_t pair = 0;
+    uint32_t constraint = 0;
+    uint32_t manifold = 0;
+    uint32_t point = 0;
+    uint32_t setting = 0;
+  };
   /// reuse_body_pair in two halves, for a caller that needs no manifolds back: this one, in
   /// order, keeps a place for the pair's entry and places for its constraints (counted by the
   /// look-up of `reused`, `lookup`) and returns them; fill_reused_pair, called later with the
@@ -173,31 +183,44 @@ class ContactConstraintManager {
   /// narrow phase's ordered pass only counts and appends: on the pyramid it spent 40 of its
   /// 75 ms reading last step's entries and manifolds and writing the new ones, on the calling
   /// thread.
-  struct ReusePlaces {
-    uint32_t pair = 0;        // in this step's pairs
-    uint32_t constraint = 0;  // the first of the pair's constraints
-  };
-  ReusePlaces reuse_body_pair_later(const ContactBodyPair& pair, const ReuseLookup& lookup);
-  /// reuse_body_pair_later for a run of reused pairs at once: keeps places for `num_pairs`
-  /// entries and `num_solved` constraints and counts `num_points` points (the sums of their
-  /// look-ups). Each pair's place follows from next_places() before the call and the pairs
-  /// before it in the run (an entry each, its look-up's num_solved constraints). The pairs'
-  /// deepest points go to note_reused_penetration, in pair order.
-  void reuse_body_pairs_later(uint32_t num_pairs, uint32_t num_solved, uint32_t num_points);
-  /// A reused pair's deepest point (ReuseLookup::deepest), for max_penetration: in pair order
-  /// among the additions (the first of equal depths is kept).
-  void note_reused_penetration(float deepest, const ContactBodyPair& pair) {
+  Places reuse_body_pair_later(const ContactBodyPair& pair, const ReuseLookup& lookup);
+  /// reuse_body_pair_later for a run of pairs at once, collided pairs (fill_collided_pair)
+  /// among them: keeps the places `counts` counts (the run's entries, constraints, and its
+  /// collided pairs' manifolds, points and settings) and counts `num_points` contact points
+  /// (every pair's). Each pair's places follow from next_places() before the call and the
+  /// counts of the pairs before it in the run. The pairs' deepest points go to
+  /// note_pair_penetration, in pair order.
+  void add_later(const Places& counts, uint32_t num_points);
+  /// A pair's deepest point (a reused pair's ReuseLookup::deepest, or the deepest of a collided
+  /// pair's manifolds), for max_penetration: in pair order among the additions (the first of
+  /// equal depths is kept).
+  void note_pair_penetration(float deepest, const ContactBodyPair& pair) {
     note_penetration(deepest, pair);
   }
-  /// Where the next pair's entry and its first constraint go.
-  ReusePlaces next_places() const {
-    return {static_cast<uint32_t>(cache_.pairs.size()), static_cast<uint32_t>(added_.size())};
+  /// Where the next pair's additions go.
+  Places next_places() const {
+    return {static_cast<uint32_t>(cache_.pairs.size()), static_cast<uint32_t>(added_.size()),
+            static_cast<uint32_t>(cache_.manifolds.size()),
+            static_cast<uint32_t>(cache_.points.size()),
+            static_cast<uint32_t>(cache_.settings.size())};
   }
   void fill_reused_pair(const CachedPair& reused, const ContactBodyPair& pair,
-                        const ReusePlaces& places);
+                        const Places& places);
+  /// What add_manifold does for each of a collided pair's `manifolds`, into places kept
+  /// before (add_later; nothing else is counted or noted), so that the pairs of a step can be
+  /// filled on several threads at once, each into its own places: the pair's entry, its
+  /// manifolds (impulses handed down from last step's, which `previous` locates:
+  /// ReuseLookup::position of the pair's look-up), points, settings (`contact_settings` for
+  /// each) and constraint headers, in the same order and with the same bits.
+  void fill_collided_pair(const ContactBodyPair& pair, std::span<const ContactManifold> manifolds,
+                          const ContactSettings& contact_settings,
+                          std::span<const SolverBody> bodies, const PhysicsSettings& settings,
+                          const Places& places, uint32_t previous);
+  /// Whether add_manifold would keep side-list settings for a manifold with these settings.
+  static bool has_side_settings(const ContactSettings& contact_settings);
   /// Asks for the lines a later fill_reused_pair into `places` writes (core/Prefetch.h,
   /// prefetch_for_write): the entry and the first constraint header.
-  void prefetch_reused_places(const ReusePlaces& places) const {
+  void prefetch_reused_places(const Places& places) const {
     prefetch_object_for_write(&cache_.pairs[places.pair]);
     if (places.constraint < added_.size()) prefetch_object_for_write(&added_[places.constraint]);
   }
@@ -392,9 +415,11 @@ class ContactConstraintManager {
     FillLaterVector<CachedPair> pairs;
     // Grown in place (ReallocVector): room for a step's new contacts is made at begin_step,
     // while last step's are in the lists.
-    ReallocVector<CachedManifold> manifolds;
-    ReallocVector<CachedPoint> points;
-    ReallocVector<ContactSettings> settings;  // see CachedManifold::settings
+    // Unwritten when grown (FillLaterVector), as the pairs: the narrow phase may keep places in
+    // them for a collided pair's fill on another thread.
+    FillLaterVector<CachedManifold> manifolds;
+    FillLaterVector<CachedPoint> points;
+    FillLaterVector<ContactSettings> settings;  // see CachedManifold::settings
     // Drops the manifolds (and their points and settings) that no pair of `pairs` holds and
     // closes the gaps, keeping the order; `owner` is scratch.
     void compact(std::vector<uint32_t>& owner);
@@ -480,6 +505,16 @@ class ContactConstraintManager {
   // Whether a manifold's contact is solved (its settings do not make it a sensor), and its
   // constraint header.
   bool is_solved(const CachedManifold& manifold) const;
+  // Writes manifold `index` of the cache, its points from `point_index` on and, unless
+  // `settings_index` is k_no_settings, its settings there; `previous` is last step's manifold
+  // between the same sub-shapes (null: none), whose impulses it hands down.
+  void write_manifold(const ContactManifold& manifold, const ContactSettings& contact_settings,
+                      const SolverBody& b1, const SolverBody& b2, const CachedManifold* previous,
+                      uint32_t index, uint32_t point_index, uint32_t settings_index,
+                      const PhysicsSettings& settings);
+  // Last step's manifold of `old_pair` (null: none) between these sub-shapes.
+  const CachedManifold* previous_manifold(const CachedPair* old_pair, SubShapeID id1,
+                                          SubShapeID id2) const;
   // Writes added_[place] and added_traits_[place].
   void make_header(const ContactBodyPair& pair, uint32_t manifold_index, uint32_t place);
   // Prefetches what the loops over `constraints` read after constraints[k].

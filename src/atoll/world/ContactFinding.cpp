@@ -76,10 +76,11 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
 // second (the body-pair cache's look-ups and the shape tests) run on every worker, each worker
 // writing only its pairs' entries and its own manifold list; what depends on order in the first
 // (new solver entries) is done after it in pair order. The last goes through the pairs in order
-// on the calling thread, and leaves the reused pairs' entries and constraints to a fill on every
-// worker. So the contacts, the listener's calls and the events come out in the same order for
-// any number of workers. The shape tests and the last pass alternate in batches of pairs
-// (collide_round), which changes no order either.
+// on the calling thread and hands out their places in the contact lists; without a listener
+// (and a manifold cap) it only counts, and a fill on every worker adds the pairs at those
+// places. So the contacts, the listener's calls and the events come out in the same order for
+// any number of workers. The shape tests, the last pass and the fill take turns in batches of
+// pairs (collide_round), which changes no order either.
 
 // Pass 1, on any worker: the filters, the pair's body order and its solver entries where the
 // bodies have them; `np` is the pair's own entry of ctx.narrow_pairs. A body that does not move
@@ -125,9 +126,10 @@ void admit_pair(const StepContext& ctx, const BodyPair& bp, NarrowPhasePair& np,
 
 // Pass 2, on any worker, after the body-pair cache's look-ups (collide_round): the collision of
 // a pair the cache does not cover, whose manifolds go to the worker's list. Reads the bodies and
-// the solver entries only.
+// the solver entries only. With `count`, also what the ordered pass counts for the pair.
 void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
-                  NarrowPhasePair& np, NarrowPhaseWorker& worker, uint32_t worker_index) {
+                  NarrowPhasePair& np, NarrowPhaseCounts* count, NarrowPhaseWorker& worker,
+                  uint32_t worker_index) {
   const PhysicsSettings& settings = *ctx.settings;
   np.worker = worker_index;
   np.first_manifold = static_cast<uint32_t>(worker.manifolds.size());
@@ -176,6 +178,32 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
   worker.manifolds.insert(worker.manifolds.end(), collector.manifolds.begin(),
                           collector.manifolds.end());
   np.num_manifolds = static_cast<uint32_t>(collector.manifolds.size());
+  if (count == nullptr) return;
+  // What add_pair_contacts would add without a listener or a cap: every manifold, with the
+  // combined settings; the deepest point as add_manifold notes them one by one.
+  NarrowPhaseCounts& c = *count;
+  const uint32_t n = np.num_manifolds;
+  ATOLL_ASSERT(n <= NarrowPhaseCounts::k_manifolds);
+  c.deepest = -k_float_max;
+  c.num_points = 0;
+  for (const ContactManifold& m : collector.manifolds) {
+    c.num_points += static_cast<uint32_t>(m.points_on_1.size());
+    for (size_t i = 0; i < m.points_on_1.size(); ++i) {
+      const float depth = (m.points_on_1[i] - m.points_on_2[i]).dot(m.normal);
+      if (depth > c.deepest) c.deepest = depth;
+    }
+  }
+  // A sensor's manifolds take no impulses (ContactConstraintManager::is_solved).
+  c.num_solved = sensor ? 0 : n;
+  c.bits = NarrowPhaseCounts::k_collided | n;
+  if (n == 0) return;
+  c.bits |= NarrowPhaseCounts::k_has_entry;
+  if (ContactConstraintManager::has_side_settings(combined_settings(*a, *b, sensor)))
+    c.bits |= NarrowPhaseCounts::k_side_settings;
+  if (!sensor) {
+    if (np.asleep1) c.bits |= NarrowPhaseCounts::k_wake1;
+    if (np.asleep2) c.bits |= NarrowPhaseCounts::k_wake2;
+  }
 }
 
 // Queues a sleeping dynamic body that a solid contact reaches to wake (in the next round of
@@ -235,14 +263,7 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
         continue;
       }
       ++tally.num_manifolds;
-      ContactSettings cs;
-      cs.combined_friction = combine_friction(a->friction(), b->friction());
-      cs.combined_restitution = combine_restitution(a->restitution(), b->restitution());
-      cs.combined_rolling_resistance =
-          combine_rolling_resistance(a->rolling_resistance(), b->rolling_resistance());
-      cs.combined_torsional_friction =
-          combine_torsional_friction(a->torsional_friction(), b->torsional_friction());
-      cs.is_sensor = np.sensor;
+      ContactSettings cs = combined_settings(*a, *b, np.sensor);
       // Only the listener's calls and the events tell persisted from added.
       const bool existed =
           listener != nullptr &&
@@ -309,10 +330,16 @@ constexpr uint32_t k_fill_share = 512;
 constexpr uint32_t k_fill_ahead = 16;
 constexpr uint32_t k_admit_ahead = 8;
 
-// Moves `places` past pair `counts` (its entry and its constraints).
-void advance(ContactConstraintManager::ReusePlaces& places, const NarrowPhaseCounts& counts) {
+// Moves `places` past pair `counts`: its entry and constraints and, a counted collided pair's,
+// the manifolds, points and settings it appends.
+void advance(ContactConstraintManager::Places& places, const NarrowPhaseCounts& counts) {
   places.pair += counts.num_entries();
   places.constraint += counts.num_solved;
+  if (!counts.collided()) return;
+  places.manifold += counts.num_manifolds();
+  places.point += counts.num_points;
+  if ((counts.bits & NarrowPhaseCounts::k_side_settings) != 0)
+    places.setting += counts.num_manifolds();
 }
 
 // The narrow phase of one round of pairs (the three passes above).
@@ -321,6 +348,9 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   const StepContext& shared = ctx;
   ContactConstraintManager& contacts = *ctx.contacts;
   const bool listener = ctx.contact_listener != nullptr;
+  // Without a listener or a manifold cap, pass 3 only counts every pair, collided or reused:
+  // the fill on every worker adds them. Else it adds the collided pairs itself, in order.
+  const bool counting = !listener && ctx.max_contact_manifolds == 0;
   // Pass 1 on every worker, each pair into its own entry; then, in pair order, the solver
   // entries of the bodies that had none (in order, so that the first uses fix them).
   const uint32_t count = static_cast<uint32_t>(pairs.size());
@@ -388,51 +418,84 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
     if (ctx.narrow_pairs[k].admitted && ctx.narrow_pairs[k].reused == nullptr)
       ctx.narrow_collide.push_back(k);
   const uint32_t num_collide = static_cast<uint32_t>(ctx.narrow_collide.size());
-  // Without a listener, pass 3 only counts a reused pair (its fill comes at the end, on every
-  // worker) and makes room for a run of them at once, before the next collided pair; it notes
-  // where each share of the fill starts.
-  const Shares fill(jobs.num_workers(), count, k_fill_share);
-  ctx.narrow_fill_starts.resize(fill.shares);
-  uint32_t next_fill = 0;
-  // The reused pairs since room was last made: their number, constraints and points.
-  uint32_t run_pairs = 0;
-  uint32_t run_solved = 0;
+  // The pairs pass 3 counts since it last made room for them in the contact lists (it does
+  // before adding a collided pair itself, and before a fill).
+  ContactConstraintManager::Places run;
   uint32_t run_points = 0;
   const auto make_room = [&] {
-    if (run_pairs != 0) contacts.reuse_body_pairs_later(run_pairs, run_solved, run_points);
-    run_pairs = 0;
-    run_solved = 0;
+    contacts.add_later(run, run_points);
+    run = {};
     run_points = 0;
+  };
+  // Without a listener, the pairs' additions that pass 3 counted, after each batch on every
+  // worker, in shares: each pair fills only its own places, which the counts of the pairs
+  // before it in the share give (from where pass 3 found the share to start).
+  const auto fill_share = [&](uint32_t begin, uint32_t end, ContactConstraintManager::Places at) {
+    // The places of pair `ahead`, k_fill_ahead pairs on, whose lines are asked for.
+    ContactConstraintManager::Places ahead_at = at;
+    uint32_t ahead = begin;
+    for (; ahead < std::min(end, begin + k_fill_ahead); ++ahead)
+      advance(ahead_at, ctx.narrow_counts[ahead]);
+    for (uint32_t k = begin; k < end; ++k) {
+      if (ahead < end) {
+        if (ctx.narrow_counts[ahead].reused()) contacts.prefetch_reused_places(ahead_at);
+        advance(ahead_at, ctx.narrow_counts[ahead++]);
+      }
+      const NarrowPhaseCounts& counts = ctx.narrow_counts[k];
+      if (counts.reused()) {
+        const NarrowPhasePair& np = ctx.narrow_pairs[k];
+        contacts.fill_reused_pair(*np.reused, np.pair, at);
+      } else if (counts.collided() && counts.num_manifolds() > 0) {
+        const NarrowPhasePair& np = ctx.narrow_pairs[k];
+        const Body& a = *shared.body_manager->body_at_slot(BodyID(np.pair.key1).index());
+        const Body& b = *shared.body_manager->body_at_slot(BodyID(np.pair.key2).index());
+        const std::vector<ContactManifold>& found = ctx.narrow_workers[np.worker].manifolds;
+        contacts.fill_collided_pair(np.pair,
+                                    std::span(found).subspan(np.first_manifold, np.num_manifolds),
+                                    combined_settings(a, b, np.sensor), shared.solver.bodies,
+                                    *shared.settings, at, np.reuse.position);
+      }
+      advance(at, counts);
+    }
   };
   uint32_t next_add = 0;       // the first pair of narrow_pairs whose contacts are not added yet
   uint32_t next_collided = 0;  // the first of narrow_collide not added yet
   for (uint32_t first = 0; first < num_collide || next_add < count; first += k_collide_batch) {
     const uint32_t last = std::min(num_collide, first + k_collide_batch);
     for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
-    parallel_for(
-        jobs, last - first, k_pair_range, [&](uint32_t begin, uint32_t end, uint32_t worker) {
-          for (uint32_t k = first + begin; k < first + end; ++k)
-            collide_pair(shared, tally.collide_settings, ctx.narrow_pairs[ctx.narrow_collide[k]],
-                         ctx.narrow_workers[worker], worker);
-        });
+    parallel_for(jobs, last - first, k_pair_range,
+                 [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                   for (uint32_t k = first + begin; k < first + end; ++k) {
+                     const uint32_t pair = ctx.narrow_collide[k];
+                     collide_pair(shared, tally.collide_settings, ctx.narrow_pairs[pair],
+                                  counting ? &ctx.narrow_counts[pair] : nullptr,
+                                  ctx.narrow_workers[worker], worker);
+                   }
+                 });
     // Up to the batch's last pair; after the last batch, to the end.
+    const uint32_t add_begin = next_add;
     const uint32_t add_end = last < num_collide ? ctx.narrow_collide[last - 1] + 1 : count;
+    const Shares fill(jobs.num_workers(), add_end - add_begin, k_fill_share);
+    ctx.narrow_fill_starts.resize(fill.shares);
+    uint32_t next_fill = 0;
     for (; next_add < add_end; ++next_add) {
-      if (!listener && next_fill < fill.shares && next_add == fill.begin(next_fill)) {
-        ContactConstraintManager::ReusePlaces start = contacts.next_places();
-        start.pair += run_pairs;
-        start.constraint += run_solved;
+      if (!listener && next_fill < fill.shares && next_add == add_begin + fill.begin(next_fill)) {
+        ContactConstraintManager::Places start = contacts.next_places();
+        start.pair += run.pair;
+        start.constraint += run.constraint;
+        start.manifold += run.manifold;
+        start.point += run.point;
+        start.setting += run.setting;
         ctx.narrow_fill_starts[next_fill++] = start;
       }
       const NarrowPhaseCounts& counts = ctx.narrow_counts[next_add];
-      if (counts.reused() && !listener) {
-        // Most pairs of a scene at rest: nothing reads the reused manifolds in world space, and
-        // the bodies are not read (the look-up noted which wake).
-        ++run_pairs;
-        run_solved += counts.num_solved;
+      if (!listener && (counts.reused() || counts.collided())) {
+        // Most pairs: nothing reads their manifolds in world space, and the bodies are not read
+        // (the look-up or the shape tests noted which wake).
+        advance(run, counts);
         run_points += counts.num_points;
         tally.num_manifolds += counts.num_manifolds();
-        contacts.note_reused_penetration(counts.deepest, ctx.narrow_pairs[next_add].pair);
+        contacts.note_pair_penetration(counts.deepest, ctx.narrow_pairs[next_add].pair);
         if ((counts.bits & (NarrowPhaseCounts::k_wake1 | NarrowPhaseCounts::k_wake2)) != 0) {
           const ContactBodyPair& pair = ctx.narrow_pairs[next_add].pair;
           if ((counts.bits & NarrowPhaseCounts::k_wake1) != 0)
@@ -448,49 +511,29 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
       // With a listener, a reused pair is added whole here (its manifolds make events).
       if (!collided && !counts.reused()) continue;  // not admitted
       make_room();
-      const ContactConstraintManager::ReusePlaces before = contacts.next_places();
+      const ContactConstraintManager::Places before = contacts.next_places();
       add_pair_contacts(ctx, ctx.narrow_pairs[next_add], tally);
       if (!collided) continue;
-      const ContactConstraintManager::ReusePlaces after = contacts.next_places();
+      // For the fill after this batch: the entry and constraints added (the manifolds, points
+      // and settings are not the fill's).
+      const ContactConstraintManager::Places after = contacts.next_places();
       ATOLL_ASSERT(after.pair - before.pair <= 1, "a collided pair makes at most one entry");
       NarrowPhaseCounts& added = ctx.narrow_counts[next_add];
       added.num_solved = after.constraint - before.constraint;
       added.bits = after.pair != before.pair ? NarrowPhaseCounts::k_has_entry : 0;
     }
-  }
-  make_room();
-  // Without a listener, the entries and constraints of the reused pairs, in shares (each pair
-  // fills only its own places, which the counts of the pairs before it in the share give).
-  if (listener) return;
-  const auto fill_share = [&](uint32_t share) {
-    const uint32_t begin = fill.begin(share);
-    const uint32_t end = fill.end(share);
-    ContactConstraintManager::ReusePlaces at = ctx.narrow_fill_starts[share];
-    // The places of pair `ahead`, k_fill_ahead pairs on, whose lines are asked for.
-    ContactConstraintManager::ReusePlaces ahead_at = at;
-    uint32_t ahead = begin;
-    for (; ahead < std::min(end, begin + k_fill_ahead); ++ahead)
-      advance(ahead_at, ctx.narrow_counts[ahead]);
-    for (uint32_t k = begin; k < end; ++k) {
-      if (ahead < end) {
-        if (ctx.narrow_counts[ahead].reused()) contacts.prefetch_reused_places(ahead_at);
-        advance(ahead_at, ctx.narrow_counts[ahead++]);
-      }
-      const NarrowPhaseCounts& counts = ctx.narrow_counts[k];
-      if (counts.reused()) {
-        const NarrowPhasePair& np = ctx.narrow_pairs[k];
-        contacts.fill_reused_pair(*np.reused, np.pair, at);
-      }
-      advance(at, counts);
+    make_room();
+    if (listener) continue;
+    if (fill.shares <= 1) {
+      if (fill.shares == 1) fill_share(add_begin, add_end, ctx.narrow_fill_starts[0]);
+      continue;
     }
-  };
-  if (fill.shares == 1) {
-    fill_share(0);
-    return;
+    parallel_for(jobs, fill.shares, 1, [&](uint32_t first_share, uint32_t last_share, uint32_t) {
+      for (uint32_t share = first_share; share < last_share; ++share)
+        fill_share(add_begin + fill.begin(share), add_begin + fill.end(share),
+                   ctx.narrow_fill_starts[share]);
+    });
   }
-  parallel_for(jobs, fill.shares, 1, [&](uint32_t first, uint32_t last, uint32_t) {
-    for (uint32_t share = first; share < last; ++share) fill_share(share);
-  });
 }
 
 }  // namespace

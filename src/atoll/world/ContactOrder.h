@@ -72,4 +72,18 @@ inline float combine_rolling_resistance(float a, float b) { return std::max(a, b
 /// Combined torsional friction (m, contact patch radius) of two bodies: the larger, as above.
 inline float combine_torsional_friction(float a, float b) { return std::max(a, b); }
 
+/// The contact settings of a pair of bodies before a listener changes them: their materials
+/// combined, and whether the contact is a sensor's.
+inline ContactSettings combined_settings(const Body& a, const Body& b, bool sensor) {
+  ContactSettings cs;
+  cs.combined_friction = combine_friction(a.friction(), b.friction());
+  cs.combined_restitution = combine_restitution(a.restitution(), b.restitution());
+  cs.combined_rolling_resistance =
+      combine_rolling_resistance(a.rolling_resistance(), b.rolling_resistance());
+  cs.combined_torsional_friction =
+      combine_torsional_friction(a.torsional_friction(), b.torsional_friction());
+  cs.is_sensor = sensor;
+  return cs;
+}
+
 }  // namespace atl

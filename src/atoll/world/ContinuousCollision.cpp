@@ -87,13 +87,7 @@ bool ccd_hit_accepted(ContactListener& listener, const Body& body1, const Body& 
   const Body& l1 = first ? body1 : body2;
   const Body& l2 = first ? body2 : body1;
   if (listener.on_contact_validate(l1, l2) == ValidateResult::Reject) return false;
-  ContactSettings cs;
-  cs.combined_friction = combine_friction(body1.friction(), body2.friction());
-  cs.combined_restitution = combine_restitution(body1.restitution(), body2.restitution());
-  cs.combined_rolling_resistance =
-      combine_rolling_resistance(body1.rolling_resistance(), body2.rolling_resistance());
-  cs.combined_torsional_friction =
-      combine_torsional_friction(body1.torsional_friction(), body2.torsional_friction());
+  ContactSettings cs = combined_settings(body1, body2, false);
   listener.on_contact_added(l1, l2, first ? manifold : flipped(manifold), cs);
   return !cs.is_sensor;
 }

@@ -85,19 +85,23 @@ struct NarrowPhasePair {
 /// Stage narrow_phase: what the ordered pass adds for a pair, apart from its NarrowPhasePair,
 /// so that it reads 16 bytes a pair instead of 64, most of which the other workers wrote (on 2
 /// threads it read the pairs' entries where the look-ups had left them). Written by the
-/// look-ups for a reused pair; for a collided one, what the ordered pass added (then read by
-/// the fill, which works out each reused pair's places from them).
+/// look-ups for a reused pair and, when the ordered pass only counts (no listener, no manifold
+/// cap), by the shape tests for a collided one; else, for a collided pair, what the ordered
+/// pass added. The fill works out each pair's places from them.
 struct NarrowPhaseCounts {
-  static constexpr uint32_t k_reused = 1u << 31;     // the pair's contacts are reused
-  static constexpr uint32_t k_wake1 = 1u << 30;      // reused, solid: body 1 asleep, wakes
-  static constexpr uint32_t k_wake2 = 1u << 29;      // the same for body 2
-  static constexpr uint32_t k_has_entry = 1u << 28;  // the pair has an entry this step
-  static constexpr uint32_t k_manifolds = k_has_entry - 1;
-  float deepest = 0.0f;     // reused: ContactConstraintManager::ReuseLookup::deepest
-  uint32_t num_points = 0;  // reused: the look-up's
+  static constexpr uint32_t k_reused = 1u << 31;         // the pair's contacts are reused
+  static constexpr uint32_t k_wake1 = 1u << 30;          // solid: body 1 asleep, wakes
+  static constexpr uint32_t k_wake2 = 1u << 29;          // the same for body 2
+  static constexpr uint32_t k_has_entry = 1u << 28;      // the pair has an entry this step
+  static constexpr uint32_t k_collided = 1u << 27;       // counted collided: the fill adds it
+  static constexpr uint32_t k_side_settings = 1u << 26;  // each of its manifolds has settings
+  static constexpr uint32_t k_manifolds = k_side_settings - 1;
+  float deepest = 0.0f;     // the deepest point (reused: ReuseLookup::deepest)
+  uint32_t num_points = 0;  // the pair's contact points
   uint32_t num_solved = 0;  // the constraints the pair adds
-  uint32_t bits = 0;        // flags above | the reused manifolds (for the manifold tally)
+  uint32_t bits = 0;        // flags above | the pair's manifolds
   bool reused() const { return (bits & k_reused) != 0; }
+  bool collided() const { return (bits & k_collided) != 0; }
   uint32_t num_entries() const { return (bits & k_has_entry) != 0 ? 1 : 0; }
   uint32_t num_manifolds() const { return bits & k_manifolds; }
 };
@@ -158,9 +162,9 @@ struct StepContext {
   std::vector<NarrowPhaseWorker> narrow_workers;
   std::vector<uint32_t> narrow_collide;  // those of narrow_pairs the body-pair cache misses
   // Per narrow pair, what the ordered pass counts (NarrowPhaseCounts); and, without a listener,
-  // where each share of the reused pairs' fill starts in this step's entries and constraints.
+  // where each share of a batch's fill starts in this step's contact lists.
   std::vector<NarrowPhaseCounts> narrow_counts;
-  std::vector<ContactConstraintManager::ReusePlaces> narrow_fill_starts;
+  std::vector<ContactConstraintManager::Places> narrow_fill_starts;
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
