@@ -320,11 +320,11 @@ constexpr uint32_t k_pair_range = 16;
 // all pairs held the manifolds of the largest step at once. Large enough that a batch still
 // gives every worker many ranges and that a step of few collisions runs one batch.
 constexpr uint32_t k_collide_batch = 512;
-// Fewest pairs per share of the reused pairs' constraint fill (collide_round).
+// Fewest pairs per share of the fill (collide_round).
 constexpr uint32_t k_fill_share = 512;
 // How far ahead (pairs) the passes ask for the lines they will store into, which another core
 // touched since (prefetch_for_write): the fill the cache entries and headers (the caller's
-// end_step read the entries), pass 1 the pair entries (the ordered pass read them). On 2
+// end_step read the entries), pass 1 the pair entries (the fill read them). On 2
 // threads (many_pyramids, pyramid) the narrow phase took 282 and 360 ms per 500 steps without,
 // 176 and 265 with.
 constexpr uint32_t k_fill_ahead = 16;
@@ -359,7 +359,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   ctx.needs_entry.resize(count);
   parallel_for_shares(jobs, count, k_admit_share, [&](uint32_t begin, uint32_t end, uint32_t) {
     for (uint32_t k = begin; k < end; ++k) {
-      // The caller's ordered pass read the entries in the last round (prefetch_for_write).
+      // The last round's fill read the entries, on any worker (prefetch_for_write).
       if (k + k_admit_ahead < end) {
         prefetch_object_for_write(&ctx.narrow_pairs[k + k_admit_ahead]);
         // The pair's bodies, at random, written by the other core's write_back.
