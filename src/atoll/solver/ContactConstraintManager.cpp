@@ -32,20 +32,6 @@ float friction_budget(const AxisConstraintPart& normal, const SolverBody& b1, co
                   normal.total_lambda() + normal.lambda_for_target(b1, b2, axis));
 }
 
-// Whether a manifold's settings need the cache's side list: any field but friction and
-// restitution away from its default.
-bool is_extended(const ContactSettings& settings) {
-  const InverseMassScales unit;
-  return settings.combined_rolling_resistance != 0.0f ||
-         settings.combined_torsional_friction != 0.0f || settings.is_sensor ||
-         settings.mass_scales.inv_mass1 != unit.inv_mass1 ||
-         settings.mass_scales.inv_inertia1 != unit.inv_inertia1 ||
-         settings.mass_scales.inv_mass2 != unit.inv_mass2 ||
-         settings.mass_scales.inv_inertia2 != unit.inv_inertia2 ||
-         !(settings.relative_linear_surface_velocity == Vec3::zero()) ||
-         !(settings.relative_angular_surface_velocity == Vec3::zero());
-}
-
 }  // namespace
 
 std::string ContactSettings::problem() const {
@@ -265,7 +251,7 @@ ContactConstraintManager::Places ContactConstraintManager::reuse_body_pair_later
     const ContactBodyPair& pair, const ReuseLookup& lookup) {
   // The entry is never merged with the one before it (current_pair_for): every pair is added
   // once.
-  note_penetration(lookup.deepest, pair);
+  note_pair_penetration(lookup.deepest, pair);
   const Places places = next_places();
   Places counts;
   counts.pair = 1;
@@ -428,8 +414,16 @@ void ContactConstraintManager::reuse_body_pair(const CachedPair& reused,
   }
 }
 
-bool ContactConstraintManager::has_side_settings(const ContactSettings& contact_settings) {
-  return is_extended(contact_settings);
+bool ContactConstraintManager::has_side_settings(const ContactSettings& settings) {
+  const InverseMassScales unit;
+  return settings.combined_rolling_resistance != 0.0f ||
+         settings.combined_torsional_friction != 0.0f || settings.is_sensor ||
+         settings.mass_scales.inv_mass1 != unit.inv_mass1 ||
+         settings.mass_scales.inv_inertia1 != unit.inv_inertia1 ||
+         settings.mass_scales.inv_mass2 != unit.inv_mass2 ||
+         settings.mass_scales.inv_inertia2 != unit.inv_inertia2 ||
+         !(settings.relative_linear_surface_velocity == Vec3::zero()) ||
+         !(settings.relative_angular_surface_velocity == Vec3::zero());
 }
 
 ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
@@ -454,7 +448,7 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   const uint32_t point_index = static_cast<uint32_t>(cache.points.size());
   const uint32_t num_points = static_cast<uint32_t>(manifold.points_on_1.size());
   uint32_t settings_index = k_no_settings;
-  if (is_extended(contact_settings)) {
+  if (has_side_settings(contact_settings)) {
     settings_index = static_cast<uint32_t>(cache.settings.size());
     cache.settings.emplace_back();
   }
@@ -463,8 +457,8 @@ ContactState ContactConstraintManager::add_manifold(const ContactBodyPair& pair,
   write_manifold(manifold, contact_settings, bodies[pair.solver_body1], bodies[pair.solver_body2],
                  old_manifold, index, point_index, settings_index, settings);
   for (uint32_t i = 0; i < num_points; ++i)
-    note_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
-                     pair);
+    note_pair_penetration((manifold.points_on_1[i] - manifold.points_on_2[i]).dot(manifold.normal),
+                          pair);
   num_points_ += num_points;
   ++new_pair.num_manifolds;
   add_constraint(pair, index);

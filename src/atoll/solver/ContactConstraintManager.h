@@ -195,7 +195,9 @@ class ContactConstraintManager {
   /// pair's manifolds), for max_penetration: in pair order among the additions (the first of
   /// equal depths is kept).
   void note_pair_penetration(float deepest, const ContactBodyPair& pair) {
-    note_penetration(deepest, pair);
+    if (!(deepest > max_penetration_)) return;
+    max_penetration_ = deepest;
+    max_penetration_keys_ = {pair.key1, pair.key2};
   }
   /// Where the next pair's additions go.
   Places next_places() const {
@@ -216,8 +218,9 @@ class ContactConstraintManager {
                           const ContactSettings& contact_settings,
                           std::span<const SolverBody> bodies, const PhysicsSettings& settings,
                           const Places& places, uint32_t previous);
-  /// Whether add_manifold would keep side-list settings for a manifold with these settings.
-  static bool has_side_settings(const ContactSettings& contact_settings);
+  /// Whether a manifold with these settings keeps them in the cache's side list: any field but
+  /// friction and restitution away from its default.
+  static bool has_side_settings(const ContactSettings& settings);
   /// Asks for the lines a later fill_reused_pair into `places` writes (core/Prefetch.h,
   /// prefetch_for_write): the entry and the first constraint header.
   void prefetch_reused_places(const Places& places) const {
@@ -388,7 +391,7 @@ class ContactConstraintManager {
     float combined_friction = 0.0f;
     float combined_restitution = 0.0f;
     // Index in Cache::settings of the manifold's ContactSettings when any field other than
-    // friction and restitution differs from its default (is_extended); k_no_settings else.
+    // friction and restitution differs from its default (has_side_settings); k_no_settings else.
     uint32_t settings = k_no_settings;
     // Manifold friction (PhysicsSettings::manifold_friction): impulses at the mean point.
     float friction_lambda1 = 0.0f;
@@ -602,11 +605,6 @@ class ContactConstraintManager {
   float previous_dt_ = 0.0f;
   float max_penetration_ = 0.0f;
   std::pair<uint32_t, uint32_t> max_penetration_keys_{0, 0};
-  void note_penetration(float depth, const ContactBodyPair& pair) {
-    if (!(depth > max_penetration_)) return;
-    max_penetration_ = depth;
-    max_penetration_keys_ = {pair.key1, pair.key2};
-  }
 
  public:
   class CacheSnapshot {
