@@ -75,6 +75,10 @@ int bench_command(const BenchArgs& args) {
     std::fprintf(stderr, "atoll: --steps: must be >= 1, got %d\n", args.steps);
     return k_exit_bad_input;
   }
+  if (args.repeat < 1) {
+    std::fprintf(stderr, "atoll: --repeat: must be >= 1, got %d\n", args.repeat);
+    return k_exit_bad_input;
+  }
   // Every count is checked before the first run, so that a bad one prints nothing else.
   std::vector<std::unique_ptr<ThreadPool>> pools;
   for (int threads : args.threads) {
@@ -90,37 +94,73 @@ int bench_command(const BenchArgs& args) {
   const bool threaded = std::any_of(args.threads.begin(), args.threads.end(),
                                     [](int threads) { return threads > 1; });
   const double round_trip_before = threaded ? cross_core_round_trip_ns() : 0.0;
-  for (size_t run = 0; run < pools.size(); ++run) {
-    const int threads = args.threads[run];
-    // The last run takes the scene itself (moved in, not copied).
-    Result<std::unique_ptr<SceneWorld>> world =
-        run + 1 == pools.size() ? SceneWorld::create(std::move(*scene), source, k_world_options)
-                                : SceneWorld::create(*scene, source, k_world_options);
-    if (!world) {
-      std::fprintf(stderr, "atoll: %s\n", world.error().message());
-      return k_exit_bad_input;
-    }
-    PhysicsSystem& system = (*world)->system();
-    const SceneDescription& desc = (*world)->scene();
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < steps; ++i) {
-      Result<UpdateResult> result = system.update(desc.dt, desc.collision_steps, pools[run].get());
-      if (!result) {
-        std::fprintf(stderr, "atoll: %s\n", result.error().message());
+  // speeds[count][round]: steps/s of thread count `count` (its place in --threads) in `round`.
+  const size_t num_counts = pools.size();
+  const size_t num_rounds = static_cast<size_t>(args.repeat);
+  std::vector<std::vector<double>> speeds(num_counts);
+  for (size_t round = 0; round < num_rounds; ++round) {
+    for (size_t count = 0; count < num_counts; ++count) {
+      const int threads = args.threads[count];
+      // The last run takes the scene itself (moved in, not copied).
+      const bool last = round + 1 == num_rounds && count + 1 == num_counts;
+      Result<std::unique_ptr<SceneWorld>> world =
+          last ? SceneWorld::create(std::move(*scene), source, k_world_options)
+               : SceneWorld::create(*scene, source, k_world_options);
+      if (!world) {
+        std::fprintf(stderr, "atoll: %s\n", world.error().message());
         return k_exit_bad_input;
       }
+      PhysicsSystem& system = (*world)->system();
+      const SceneDescription& desc = (*world)->scene();
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < steps; ++i) {
+        Result<UpdateResult> result =
+            system.update(desc.dt, desc.collision_steps, pools[count].get());
+        if (!result) {
+          std::fprintf(stderr, "atoll: %s\n", result.error().message());
+          return k_exit_bad_input;
+        }
+      }
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      speeds[count].push_back(steps / seconds);
+      // Soft bodies are counted apart (a cloth of 1024 vertices is not one body's work).
+      const size_t soft = (*world)->soft_body_ids().size();
+      const std::string soft_text =
+          soft == 0 ? std::string()
+                    : ", " + std::to_string(soft) + (soft == 1 ? " soft body" : " soft bodies");
+      std::printf(
+          "%s: %zu bodies%s, %d steps, threads %d: %.2f steps/s (%.3f ms/step), state hash %s\n",
+          source.c_str(), (*world)->body_ids().size(), soft_text.c_str(), steps, threads,
+          steps / seconds, 1000.0 * seconds / steps, hash_to_hex(system.state_hash()).c_str());
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // Soft bodies are counted apart (a cloth of 1024 vertices is not one body's work).
-    const size_t soft = (*world)->soft_body_ids().size();
-    const std::string soft_text =
-        soft == 0 ? std::string()
-                  : ", " + std::to_string(soft) + (soft == 1 ? " soft body" : " soft bodies");
-    std::printf(
-        "%s: %zu bodies%s, %d steps, threads %d: %.2f steps/s (%.3f ms/step), state hash %s\n",
-        source.c_str(), (*world)->body_ids().size(), soft_text.c_str(), steps, threads,
-        steps / seconds, 1000.0 * seconds / steps, hash_to_hex(system.state_hash()).c_str());
+  }
+  // With rounds, each count's median, and its speed over the first count's: the median of the
+  // rounds' ratios, each of two runs minutes apart at most, so that a machine whose speed drifts
+  // between the rounds (a virtual one does, by 1.5x within minutes) still gives a fair ratio.
+  if (num_rounds > 1) {
+    const auto median = [](std::vector<double> values) {
+      std::sort(values.begin(), values.end());
+      const size_t n = values.size();
+      return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+    };
+    for (size_t count = 0; count < num_counts; ++count) {
+      const std::vector<double>& own = speeds[count];
+      std::printf("threads %d, median of %zu runs: %.2f steps/s (%.2f to %.2f)",
+                  args.threads[count], num_rounds, median(own),
+                  *std::min_element(own.begin(), own.end()),
+                  *std::max_element(own.begin(), own.end()));
+      if (count > 0) {
+        std::vector<double> ratios(num_rounds);
+        for (size_t round = 0; round < num_rounds; ++round)
+          ratios[round] = own[round] / speeds[0][round];
+        std::printf(", %.3fx threads %d (median of the rounds' ratios; %.3f to %.3f)",
+                    median(ratios), args.threads[0],
+                    *std::min_element(ratios.begin(), ratios.end()),
+                    *std::max_element(ratios.begin(), ratios.end()));
+      }
+      std::printf("\n");
+    }
   }
   if (threaded)
     std::printf(

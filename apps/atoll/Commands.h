@@ -52,6 +52,8 @@ struct BenchArgs {
   std::string scene = "pyramid";
   std::vector<int> threads{1};
   int steps = -1;
+  // Rounds of runs: every thread count once per round, in the order given.
+  int repeat = 1;
   std::vector<std::string> sets;
 };
 int bench_command(const BenchArgs& args);

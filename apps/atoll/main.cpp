@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--scene", bench.scene, "Built-in scene name or scene file");
   bench_cmd->add_option("--threads", bench.threads, "Thread counts, e.g. 1,2")->delimiter(',');
   bench_cmd->add_option("--steps", bench.steps, "Steps to run (default: the scene's)");
+  bench_cmd->add_option("--repeat", bench.repeat,
+                        "Rounds of runs, each thread count once a round (default 1); with more "
+                        "than one, the medians and each count's speed over the first count's");
   bench_cmd
       ->add_option("--set", bench.sets,
                    "Override key=value, as for run (e.g. use_large_island_splitter=false)")

@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "TestDirectory.h"
 #include "atoll/run/Recording.h"
@@ -444,6 +446,78 @@ TEST_F(CliTest, BenchAppliesSettingsAndRejectsBadInput) {
   const Outcome zero = run_atoll("bench --scene tower10 --steps 0");
   EXPECT_EQ(zero.status, 2) << zero.output;
   EXPECT_EQ(zero.output, "atoll: --steps: must be >= 1, got 0\n");
+}
+
+// --repeat N runs every thread count once a round, N rounds, in the order given, and then prints
+// each count's median and its speed over the first count's as the median of the rounds' ratios
+// (runs a round apart see the same machine state). A count below 1 exits 2 before any run.
+TEST_F(CliTest, BenchRepeatsInRoundsAndGivesTheMedianRatio) {
+  const Outcome out = run_atoll("bench --scene tower10 --steps 5 --threads 1,2 --repeat 3");
+  ASSERT_EQ(out.status, 0) << out.output;
+  std::istringstream lines(out.output);
+  std::string line;
+  std::vector<int> order;
+  std::vector<double> speeds[3];
+  std::string hash;
+  double median_speed[3] = {0.0, 0.0, 0.0};
+  double ratio = 0.0, lowest = 0.0, highest = 0.0;
+  int medians = 0;
+  while (std::getline(lines, line)) {
+    int threads = 0, runs = 0, first = 0;
+    double speed = 0.0, low = 0.0, high = 0.0;
+    char hex[17] = {};
+    if (std::sscanf(line.c_str(), "tower10 (built-in): 11 bodies, 5 steps, threads %d: %lf steps/s",
+                    &threads, &speed) == 2) {
+      ASSERT_TRUE(threads == 1 || threads == 2) << line;
+      order.push_back(threads);
+      speeds[threads].push_back(speed);
+      const size_t at = line.find("state hash ");
+      ASSERT_NE(at, std::string::npos) << line;
+      ASSERT_EQ(std::sscanf(line.c_str() + at, "state hash %16s", hex), 1) << line;
+      if (hash.empty()) hash = hex;
+      EXPECT_EQ(hash, hex) << "every run of a round gives the same bits";
+    } else if (std::sscanf(line.c_str(), "threads %d, median of %d runs: %lf steps/s (%lf to %lf)",
+                           &threads, &runs, &speed, &low, &high) == 5) {
+      ASSERT_TRUE(threads == 1 || threads == 2) << line;
+      EXPECT_EQ(runs, 3);
+      median_speed[threads] = speed;
+      ++medians;
+      if (threads == 2) {
+        const size_t at = line.find("), ");
+        ASSERT_NE(at, std::string::npos) << line;
+        ASSERT_EQ(std::sscanf(line.c_str() + at,
+                              "), %lfx threads %d (median of the rounds' ratios; %lf to %lf)",
+                              &ratio, &first, &lowest, &highest),
+                  4)
+            << line;
+        EXPECT_EQ(first, 1);
+      }
+    }
+  }
+  ASSERT_EQ(order, (std::vector<int>{1, 2, 1, 2, 1, 2})) << out.output;
+  ASSERT_EQ(medians, 2) << out.output;
+  // The printed speeds have two decimals: the median of three is one of them.
+  for (int t : {1, 2}) {
+    std::vector<double> sorted = speeds[t];
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_DOUBLE_EQ(median_speed[t], sorted[1]) << t << " threads";
+  }
+  std::vector<double> ratios;
+  for (size_t round = 0; round < 3; ++round) ratios.push_back(speeds[2][round] / speeds[1][round]);
+  std::sort(ratios.begin(), ratios.end());
+  // The ratios have three decimals (the speeds, of thousands of steps/s, two).
+  EXPECT_NEAR(ratio, ratios[1], 6e-4) << out.output;
+  EXPECT_NEAR(lowest, ratios[0], 6e-4) << out.output;
+  EXPECT_NEAR(highest, ratios[2], 6e-4) << out.output;
+  // One round prints no medians.
+  const Outcome once = run_atoll("bench --scene tower10 --steps 5 --threads 1,2");
+  ASSERT_EQ(once.status, 0) << once.output;
+  EXPECT_EQ(once.output.find("median"), std::string::npos) << once.output;
+  for (const char* bad : {"0", "-1"}) {
+    const Outcome b = run_atoll(std::string("bench --scene tower10 --steps 5 --repeat ") + bad);
+    EXPECT_EQ(b.status, 2) << b.output;
+    EXPECT_EQ(b.output, std::string("atoll: --repeat: must be >= 1, got ") + bad + "\n");
+  }
 }
 
 }  // namespace
