@@ -454,8 +454,13 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
 
   // Otherwise every pass on every worker at once (SplitRounds): round 0 the warm start, in its
   // own pass (seed 001 §4.4); rounds 1 … count the velocity iterations, until one applies no
-  // impulse; the last round stores the impulses.
-  const uint32_t store_round = static_cast<uint32_t>(count) + 1;
+  // impulse. A batch's impulses are final once the last iteration has solved it (each contact
+  // is in one split), so that iteration stores them as it goes, while the lanes are still in
+  // the cache, and the store round runs only after an early exit: on 2 threads the round's
+  // phase per split cost a wait of the workers for each other, the same as an iteration's
+  // (the pyramid's 16 splits: 16 of its 216 phases a step).
+  const uint32_t last_iteration = static_cast<uint32_t>(count);
+  const uint32_t store_round = last_iteration + 1;
   auto pass = [&](uint32_t round, uint32_t s, uint32_t b) {
     if (round == 0) {
       warm_start(s, b);
@@ -465,7 +470,9 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
       store(s, b);
       return false;
     }
-    return solve(s, b, static_cast<int>(round) - 1);
+    const bool any = solve(s, b, static_cast<int>(round) - 1);
+    if (round == last_iteration) store(s, b);
+    return any;
   };
   using PassType = decltype(pass);
   scratch.split_rounds.run(
@@ -474,8 +481,11 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
         return (*static_cast<PassType*>(context))(round, s, b);
       },
       [](uint32_t round, bool changed, uint32_t num_rounds) {
-        const bool iteration = round >= 1 && round + 1 < num_rounds;
-        return iteration && !changed ? num_rounds - 1 : round + 1;
+        const uint32_t store = num_rounds - 1;
+        // The last iteration (round store − 1, when there are iterations) stored the impulses.
+        if (round >= 1 && round + 1 == store) return num_rounds;
+        const bool iteration = round >= 1 && round < store;
+        return iteration && !changed ? store : round + 1;
       },
       &pass);
   uint32_t iterations = 0;
