@@ -99,6 +99,30 @@ TEST(IslandSolver, AnIslandSolveNeverWritesTheImmovableEntryOtherIslandsRead) {
   }
 }
 
+// A split island's velocity rounds: the warm start, the iterations until one applies no
+// impulse, and the impulse store only after such an early exit (the last iteration stores the
+// impulses as it solves each batch, so the solve ends after it).
+TEST(IslandSolver, SplitVelocityRoundsStoreAfterAnEarlyExitAndEndAfterTheLastIteration) {
+  // Ten iterations: rounds 0 (warm start), 1 … 10, 11 (store).
+  constexpr uint32_t k_rounds = 12;
+  for (bool changed : {false, true}) EXPECT_EQ(split_velocity_next_round(0, changed, k_rounds), 1u);
+  for (uint32_t round = 1; round < 10; ++round) {
+    EXPECT_EQ(split_velocity_next_round(round, true, k_rounds), round + 1) << round;
+    EXPECT_EQ(split_velocity_next_round(round, false, k_rounds), 11u) << round;
+  }
+  for (bool changed : {false, true}) {
+    EXPECT_EQ(split_velocity_next_round(10, changed, k_rounds), k_rounds);
+    EXPECT_EQ(split_velocity_next_round(11, changed, k_rounds), k_rounds);
+  }
+  // One iteration: it stores; none: the warm start, then the store.
+  for (bool changed : {false, true}) {
+    EXPECT_EQ(split_velocity_next_round(0, changed, 3), 1u);
+    EXPECT_EQ(split_velocity_next_round(1, changed, 3), 3u);
+    EXPECT_EQ(split_velocity_next_round(0, changed, 2), 1u);
+    EXPECT_EQ(split_velocity_next_round(1, changed, 2), 2u);
+  }
+}
+
 }  // namespace
 }  // namespace island_solver_test
 }  // namespace atl

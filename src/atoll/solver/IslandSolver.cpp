@@ -369,6 +369,14 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
   }
 }
 
+uint32_t split_velocity_next_round(uint32_t round, bool changed, uint32_t num_rounds) {
+  const uint32_t store = num_rounds - 1;
+  // The last iteration (round store − 1, when there are iterations) stored the impulses.
+  if (round >= 1 && round + 1 == store) return num_rounds;
+  const bool iteration = round >= 1 && round < store;
+  return iteration && !changed ? store : round + 1;
+}
+
 uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      ConstraintManager& constraints, std::span<SolverBody> bodies,
                                      uint32_t island, std::span<const uint32_t> contact_items,
@@ -480,14 +488,7 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
       [](void* context, uint32_t round, uint32_t s, uint32_t b) {
         return (*static_cast<PassType*>(context))(round, s, b);
       },
-      [](uint32_t round, bool changed, uint32_t num_rounds) {
-        const uint32_t store = num_rounds - 1;
-        // The last iteration (round store − 1, when there are iterations) stored the impulses.
-        if (round >= 1 && round + 1 == store) return num_rounds;
-        const bool iteration = round >= 1 && round < store;
-        return iteration && !changed ? store : round + 1;
-      },
-      &pass);
+      split_velocity_next_round, &pass);
   uint32_t iterations = 0;
   for (uint32_t round = 1; round < store_round; ++round) {
     iterations = round;

@@ -175,14 +175,21 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split
 /// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
 /// parallel split's batches on every worker, the non-parallel split on the caller — with the
-/// same stack solve (on the caller) and early exit as an unsplit island; then the impulses are
-/// stored. Returns the iterations run.
+/// same stack solve (on the caller) and early exit as an unsplit island. The last iteration
+/// stores each batch's impulses as it solves it; after an early exit a pass of its own stores
+/// them (split_velocity_next_round). Returns the iterations run.
 uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      ConstraintManager& constraints, std::span<SolverBody> bodies,
                                      uint32_t island, std::span<const uint32_t> contact_items,
                                      const IslandSplits& splits, const SolverSteps& steps,
                                      const PhysicsSettings& settings, JobSystem& jobs,
                                      IslandSolveScratch& scratch);
+
+/// The rounds of a split island's velocity solve on SplitRounds: round 0 the warm start, rounds
+/// 1 … num_rounds − 2 the velocity iterations, round num_rounds − 1 the impulse store. The round
+/// after `round`, given whether it applied an impulse: after the last iteration, which stored
+/// the impulses itself, none (num_rounds); after an iteration that applied none, the store.
+uint32_t split_velocity_next_round(uint32_t round, bool changed, uint32_t num_rounds);
 
 /// Stage solve_position for a split island: each iteration runs the velocity solve's splits in
 /// order, as solve_split_island_velocity, until one moves nothing.
