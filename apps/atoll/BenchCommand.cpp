@@ -136,8 +136,8 @@ int bench_command(const BenchArgs& args) {
     }
   }
   // With rounds, each count's median, and its speed over the first count's: the median of the
-  // rounds' ratios, each of two runs minutes apart at most, so that a machine whose speed drifts
-  // between the rounds (a virtual one does, by 1.5x within minutes) still gives a fair ratio.
+  // rounds' ratios, each from runs back to back, so that a machine whose speed drifts between
+  // the rounds (a virtual one does, by 1.5x within minutes) still gives a fair ratio.
   if (num_rounds > 1) {
     const auto median = [](std::vector<double> values) {
       std::sort(values.begin(), values.end());
