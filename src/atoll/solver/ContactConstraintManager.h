@@ -172,6 +172,15 @@ class ContactConstraintManager {
     uint32_t manifold = 0;
     uint32_t point = 0;
     uint32_t setting = 0;
+    /// Places past those a run of pairs counted by `counts` adds.
+    Places& operator+=(const Places& counts) {
+      pair += counts.pair;
+      constraint += counts.constraint;
+      manifold += counts.manifold;
+      point += counts.point;
+      setting += counts.setting;
+      return *this;
+    }
   };
   /// reuse_body_pair in two halves, for a caller that needs no manifolds back: this one, in
   /// order, keeps a place for the pair's entry and places for its constraints (counted by the

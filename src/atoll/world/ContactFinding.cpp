@@ -481,11 +481,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
     for (; next_add < add_end; ++next_add) {
       if (!listener && next_fill < fill.shares && next_add == add_begin + fill.begin(next_fill)) {
         ContactConstraintManager::Places start = contacts.next_places();
-        start.pair += run.pair;
-        start.constraint += run.constraint;
-        start.manifold += run.manifold;
-        start.point += run.point;
-        start.setting += run.setting;
+        start += run;
         ctx.narrow_fill_starts[next_fill++] = start;
       }
       const NarrowPhaseCounts& counts = ctx.narrow_counts[next_add];
