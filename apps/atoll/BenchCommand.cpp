@@ -98,6 +98,9 @@ int bench_command(const BenchArgs& args) {
   const size_t num_counts = pools.size();
   const size_t num_rounds = static_cast<size_t>(args.repeat);
   std::vector<std::vector<double>> speeds(num_counts);
+  // stage_ms[count][round]: each stage's time over the run of `count` in `round`.
+  using StageTimes = std::array<double, k_num_stages>;
+  std::vector<std::vector<StageTimes>> stage_ms(num_counts);
   for (size_t round = 0; round < num_rounds; ++round) {
     for (size_t count = 0; count < num_counts; ++count) {
       const int threads = args.threads[count];
@@ -112,6 +115,8 @@ int bench_command(const BenchArgs& args) {
       }
       PhysicsSystem& system = (*world)->system();
       const SceneDescription& desc = (*world)->scene();
+      StageTimes& stages = stage_ms[count].emplace_back();
+      stages.fill(0.0);
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < steps; ++i) {
         Result<UpdateResult> result =
@@ -120,6 +125,7 @@ int bench_command(const BenchArgs& args) {
           std::fprintf(stderr, "atoll: %s\n", result.error().message());
           return k_exit_bad_input;
         }
+        for (int stage = 0; stage < k_num_stages; ++stage) stages[stage] += result->stage_ms[stage];
       }
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -135,15 +141,15 @@ int bench_command(const BenchArgs& args) {
           steps / seconds, 1000.0 * seconds / steps, hash_to_hex(system.state_hash()).c_str());
     }
   }
+  const auto median = [](std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+  };
   // With rounds, each count's median, and its speed over the first count's: the median of the
   // rounds' ratios, each from runs back to back, so that a machine whose speed drifts between
   // the rounds (a virtual one does, by 1.5x within minutes) still gives a fair ratio.
   if (num_rounds > 1) {
-    const auto median = [](std::vector<double> values) {
-      std::sort(values.begin(), values.end());
-      const size_t n = values.size();
-      return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-    };
     for (size_t count = 0; count < num_counts; ++count) {
       const std::vector<double>& own = speeds[count];
       std::printf("threads %d, median of %zu runs: %.2f steps/s (%.2f to %.2f)",
@@ -161,6 +167,49 @@ int bench_command(const BenchArgs& args) {
       }
       std::printf("\n");
     }
+  }
+  // Per stage, as for the whole step: the median of the rounds' times, and of the rounds'
+  // ratios (a stage's speed-up), so that where the threads lose shows stage by stage. The sum of
+  // the stages leaves out only the little that update() does between and around them.
+  if (args.stages) {
+    std::printf(
+        "stages (µs per step, the median of %zu run%s; after each count but the first, "
+        "its speed-up over threads %d, the median of the rounds' ratios):\n",
+        num_rounds, num_rounds == 1 ? "" : "s", args.threads[0]);
+    std::printf("  %-22s", "stage");
+    for (size_t count = 0; count < num_counts; ++count)
+      std::printf(count == 0 ? " %12s" : " %21s",
+                  ("threads " + std::to_string(args.threads[count])).c_str());
+    std::printf("\n");
+    const auto print_row = [&](const char* name, auto&& time_of) {
+      std::printf("  %-22s", name);
+      for (size_t count = 0; count < num_counts; ++count) {
+        std::vector<double> times(num_rounds);
+        std::vector<double> ratios(num_rounds);
+        bool defined = true;
+        for (size_t round = 0; round < num_rounds; ++round) {
+          times[round] = 1000.0 * time_of(stage_ms[count][round]) / steps;
+          const double first = time_of(stage_ms[0][round]);
+          defined = defined && times[round] > 0.0;
+          ratios[round] = defined ? 1000.0 * first / steps / times[round] : 0.0;
+        }
+        std::printf(" %12.2f", median(times));
+        if (count == 0) continue;
+        if (defined)
+          std::printf(" (%6.3fx)", median(ratios));
+        else
+          std::printf(" %9s", "(-)");
+      }
+      std::printf("\n");
+    };
+    for (int stage = 0; stage < k_num_stages; ++stage)
+      print_row(stage_name(static_cast<Stage>(stage)),
+                [stage](const StageTimes& times) { return times[stage]; });
+    print_row("all stages", [](const StageTimes& times) {
+      double sum = 0.0;
+      for (double t : times) sum += t;
+      return sum;
+    });
   }
   if (threaded)
     std::printf(

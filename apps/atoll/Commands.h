@@ -54,6 +54,8 @@ struct BenchArgs {
   int steps = -1;
   // Rounds of runs: every thread count once per round, in the order given.
   int repeat = 1;
+  // After the runs, each stage's time per step for every thread count.
+  bool stages = false;
   std::vector<std::string> sets;
 };
 int bench_command(const BenchArgs& args);

@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeat", bench.repeat,
                         "Rounds of runs, each thread count once a round (default 1); with more "
                         "than one, the medians and each count's speed over the first count's");
+  bench_cmd->add_flag("--stages", bench.stages,
+                      "Also each stage's time per step for every thread count (the median of the "
+                      "rounds) and its speed-up over the first count");
   bench_cmd
       ->add_option("--set", bench.sets,
                    "Override key=value, as for run (e.g. use_large_island_splitter=false)")

@@ -16,6 +16,7 @@
 
 #include "TestDirectory.h"
 #include "atoll/run/Recording.h"
+#include "atoll/world/Stage.h"
 #include "cli/CliRun.h"
 
 namespace cli_test {
@@ -518,6 +519,78 @@ TEST_F(CliTest, BenchRepeatsInRoundsAndGivesTheMedianRatio) {
     EXPECT_EQ(b.status, 2) << b.output;
     EXPECT_EQ(b.output, std::string("atoll: --repeat: must be >= 1, got ") + bad + "\n");
   }
+}
+
+// `bench --stages`: every stage of the step map (world/Stage.h) in order, then their sum, each
+// with its time per step for every thread count and, after the first count, its speed-up; with
+// one round the speed-up is the ratio of the printed times, and the sum of the stages is at
+// most the whole update's time.
+TEST_F(CliTest, BenchStagesGivesEachStagesTimeAndSpeedUp) {
+  const Outcome out = run_atoll("bench --scene pyramid --steps 3 --threads 1,2 --stages");
+  ASSERT_EQ(out.status, 0) << out.output;
+  std::istringstream lines(out.output);
+  std::string line;
+  double ms_per_step[3] = {0.0, 0.0, 0.0};
+  std::vector<std::string> names;
+  double sum[2] = {0.0, 0.0};
+  double all[2] = {0.0, 0.0};
+  bool header = false;
+  while (std::getline(lines, line)) {
+    int threads = 0;
+    double speed = 0.0, ms = 0.0;
+    if (std::sscanf(
+            line.c_str(),
+            "pyramid (built-in): 1241 bodies, 3 steps, threads %d: %lf steps/s (%lf ms/step)",
+            &threads, &speed, &ms) == 3) {
+      ASSERT_TRUE(threads == 1 || threads == 2) << line;
+      ms_per_step[threads] = ms;
+      continue;
+    }
+    if (line.rfind("stages (µs per step, the median of 1 run; ", 0) == 0) {
+      header = true;
+      continue;
+    }
+    if (!header || line.rfind("  ", 0) != 0) continue;
+    char name[32] = {};
+    double t1 = 0.0, t2 = 0.0, ratio = 0.0;
+    if (std::sscanf(line.c_str(), " %31s", name) == 1 && std::string(name) == "stage") {
+      EXPECT_NE(line.find("threads 1"), std::string::npos) << line;
+      EXPECT_NE(line.find("threads 2"), std::string::npos) << line;
+      continue;
+    }
+    const bool all_stages = line.rfind("  all stages ", 0) == 0;
+    const int read =
+        all_stages ? std::sscanf(line.c_str(), "  all stages %lf %lf (%lfx)", &t1, &t2, &ratio)
+                   : std::sscanf(line.c_str(), " %31s %lf %lf (%lfx)", name, &t1, &t2, &ratio) - 1;
+    ASSERT_GE(read, 2) << line;
+    EXPECT_GE(t1, 0.0) << line;
+    EXPECT_GE(t2, 0.0) << line;
+    if (read == 3 && t1 >= 10.0 && t2 >= 10.0) {
+      EXPECT_NEAR(ratio, t1 / t2, 1e-3 * ratio + 1e-3) << line;
+    }
+    if (all_stages) {
+      all[0] = t1;
+      all[1] = t2;
+    } else {
+      names.push_back(name);
+      sum[0] += t1;
+      sum[1] += t2;
+    }
+  }
+  ASSERT_TRUE(header) << out.output;
+  ASSERT_EQ(names.size(), static_cast<size_t>(atl::k_num_stages)) << out.output;
+  for (int stage = 0; stage < atl::k_num_stages; ++stage)
+    EXPECT_EQ(names[stage], atl::stage_name(static_cast<atl::Stage>(stage)));
+  for (int t : {1, 2}) {
+    // Two decimals a row: the sum of the printed rows is within 15 × 0.005 of the printed sum.
+    EXPECT_NEAR(all[t - 1], sum[t - 1], 0.08) << out.output;
+    EXPECT_GT(all[t - 1], 0.0);
+    EXPECT_LE(all[t - 1], 1000.0 * ms_per_step[t] + 0.5) << out.output;
+  }
+  // Without the flag, no table.
+  const Outcome plain = run_atoll("bench --scene tower10 --steps 3");
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("stages ("), std::string::npos) << plain.output;
 }
 
 }  // namespace
