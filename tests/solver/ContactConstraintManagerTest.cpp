@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -260,22 +262,17 @@ std::string cache_text(ContactConstraintManager& manager) {
   return stream.text.str();
 }
 
-// The contact cache keeps one list of manifolds and points for last step and this one: a
-// reused pair keeps its manifolds in place, a pair collided again appends new ones, and
-// end_step drops what only last step held and closes the gaps (Cache::compact). If a gap were
-// closed wrongly, a pair would come back with another pair's points or contact settings, or
-// lose a sleeping pair's manifolds. Expected: after a step that reuses, re-adds, removes and
-// keeps (asleep) pairs of one to four points and one or two manifolds, some with contact
-// settings in the side list, the cache walks exactly like a cache that was given the surviving
-// contacts in one step, and the removed pairs are reported.
-TEST(ContactConstraintManager, OneCacheKeepsEachPairsContactsThroughReuseRemovalAndSleep) {
+// Pairs (k, 100 + k) of one or two manifolds of one to four points, some with contact
+// settings in the side list, for the cache's tests.
+struct CachePairs {
   PhysicsSettings settings;
-  std::vector<SolverBody> bodies(2);
-  bodies[1].inv_mass = Vec3::replicate(1.0f);
-  bodies[1].com_position = Vec3(0, 0.5f, 0);
-  constexpr uint32_t k_pairs = 40;
+  std::vector<SolverBody> bodies{2};
+  CachePairs() {
+    bodies[1].inv_mass = Vec3::replicate(1.0f);
+    bodies[1].com_position = Vec3(0, 0.5f, 0);
+  }
   // Pair k's manifold `m` (of 1 or 2), `shift` moves its points (a pair collided again).
-  const auto manifold = [](uint32_t k, uint32_t m, float shift) {
+  static ContactManifold manifold(uint32_t k, uint32_t m, float shift) {
     ContactManifold out;
     out.normal = Vec3(0, 1, 0);
     out.sub_shape_id1 = SubShapeID(m);
@@ -286,18 +283,38 @@ TEST(ContactConstraintManager, OneCacheKeepsEachPairsContactsThroughReuseRemoval
       out.points_on_2.push_back(at - Vec3(0, 0.001f, 0));
     }
     return out;
-  };
-  const auto contact_settings = [](uint32_t k) {
+  }
+  static ContactSettings contact_settings(uint32_t k) {
     ContactSettings cs;
     cs.combined_friction = 0.5f;
     if (k % 3 == 0) cs.combined_rolling_resistance = 0.001f * static_cast<float>(k + 1);
     return cs;
-  };
-  const auto num_manifolds = [](uint32_t k) { return k % 5 == 0 ? 2u : 1u; };
-  const auto add = [&](ContactConstraintManager& manager, uint32_t k, float shift) {
-    for (uint32_t m = 0; m < num_manifolds(k); ++m)
+  }
+  static uint32_t num_manifolds(uint32_t k) { return k % 5 == 0 ? 2u : 1u; }
+  // Adds pair k's manifolds (its first `count` of them, all by default).
+  void add(ContactConstraintManager& manager, uint32_t k, float shift, uint32_t count = 2) {
+    for (uint32_t m = 0; m < std::min(count, num_manifolds(k)); ++m)
       (void)manager.add_manifold({k, 100 + k, 0, 1}, manifold(k, m, shift), contact_settings(k),
                                  bodies, settings);
+  }
+};
+
+// The contact cache keeps one list of manifolds and points for last step and this one: a
+// reused pair keeps its manifolds in place, a pair collided again appends new ones, and
+// end_step drops what only last step held and closes the gaps (Cache::compact). If a gap were
+// closed wrongly, a pair would come back with another pair's points or contact settings, or
+// lose a sleeping pair's manifolds. Expected: after a step that reuses, re-adds, removes and
+// keeps (asleep) pairs of one to four points and one or two manifolds, some with contact
+// settings in the side list, the cache walks exactly like a cache that was given the surviving
+// contacts in one step, and the removed pairs are reported.
+TEST(ContactConstraintManager, OneCacheKeepsEachPairsContactsThroughReuseRemovalAndSleep) {
+  CachePairs pairs;
+  const PhysicsSettings& settings = pairs.settings;
+  std::vector<SolverBody>& bodies = pairs.bodies;
+  constexpr uint32_t k_pairs = 40;
+  const auto num_manifolds = CachePairs::num_manifolds;
+  const auto add = [&pairs](ContactConstraintManager& manager, uint32_t k, float shift) {
+    pairs.add(manager, k, shift);
   };
 
   ContactConstraintManager manager;
@@ -344,6 +361,75 @@ TEST(ContactConstraintManager, OneCacheKeepsEachPairsContactsThroughReuseRemoval
   manager.end_step(removed);
   EXPECT_TRUE(removed.empty());
   EXPECT_EQ(cache_text(manager), cache_text(expected));
+}
+
+// find_gone_contacts, done ahead of end_step (the step does it beside the splitter, before the
+// solve), must change nothing: the same removed contacts in the same order, the same pairs kept
+// asleep, the same cache. The second step collides pairs again (pair 0 without its second
+// manifold), reuses, drops and keeps (asleep) pairs; the third adds none and keeps none.
+TEST(ContactConstraintManager, FindingTheGoneContactsAheadChangesNothing) {
+  constexpr uint32_t k_pairs = 40;
+  struct Outcome {
+    std::vector<std::vector<RemovedContact>> removed;
+    std::vector<std::string> caches;
+  };
+  const auto run = [](bool ahead) {
+    CachePairs pairs;
+    ContactConstraintManager manager;
+    Outcome out;
+    const auto end = [&](const std::function<bool(uint32_t, uint32_t)>& keep) {
+      if (ahead) manager.find_gone_contacts();
+      std::vector<RemovedContact> removed;
+      manager.end_step(removed, keep);
+      out.removed.push_back(removed);
+      out.caches.push_back(cache_text(manager));
+    };
+    manager.begin_step(k_dt, pairs.settings);
+    for (uint32_t k = 0; k < k_pairs; ++k) pairs.add(manager, k, 0.0f);
+    end({});
+    manager.begin_step(k_dt, pairs.settings);
+    for (uint32_t k = 0; k < k_pairs; ++k) {
+      if (k % 4 == 0) pairs.add(manager, k, 0.5f, k == 0 ? 1 : 2);
+      if (k % 4 == 1) {
+        EXPECT_TRUE(manager.try_reuse_body_pair({k, 100 + k, 0, 1}, pairs.bodies, pairs.settings));
+      }
+    }
+    end([](uint32_t key1, uint32_t) { return key1 % 4 == 3; });
+    manager.begin_step(k_dt, pairs.settings);
+    end([](uint32_t, uint32_t) { return false; });
+    return out;
+  };
+  const Outcome at_end = run(false);
+  const Outcome ahead = run(true);
+  ASSERT_EQ(at_end.removed.size(), 3u);
+  ASSERT_EQ(ahead.removed.size(), 3u);
+  for (size_t step = 0; step < 3; ++step) {
+    ASSERT_EQ(ahead.removed[step].size(), at_end.removed[step].size()) << "step " << step;
+    for (size_t i = 0; i < at_end.removed[step].size(); ++i) {
+      const RemovedContact& a = ahead.removed[step][i];
+      const RemovedContact& b = at_end.removed[step][i];
+      EXPECT_EQ(a.key1, b.key1) << "step " << step << ", removed contact " << i;
+      EXPECT_EQ(a.key2, b.key2) << "step " << step << ", removed contact " << i;
+      EXPECT_EQ(a.sub_shape_id1, b.sub_shape_id1) << "step " << step << ", removed contact " << i;
+      EXPECT_EQ(a.sub_shape_id2, b.sub_shape_id2) << "step " << step << ", removed contact " << i;
+    }
+    EXPECT_EQ(ahead.caches[step], at_end.caches[step]) << "step " << step;
+  }
+  // What the steps remove: nothing; pair 0's second manifold and the gone pairs' manifolds; then
+  // every pair left (the collided, the reused and the ones kept asleep).
+  EXPECT_TRUE(at_end.removed[0].empty());
+  ASSERT_FALSE(at_end.removed[1].empty());
+  EXPECT_EQ(at_end.removed[1][0].key1, 0u);
+  EXPECT_EQ(at_end.removed[1][0].sub_shape_id1, SubShapeID(1));
+  uint32_t expected_second = 1;
+  uint32_t expected_third = 0;
+  for (uint32_t k = 0; k < k_pairs; ++k) {
+    if (k % 4 == 2) expected_second += CachePairs::num_manifolds(k);
+    if (k % 4 == 0) expected_third += k == 0 ? 1 : CachePairs::num_manifolds(k);
+    if (k % 4 == 1 || k % 4 == 3) expected_third += CachePairs::num_manifolds(k);
+  }
+  EXPECT_EQ(at_end.removed[1].size(), expected_second);
+  EXPECT_EQ(at_end.removed[2].size(), expected_third);
 }
 
 }  // namespace

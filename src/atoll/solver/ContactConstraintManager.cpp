@@ -128,6 +128,7 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   lane_items_.clear();
   lane_slot_.clear();
   lookup_cursor_ = 0;
+  gone_found_ = false;  // find_gone_contacts' list is for one step
   max_penetration_ = 0.0f;
   max_penetration_keys_ = {0, 0};
   // Seed 000 §5.3: impulses scale with the step length, so a changed dt rescales them.
@@ -1112,26 +1113,19 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
   return moved;
 }
 
-void ContactConstraintManager::end_step(
-    std::vector<RemovedContact>& out_removed,
-    const std::function<bool(uint32_t, uint32_t)>& keep_unseen) {
-  Cache& cache = cache_;
-  // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
-  FillLaterVector<CachedPair>& pairs = cache.pairs;
-  const bool sorted =
-      std::is_sorted(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
-        return pair_less(a.key1, a.key2, b.key1, b.key2);
-      });
-  if (!sorted)
-    quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
-      return pair_less(a.key1, a.key2, b.key1, b.key2);
-    });
-
-  // Contacts of last step that are not in this step's cache were removed. Both lists are
-  // sorted by key, so one merge pass finds them in a deterministic order.
-  const Cache& old_cache = cache_;
+void ContactConstraintManager::find_gone_contacts() {
+  gone_.clear();
+  gone_found_ = false;
+  const FillLaterVector<CachedPair>& pairs = cache_.pairs;
+  const auto less = [](const CachedPair& a, const CachedPair& b) {
+    return pair_less(a.key1, a.key2, b.key1, b.key2);
+  };
+  // Out of order (end_step sorts them first), the merge below would miss pairs.
+  if (!std::is_sorted(pairs.begin(), pairs.end(), less)) return;
+  // Both lists are sorted by key, so one merge pass finds them in a deterministic order.
   size_t j = 0;
-  for (const CachedPair& old_pair : previous_pairs_) {
+  for (size_t k = 0; k < previous_pairs_.size(); ++k) {
+    const CachedPair& old_pair = previous_pairs_[k];
     while (j < pairs.size() &&
            pair_less(pairs[j].key1, pairs[j].key2, old_pair.key1, old_pair.key2))
       ++j;
@@ -1139,28 +1133,61 @@ void ContactConstraintManager::end_step(
         (j < pairs.size() && pairs[j].key1 == old_pair.key1 && pairs[j].key2 == old_pair.key2)
             ? &pairs[j]
             : nullptr;
-    if (now == nullptr && keep_unseen && keep_unseen(old_pair.key1, old_pair.key2)) {
-      kept_pairs_.push_back(static_cast<uint32_t>(&old_pair - previous_pairs_.data()));
+    if (now == nullptr) {
+      gone_.push_back({static_cast<uint32_t>(k), k_not_seen});
       continue;
     }
     // Reused whole (the body-pair cache): the same manifolds, nothing removed.
-    if (now != nullptr && now->first_manifold == old_pair.first_manifold &&
+    if (now->first_manifold == old_pair.first_manifold &&
         now->num_manifolds == old_pair.num_manifolds)
       continue;
     for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) {
-      const CachedManifold& old_m = old_cache.manifolds[old_pair.first_manifold + m];
+      const CachedManifold& old_m = cache_.manifolds[old_pair.first_manifold + m];
       bool still = false;
-      if (now != nullptr) {
-        for (uint32_t n = 0; n < now->num_manifolds && !still; ++n) {
-          const CachedManifold& new_m = cache.manifolds[now->first_manifold + n];
-          still = new_m.sub_shape_id1 == old_m.sub_shape_id1 &&
-                  new_m.sub_shape_id2 == old_m.sub_shape_id2;
-        }
+      for (uint32_t n = 0; n < now->num_manifolds && !still; ++n) {
+        const CachedManifold& new_m = cache_.manifolds[now->first_manifold + n];
+        still = new_m.sub_shape_id1 == old_m.sub_shape_id1 &&
+                new_m.sub_shape_id2 == old_m.sub_shape_id2;
       }
-      if (!still)
-        out_removed.push_back(
-            {old_pair.key1, old_pair.key2, old_m.sub_shape_id1, old_m.sub_shape_id2});
+      if (!still) gone_.push_back({static_cast<uint32_t>(k), m});
     }
+  }
+  gone_found_ = true;
+}
+
+void ContactConstraintManager::end_step(
+    std::vector<RemovedContact>& out_removed,
+    const std::function<bool(uint32_t, uint32_t)>& keep_unseen) {
+  Cache& cache = cache_;
+  // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
+  FillLaterVector<CachedPair>& pairs = cache.pairs;
+  if (!gone_found_) {
+    const auto less = [](const CachedPair& a, const CachedPair& b) {
+      return pair_less(a.key1, a.key2, b.key1, b.key2);
+    };
+    if (!std::is_sorted(pairs.begin(), pairs.end(), less))
+      quick_sort(pairs.begin(), pairs.end(), less);
+    find_gone_contacts();
+  }
+
+  // Contacts of last step that are not in this step's cache were removed; a pair not collided
+  // at all may carry over instead (`keep_unseen`, decided now, at the end of the step).
+  for (const Gone& gone : gone_) {
+    const CachedPair& old_pair = previous_pairs_[gone.pair];
+    const auto remove = [&](uint32_t m) {
+      const CachedManifold& old_m = cache.manifolds[old_pair.first_manifold + m];
+      out_removed.push_back(
+          {old_pair.key1, old_pair.key2, old_m.sub_shape_id1, old_m.sub_shape_id2});
+    };
+    if (gone.manifold != k_not_seen) {
+      remove(gone.manifold);
+      continue;
+    }
+    if (keep_unseen && keep_unseen(old_pair.key1, old_pair.key2)) {
+      kept_pairs_.push_back(gone.pair);
+      continue;
+    }
+    for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) remove(m);
   }
 
   // Sleeping pairs stay in the cache as they are, manifolds where they are (the merge above

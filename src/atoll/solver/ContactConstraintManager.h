@@ -334,6 +334,13 @@ class ContactConstraintManager {
   /// instead of being removed, so that it persists across sleep and warm-starts on waking.
   void end_step(std::vector<RemovedContact>& out_removed,
                 const std::function<bool(uint32_t, uint32_t)>& keep_unseen = {});
+  /// The part of end_step that needs only this step's pairs, done ahead of it: once every
+  /// contact of the step is added (and while other work runs: it reads the cache's pairs and
+  /// manifolds and writes only its own list), finds in key order last step's pairs that were
+  /// not collided and last step's manifolds that a pair collided again no longer has. end_step
+  /// then only decides which unseen pairs carry over and lists the removed contacts, the same
+  /// as without it. Skipped (end_step does it) when the pairs are not in key order.
+  void find_gone_contacts();
 
   /// Walks the state that carries from one step to the next apart from the cache
   /// (core/StateStream.h): the previous step's length (warm starts rescale by it) and the
@@ -544,6 +551,16 @@ class ContactConstraintManager {
   uint32_t num_points_ = 0;              // contact points added this step (num_contact_points)
   std::vector<uint32_t> kept_pairs_;     // end_step scratch: last step's pairs that carry over
   std::vector<uint32_t> compact_owner_;  // end_step scratch (Cache::compact)
+  // find_gone_contacts' list, in last step's pair order: a pair not collided this step
+  // (manifold k_not_seen), or a manifold that its pair, collided again, no longer has; and
+  // whether it is this step's.
+  struct Gone {
+    uint32_t pair = 0;
+    uint32_t manifold = 0;
+  };
+  static constexpr uint32_t k_not_seen = 0xffffffffu;
+  std::vector<Gone> gone_;
+  bool gone_found_ = false;
   // The cursor of the serial look-ups (try_reuse_body_pair, had_manifold, add_manifold) in last
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
   // result depends on it).
