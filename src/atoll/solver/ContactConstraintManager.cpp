@@ -24,6 +24,12 @@ bool pair_less(uint32_t a1, uint32_t a2, uint32_t b1, uint32_t b2) {
   return a1 < b1 || (a1 == b1 && a2 < b2);
 }
 
+// The cache's pairs in key order (pair_less).
+bool cached_pair_less(const ContactConstraintManager::CachedPair& a,
+                      const ContactConstraintManager::CachedPair& b) {
+  return pair_less(a.key1, a.key2, b.key1, b.key2);
+}
+
 // The normal impulse (N·s) a point's friction budget counts (LAWS.md B1): the accumulated one,
 // warm start included, or the one this iteration's normal solve is about to reach if larger.
 float friction_budget(const AxisConstraintPart& normal, const SolverBody& b1, const SolverBody& b2,
@@ -1116,12 +1122,13 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
 void ContactConstraintManager::find_gone_contacts() {
   gone_.clear();
   gone_found_ = false;
+  // Out of order (end_step sorts them first), the merge would miss pairs.
+  if (std::is_sorted(cache_.pairs.begin(), cache_.pairs.end(), cached_pair_less)) collect_gone();
+}
+
+void ContactConstraintManager::collect_gone() {
+  gone_.clear();
   const FillLaterVector<CachedPair>& pairs = cache_.pairs;
-  const auto less = [](const CachedPair& a, const CachedPair& b) {
-    return pair_less(a.key1, a.key2, b.key1, b.key2);
-  };
-  // Out of order (end_step sorts them first), the merge below would miss pairs.
-  if (!std::is_sorted(pairs.begin(), pairs.end(), less)) return;
   // Both lists are sorted by key, so one merge pass finds them in a deterministic order.
   size_t j = 0;
   for (size_t k = 0; k < previous_pairs_.size(); ++k) {
@@ -1162,12 +1169,9 @@ void ContactConstraintManager::end_step(
   // Sort pairs by key for next step's lookups; manifolds and points stay where they are.
   FillLaterVector<CachedPair>& pairs = cache.pairs;
   if (!gone_found_) {
-    const auto less = [](const CachedPair& a, const CachedPair& b) {
-      return pair_less(a.key1, a.key2, b.key1, b.key2);
-    };
-    if (!std::is_sorted(pairs.begin(), pairs.end(), less))
-      quick_sort(pairs.begin(), pairs.end(), less);
-    find_gone_contacts();
+    if (!std::is_sorted(pairs.begin(), pairs.end(), cached_pair_less))
+      quick_sort(pairs.begin(), pairs.end(), cached_pair_less);
+    collect_gone();
   }
 
   // Contacts of last step that are not in this step's cache were removed; a pair not collided
@@ -1196,9 +1200,7 @@ void ContactConstraintManager::end_step(
   if (!kept_pairs_.empty()) {
     for (uint32_t k : kept_pairs_) pairs.push_back(previous_pairs_[k]);
     kept_pairs_.clear();
-    quick_sort(pairs.begin(), pairs.end(), [](const CachedPair& a, const CachedPair& b) {
-      return pair_less(a.key1, a.key2, b.key1, b.key2);
-    });
+    quick_sort(pairs.begin(), pairs.end(), cached_pair_less);
   }
   // Last step's manifolds that no pair holds now (collided again, or gone) are dropped once
   // they are more than 1/k_compact_fraction of those held: compacting moves every manifold and

@@ -561,6 +561,8 @@ class ContactConstraintManager {
   static constexpr uint32_t k_not_seen = 0xffffffffu;
   std::vector<Gone> gone_;
   bool gone_found_ = false;
+  // Fills gone_ (the pairs in key order) and marks it found.
+  void collect_gone();
   // The cursor of the serial look-ups (try_reuse_body_pair, had_manifold, add_manifold) in last
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
   // result depends on it).
