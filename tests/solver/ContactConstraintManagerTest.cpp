@@ -432,6 +432,129 @@ TEST(ContactConstraintManager, FindingTheGoneContactsAheadChangesNothing) {
   EXPECT_EQ(at_end.removed[2].size(), expected_third);
 }
 
+// A pair collided again is written over its manifolds of last step when they fit
+// (fits_in_place: as many manifolds, between the same sub-shapes in the same order, each with at
+// least as many points, the same use of the side list), else appended; the narrow phase's fill
+// does so without a listener. Where the manifolds go must change nothing else: the same
+// impulses handed down to the same points, the same contacts removed, the same cache. The
+// second step collides again the pairs k % 4 == 0 (moved a little) and 3 (a point fewer, the
+// rest in the other order), which fit, and 1 (a point more, or, with four, a manifold fewer), which
+// do not; it drops the pairs k % 4 == 2. Expected: the cache and the removed contacts as when every
+// pair is appended, the fitting pairs written in place, and the lists grown by less.
+TEST(ContactConstraintManager, APairCollidedAgainGoesOverItsOldManifoldsWhenTheyFit) {
+  constexpr uint32_t k_pairs = 40;
+  struct Outcome {
+    std::vector<RemovedContact> removed;
+    std::string cache;
+    uint32_t in_place = 0;
+    size_t grown_bytes = 0;  // by the second step's additions
+  };
+  const auto run = [](bool allow_in_place) {
+    CachePairs pairs;
+    const PhysicsSettings& settings = pairs.settings;
+    ContactConstraintManager manager;
+    Outcome out;
+    std::vector<RemovedContact> removed;
+    manager.begin_step(k_dt, settings);
+    for (uint32_t k = 0; k < k_pairs; ++k) pairs.add(manager, k, 0.0f);
+    // Impulses for the second step to hand down: each manifold stops the falling body alone.
+    std::vector<uint32_t> all;
+    for (uint32_t i = 0; i < manager.num_constraints(); ++i) all.push_back(i);
+    manager.setup_velocity_constraints(pairs.bodies, {}, k_dt, settings);
+    for (const uint32_t c : all) {
+      pairs.bodies[1].linear_velocity = Vec3(0, -1, 0);
+      pairs.bodies[1].angular_velocity = Vec3::zero();
+      for (int i = 0; i < settings.velocity_steps; ++i)
+        (void)manager.solve_velocity_constraints(pairs.bodies, std::span(&c, 1), i);
+    }
+    manager.store_applied_impulses(all);
+    manager.end_step(removed);
+    EXPECT_TRUE(removed.empty());
+    ContactConstraintManager::CacheSnapshot first;
+    manager.save_cache(first);
+
+    manager.begin_step(k_dt, settings);
+    size_t cursor = 0;
+    for (uint32_t k = 0; k < k_pairs; ++k) {
+      if (k % 4 == 2) continue;
+      const ContactBodyPair pair{k, 100 + k, 0, 1};
+      std::vector<ContactManifold> manifolds;
+      for (uint32_t m = 0; m < CachePairs::num_manifolds(k); ++m)
+        manifolds.push_back(CachePairs::manifold(k, m, k % 4 == 0 ? 0.001f : 0.0f));
+      if (k % 4 == 3) {
+        // A point fewer, the others found in the other order: a point takes its impulses from
+        // a point that an earlier one, written in place, went over.
+        ContactManifold& found = manifolds[0];
+        found.points_on_1.pop_back();
+        found.points_on_2.pop_back();
+        std::reverse(found.points_on_1.begin(), found.points_on_1.end());
+        std::reverse(found.points_on_2.begin(), found.points_on_2.end());
+      }
+      if (k % 4 == 1) {
+        ContactManifold& grown = manifolds.back();
+        if (grown.points_on_1.size() < 4) {
+          grown.points_on_1.push_back(grown.points_on_1[0] + Vec3(0.05f, 0, 0));
+          grown.points_on_2.push_back(grown.points_on_2[0] + Vec3(0.05f, 0, 0));
+        } else if (manifolds.size() == 2) {
+          manifolds.pop_back();
+        } else {
+          manifolds.push_back(CachePairs::manifold(k, 1, 0.0f));
+        }
+      }
+      ContactConstraintManager::ReuseLookup lookup;
+      (void)manager.find_reusable_pair(pair, pairs.bodies, settings, cursor, lookup);
+      const ContactSettings cs = CachePairs::contact_settings(k);
+      const bool side = ContactConstraintManager::has_side_settings(cs);
+      const bool fits = manager.fits_in_place(pair, lookup.position, manifolds, side);
+      EXPECT_EQ(fits, k % 4 != 1) << "pair " << k;
+      const bool in_place = allow_in_place && fits;
+      out.in_place += in_place ? 1 : 0;
+      const uint32_t n = static_cast<uint32_t>(manifolds.size());
+      uint32_t points = 0;
+      for (const ContactManifold& m : manifolds)
+        points += static_cast<uint32_t>(m.points_on_1.size());
+      const ContactConstraintManager::Places places = manager.next_places();
+      ContactConstraintManager::Places counts;
+      counts.pair = 1;
+      counts.constraint = n;
+      if (!in_place) {
+        counts.manifold = n;
+        counts.point = points;
+        counts.setting = side ? n : 0;
+      }
+      manager.add_later(counts, points);
+      manager.fill_collided_pair(pair, manifolds, cs, pairs.bodies, settings, places,
+                                 lookup.position, in_place);
+    }
+    ContactConstraintManager::CacheSnapshot second;
+    manager.save_cache(second);
+    out.grown_bytes = second.bytes() - first.bytes();
+    manager.end_step(out.removed);
+    out.cache = cache_text(manager);
+    return out;
+  };
+  const Outcome appended = run(false);
+  const Outcome in_place = run(true);
+  EXPECT_EQ(appended.in_place, 0u);
+  EXPECT_EQ(in_place.in_place, k_pairs / 2);
+  EXPECT_EQ(in_place.cache, appended.cache);
+  ASSERT_EQ(in_place.removed.size(), appended.removed.size());
+  for (size_t i = 0; i < appended.removed.size(); ++i) {
+    EXPECT_EQ(in_place.removed[i].key1, appended.removed[i].key1) << i;
+    EXPECT_EQ(in_place.removed[i].sub_shape_id1, appended.removed[i].sub_shape_id1) << i;
+  }
+  EXPECT_FALSE(appended.removed.empty());
+  EXPECT_LT(in_place.grown_bytes, appended.grown_bytes);
+  // Impulses were handed down at all (else the comparison would not see a wrong copy): some
+  // point of the second step holds a normal impulse.
+  std::istringstream lines(appended.cache);
+  uint32_t handed_down = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("point.normal_lambda ", 0) == 0 && line != "point.normal_lambda 0")
+      ++handed_down;
+  EXPECT_GT(handed_down, 0u);
+}
+
 }  // namespace
 }  // namespace contact_constraint_manager_test
 }  // namespace atl

@@ -223,10 +223,24 @@ class ContactConstraintManager {
   /// manifolds (impulses handed down from last step's, which `previous` locates:
   /// ReuseLookup::position of the pair's look-up), points, settings (`contact_settings` for
   /// each) and constraint headers, in the same order and with the same bits.
+  /// With `in_place` (fits_in_place said so), the manifolds, points and settings go over last
+  /// step's of the pair, and `places` gives only the entry and the constraints.
   void fill_collided_pair(const ContactBodyPair& pair, std::span<const ContactManifold> manifolds,
                           const ContactSettings& contact_settings,
                           std::span<const SolverBody> bodies, const PhysicsSettings& settings,
-                          const Places& places, uint32_t previous);
+                          const Places& places, uint32_t previous, bool in_place);
+  /// Whether a collided pair's `manifolds` (all with side-list settings when `side_settings`)
+  /// may be written over last step's manifolds of the pair (located by `previous`, as in
+  /// fill_collided_pair) instead of appended: last step's has as many manifolds, between the
+  /// same sub-shapes in the same order, each with at least as many points and the same use of
+  /// the side list. The pair then keeps its place in the cache; appended, it left its old
+  /// manifolds behind as a gap that end_step's compaction closed by moving everything stored
+  /// after it (on the pyramid every other step, 1.6 MB, on the calling thread: the other core
+  /// then read its half of the cache from this one's in the next step). Nothing else tells the
+  /// two apart: the same sub-shapes are found, nothing is removed, the same impulses are handed
+  /// down. For the fill (without a listener) only; the listener's ordered adds append.
+  bool fits_in_place(const ContactBodyPair& pair, uint32_t previous,
+                     std::span<const ContactManifold> manifolds, bool side_settings) const;
   /// Whether a manifold with these settings keeps them in the cache's side list: any field but
   /// friction and restitution away from its default.
   static bool has_side_settings(const ContactSettings& settings);
@@ -423,8 +437,9 @@ class ContactConstraintManager {
   static constexpr uint32_t k_compact_fraction = 32;
   // One list of manifolds, points and settings serves last step and this one: during a step,
   // last step's pairs (previous_pairs_) hold their manifolds where end_step left them, this
-  // step's pairs (`pairs`) take them over in place when the body-pair cache reuses them and
-  // append new ones otherwise, and end_step drops what no pair holds (compact) when it adds up. A
+  // step's pairs (`pairs`) take them over in place when the body-pair cache reuses them, write
+  // new ones over them when they fit (fits_in_place) and append new ones otherwise, and end_step
+  // drops what no pair holds (compact) when it adds up. A
   // manifold's points are [first_point, first_point + num_points), a pair's manifolds
   // [first_manifold, first_manifold + num_manifolds), and the three lists are in the same order
   // (a later manifold's points and settings come later). Where this step used to copy every
@@ -526,11 +541,12 @@ class ContactConstraintManager {
   bool is_solved(const CachedManifold& manifold) const;
   // Writes manifold `index` of the cache, its points from `point_index` on and, unless
   // `settings_index` is k_no_settings, its settings there; `previous` is last step's manifold
-  // between the same sub-shapes (null: none), whose impulses it hands down.
+  // between the same sub-shapes (null: none), with its points `previous_points`, whose
+  // impulses it hands down. Neither may be where it writes.
   void write_manifold(const ContactManifold& manifold, const ContactSettings& contact_settings,
                       const SolverBody& b1, const SolverBody& b2, const CachedManifold* previous,
-                      uint32_t index, uint32_t point_index, uint32_t settings_index,
-                      const PhysicsSettings& settings);
+                      const CachedPoint* previous_points, uint32_t index, uint32_t point_index,
+                      uint32_t settings_index, const PhysicsSettings& settings);
   // Last step's manifold of `old_pair` (null: none) between these sub-shapes.
   const CachedManifold* previous_manifold(const CachedPair* old_pair, SubShapeID id1,
                                           SubShapeID id2) const;

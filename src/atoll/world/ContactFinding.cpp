@@ -126,7 +126,9 @@ void admit_pair(const StepContext& ctx, const BodyPair& bp, NarrowPhasePair& np,
 
 // Pass 2, on any worker, after the body-pair cache's look-ups (collide_round): the collision of
 // a pair the cache does not cover, whose manifolds go to the worker's list. Reads the bodies and
-// the solver entries only. With `count`, also what the ordered pass counts for the pair.
+// the solver entries only. With `count`, also what the ordered pass counts for the pair, and
+// whether the fill may write it over last step's manifolds of the pair (which no fill writes
+// before this round's shape tests are done).
 void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_settings,
                   NarrowPhasePair& np, NarrowPhaseCounts* count, NarrowPhaseWorker& worker,
                   uint32_t worker_index) {
@@ -198,8 +200,11 @@ void collide_pair(const StepContext& ctx, const CollideShapeSettings& base_setti
   c.bits = NarrowPhaseCounts::k_collided | n;
   if (n == 0) return;
   c.bits |= NarrowPhaseCounts::k_has_entry;
-  if (ContactConstraintManager::has_side_settings(combined_settings(*a, *b, sensor)))
-    c.bits |= NarrowPhaseCounts::k_side_settings;
+  const bool side = ContactConstraintManager::has_side_settings(combined_settings(*a, *b, sensor));
+  if (side) c.bits |= NarrowPhaseCounts::k_side_settings;
+  if (ctx.contacts->fits_in_place(np.pair, np.reuse.position,
+                                  std::span(collector.manifolds).first(n), side))
+    c.bits |= NarrowPhaseCounts::k_in_place;
   if (!sensor) {
     if (np.asleep1) c.bits |= NarrowPhaseCounts::k_wake1;
     if (np.asleep2) c.bits |= NarrowPhaseCounts::k_wake2;
@@ -335,7 +340,7 @@ constexpr uint32_t k_admit_ahead = 8;
 void advance(ContactConstraintManager::Places& places, const NarrowPhaseCounts& counts) {
   places.pair += counts.num_entries();
   places.constraint += counts.num_solved;
-  if (!counts.collided()) return;
+  if (!counts.collided() || counts.in_place()) return;
   places.manifold += counts.num_manifolds();
   places.point += counts.num_points;
   if ((counts.bits & NarrowPhaseCounts::k_side_settings) != 0)
@@ -453,7 +458,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
         contacts.fill_collided_pair(np.pair,
                                     std::span(found).subspan(np.first_manifold, np.num_manifolds),
                                     combined_settings(a, b, np.sensor), shared.solver.bodies,
-                                    *shared.settings, at, np.reuse.position);
+                                    *shared.settings, at, np.reuse.position, counts.in_place());
       }
       advance(at, counts);
     }

@@ -95,13 +95,15 @@ struct NarrowPhaseCounts {
   static constexpr uint32_t k_has_entry = 1u << 28;      // the pair has an entry this step
   static constexpr uint32_t k_collided = 1u << 27;       // counted collided: the fill adds it
   static constexpr uint32_t k_side_settings = 1u << 26;  // each of its manifolds has settings
-  static constexpr uint32_t k_manifolds = k_side_settings - 1;
+  static constexpr uint32_t k_in_place = 1u << 25;  // collided: goes over last step's manifolds
+  static constexpr uint32_t k_manifolds = k_in_place - 1;
   float deepest = 0.0f;     // the deepest point (reused: ReuseLookup::deepest)
   uint32_t num_points = 0;  // the pair's contact points
   uint32_t num_solved = 0;  // the constraints the pair adds
   uint32_t bits = 0;        // flags above | the pair's manifolds
   bool reused() const { return (bits & k_reused) != 0; }
   bool collided() const { return (bits & k_collided) != 0; }
+  bool in_place() const { return (bits & k_in_place) != 0; }
   uint32_t num_entries() const { return (bits & k_has_entry) != 0 ? 1 : 0; }
   uint32_t num_manifolds() const { return bits & k_manifolds; }
 };
