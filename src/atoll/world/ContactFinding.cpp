@@ -1,6 +1,7 @@
 #include "atoll/world/ContactFinding.h"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 
 #include "atoll/collision/narrowphase/CollideShapes.h"
@@ -77,10 +78,11 @@ Mat44 end_of_step_transform(const Body& body, const SolverBody& s, float dt) {
 // writing only its pairs' entries and its own manifold list; what depends on order in the first
 // (new solver entries) is done after it in pair order. The last goes through the pairs in order
 // on the calling thread and hands out their places in the contact lists; without a listener
-// (and a manifold cap) it only counts, and a fill on every worker adds the pairs at those
-// places. So the contacts, the listener's calls and the events come out in the same order for
-// any number of workers. The shape tests, the last pass and the fill take turns in batches of
-// pairs (collide_round), which changes no order either.
+// (and a manifold cap) it only counts, each worker the pairs of its fill share, then the shares'
+// places are summed in order, and a fill on every worker adds the pairs at those places. So the
+// contacts, the listener's calls and the events come out in the same order for any number of
+// workers. The shape tests, the last pass and the fill take turns in batches of pairs
+// (collide_round), which changes no order either.
 
 // Pass 1, on any worker: the filters, the pair's body order and its solver entries where the
 // bodies have them; `np` is the pair's own entry of ctx.narrow_pairs. A body that does not move
@@ -386,7 +388,18 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   // pairs and last step's contacts are both in key order, so a share reads one stretch of each
   // (handed out in small ranges, the workers' reads interleaved and each missed more). A
   // reused pair's counts are what the ordered pass adds for it.
+  // Each share also lists its pairs that the cache misses, for the shape tests: the caller
+  // listing them after the look-ups read every pair's entry, half of them from the other core.
+  const Shares lookup_shares(jobs.num_workers(), count, k_lookup_share);
+  // Each as large as the whole list has been: a warmed-up step allocates nothing, however the
+  // pairs fall into the shares.
+  for (uint32_t share = 0; share < lookup_shares.shares; ++share)
+    ctx.narrow_workers[share].collide.reserve(ctx.narrow_collide.capacity());
   parallel_for_shares(jobs, count, k_lookup_share, [&](uint32_t begin, uint32_t end, uint32_t) {
+    uint32_t share = 0;
+    while (share + 1 < lookup_shares.shares && lookup_shares.begin(share + 1) <= begin) ++share;
+    std::vector<uint32_t>& collide = ctx.narrow_workers[share].collide;
+    collide.clear();
     size_t cache_cursor = 0;
     for (uint32_t k = begin; k < end; ++k) {
       NarrowPhasePair& np = ctx.narrow_pairs[k];
@@ -397,7 +410,10 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
       // narrow phase or the listener (as in Jolt).
       np.reused = shared.contacts->find_reusable_pair(np.pair, shared.solver.bodies,
                                                       *shared.settings, cache_cursor, np.reuse);
-      if (np.reused == nullptr) continue;
+      if (np.reused == nullptr) {
+        collide.push_back(k);
+        continue;
+      }
       const uint32_t num_reused = np.reused->num_manifolds;
       ATOLL_ASSERT(num_reused <= NarrowPhaseCounts::k_manifolds);
       counts.deepest = np.reuse.deepest;
@@ -418,10 +434,11 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   // at once (the pyramid's first step collides 4 500 pairs: 0.9 MB), which then stayed
   // resident for the whole run. The order of the additions is the same either way, and a
   // batch's shape tests read only bodies and shapes, which pass 3 does not change.
+  // One by one: the list grows by doubling, as before, so that a step allocates only when the
+  // list reaches a new high.
   ctx.narrow_collide.clear();
-  for (uint32_t k = 0; k < count; ++k)
-    if (ctx.narrow_pairs[k].admitted && ctx.narrow_pairs[k].reused == nullptr)
-      ctx.narrow_collide.push_back(k);
+  for (uint32_t share = 0; share < lookup_shares.shares; ++share)
+    for (const uint32_t k : ctx.narrow_workers[share].collide) ctx.narrow_collide.push_back(k);
   const uint32_t num_collide = static_cast<uint32_t>(ctx.narrow_collide.size());
   // The pairs pass 3 counts since it last made room for them in the contact lists (it does
   // before adding a collided pair itself, and before a fill).
@@ -482,6 +499,63 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
     const uint32_t add_end = last < num_collide ? ctx.narrow_collide[last - 1] + 1 : count;
     const Shares fill(jobs.num_workers(), add_end - add_begin, k_fill_share);
     ctx.narrow_fill_starts.resize(fill.shares);
+    if (counting) {
+      // Every pair is counted (or not admitted): each fill share sums its own on its worker,
+      // then the shares' places follow in order, and what the ordered pass notes — the deepest
+      // pair, the bodies to wake — goes in share after share, which is pair order. On the
+      // caller the pass read every pair's counts, half of them from the other core.
+      const auto count_share = [&](uint32_t share) {
+        NarrowPhaseWorker& out = ctx.narrow_workers[share];
+        out.fill_places = {};
+        out.fill_points = 0;
+        out.fill_manifolds = 0;
+        out.fill_deepest_pair = add_end;
+        out.fill_wakes.clear();
+        for (uint32_t k = add_begin + fill.begin(share); k < add_begin + fill.end(share); ++k) {
+          const NarrowPhaseCounts& counts = ctx.narrow_counts[k];
+          if (!counts.reused() && !counts.collided()) continue;  // not admitted
+          advance(out.fill_places, counts);
+          out.fill_points += counts.num_points;
+          out.fill_manifolds += counts.num_manifolds();
+          // The first of the deepest, as note_pair_penetration keeps them (never a NaN).
+          if (!std::isnan(counts.deepest) &&
+              (out.fill_deepest_pair == add_end || counts.deepest > out.fill_deepest)) {
+            out.fill_deepest = counts.deepest;
+            out.fill_deepest_pair = k;
+          }
+          if ((counts.bits & (NarrowPhaseCounts::k_wake1 | NarrowPhaseCounts::k_wake2)) != 0)
+            out.fill_wakes.push_back(k);
+        }
+      };
+      // Each as large as the most a batch has had (see the look-ups' lists).
+      for (uint32_t share = 0; share < fill.shares; ++share)
+        ctx.narrow_workers[share].fill_wakes.reserve(ctx.narrow_most_wakes);
+      parallel_for(jobs, fill.shares, 1, [&](uint32_t first_share, uint32_t last_share, uint32_t) {
+        for (uint32_t share = first_share; share < last_share; ++share) count_share(share);
+      });
+      size_t num_wakes = 0;
+      for (uint32_t share = 0; share < fill.shares; ++share) {
+        const NarrowPhaseWorker& counted = ctx.narrow_workers[share];
+        num_wakes += counted.fill_wakes.size();
+        ContactConstraintManager::Places start = contacts.next_places();
+        start += run;
+        ctx.narrow_fill_starts[share] = start;
+        run += counted.fill_places;
+        run_points += counted.fill_points;
+        tally.num_manifolds += counted.fill_manifolds;
+        if (counted.fill_deepest_pair != add_end)
+          contacts.note_pair_penetration(counted.fill_deepest,
+                                         ctx.narrow_pairs[counted.fill_deepest_pair].pair);
+        for (const uint32_t k : counted.fill_wakes) {
+          const uint32_t bits = ctx.narrow_counts[k].bits;
+          const ContactBodyPair& pair = ctx.narrow_pairs[k].pair;
+          if ((bits & NarrowPhaseCounts::k_wake1) != 0) queue_wake(ctx, BodyID(pair.key1).index());
+          if ((bits & NarrowPhaseCounts::k_wake2) != 0) queue_wake(ctx, BodyID(pair.key2).index());
+        }
+      }
+      ctx.narrow_most_wakes = std::max(ctx.narrow_most_wakes, num_wakes);
+      next_add = add_end;
+    }
     uint32_t next_fill = 0;
     for (; next_add < add_end; ++next_add) {
       if (!listener && next_fill < fill.shares && next_add == add_begin + fill.begin(next_fill)) {

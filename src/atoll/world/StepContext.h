@@ -120,6 +120,18 @@ struct alignas(64) CcdWorker {
 struct alignas(64) NarrowPhaseWorker {
   AllContactsCollector collector;
   std::vector<ContactManifold> manifolds;
+  /// The pairs of look-up share k (in narrow_workers[k], whichever worker ran it) that the
+  /// body-pair cache misses, in order: narrow_collide is theirs, share after share.
+  std::vector<uint32_t> collide;
+  /// What fill share k (in narrow_workers[k]) adds, when the ordered pass only counts: its
+  /// places, contact points and manifolds, its first deepest pair, and its pairs that wake a
+  /// body, in order.
+  ContactConstraintManager::Places fill_places;
+  uint32_t fill_points = 0;
+  uint32_t fill_manifolds = 0;
+  uint32_t fill_deepest_pair = 0;  // narrow_pairs index; none when past the share
+  float fill_deepest = 0.0f;
+  std::vector<uint32_t> fill_wakes;
 };
 
 struct StepContext {
@@ -167,6 +179,7 @@ struct StepContext {
   // where each share of a batch's fill starts in this step's contact lists.
   std::vector<NarrowPhaseCounts> narrow_counts;
   std::vector<ContactConstraintManager::Places> narrow_fill_starts;
+  size_t narrow_most_wakes = 0;  // the most pairs of a batch that wake a body
   std::vector<ContactManifold> manifolds;
   /// Stage narrow_phase's waking: bodies queued to wake (next round), the round being woken,
   /// their pairs, and per body slot whether its pairs were found this step (WakeState).
