@@ -150,12 +150,14 @@ constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},        {"pile", k_pile},
                               {"rolling_pile", k_rolling_pile}};
 
 // What a run of a scene shows after `steps` steps with `jobs` (null: inline): the state hash
-// (soft bodies' vertices included), the active bodies and body pairs of every step, the most
-// islands seen in a step, and the listener's log when one listened.
+// (soft bodies' vertices included), the active bodies, body pairs and deepest contact (depth and
+// bodies, UpdateResult::max_penetration) of every step, the most islands seen in a step, and the
+// listener's log when one listened.
 struct WorldRun {
   uint64_t hash = 0;
   std::vector<uint32_t> active;
   std::vector<uint32_t> pairs;
+  std::vector<std::string> deepest;
   uint32_t most_islands = 0;
   uint32_t most_split_islands = 0;
   uint32_t ccd_hits = 0;
@@ -209,10 +211,14 @@ TEST_P(ThreadSceneLaws, C3_StateHashIsTheSameForEveryJobSystem) {
     EXPECT_GT(inline_run.most_islands, 1u) << name;
   }
   EXPECT_EQ(run_scene(nullptr).hash, inline_run.hash) << scene.name << ": repeated run";
-  for_each_job_system(
-      {1u, 2u, 3u, 8u}, {2u, 3u, 4u, 8u}, [&](JobSystem* jobs, const std::string& label) {
-        EXPECT_EQ(run_scene(jobs).hash, inline_run.hash) << scene.name << ": " << label;
-      });
+  for_each_job_system({1u, 2u, 3u, 8u}, {2u, 3u, 4u, 8u},
+                      [&](JobSystem* jobs, const std::string& label) {
+                        const WorldRun run = run_scene(jobs);
+                        EXPECT_EQ(run.hash, inline_run.hash) << scene.name << ": " << label;
+                        // The narrow phase's fill shares each find their deepest pair; the first of
+                        // the deepest in pair order is reported, for any number of shares.
+                        EXPECT_EQ(run.deepest, inline_run.deepest) << scene.name << ": " << label;
+                      });
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ThreadSceneLaws, ::testing::ValuesIn(k_scenes),
@@ -346,6 +352,9 @@ WorldRun run_world(std::string_view json, std::string_view name, Conditions cond
     if (!result) return run;
     run.active.push_back(result->num_active_bodies);
     run.pairs.push_back(result->num_body_pairs);
+    run.deepest.push_back(std::to_string(result->max_penetration) + " between " +
+                          std::to_string(result->max_penetration_body1.value()) + " and " +
+                          std::to_string(result->max_penetration_body2.value()));
     run.most_islands = std::max(run.most_islands, result->num_islands);
     run.most_split_islands = std::max(run.most_split_islands, result->num_split_islands);
     run.ccd_hits += result->num_ccd_hits;
