@@ -1196,6 +1196,10 @@ void ContactConstraintManager::collect_gone() {
       if (!still) gone_.push_back({static_cast<uint32_t>(k), m});
     }
   }
+  // For end_step's compaction, on the core that has just read the pairs (on 2 threads the
+  // caller read them in finish_contacts, half of them written by the other core's fill).
+  held_ = 0;
+  for (const CachedPair& pair : pairs) held_ += pair.num_manifolds;
   gone_found_ = true;
 }
 
@@ -1234,8 +1238,12 @@ void ContactConstraintManager::end_step(
   // Sleeping pairs stay in the cache as they are, manifolds where they are (the merge above
   // visited them in key order, and none of them is in `pairs`, so one more sort restores the
   // order).
+  uint32_t held = held_;
   if (!kept_pairs_.empty()) {
-    for (uint32_t k : kept_pairs_) pairs.push_back(previous_pairs_[k]);
+    for (uint32_t k : kept_pairs_) {
+      pairs.push_back(previous_pairs_[k]);
+      held += previous_pairs_[k].num_manifolds;
+    }
     kept_pairs_.clear();
     quick_sort(pairs.begin(), pairs.end(), cached_pair_less);
   }
@@ -1248,8 +1256,6 @@ void ContactConstraintManager::end_step(
   // more; written in place, 17 times in 500 steps).
   // Where a manifold is stored changes nothing but the memory it takes: the pairs say which
   // ones they hold, saved states hold what the pairs hold, and the look-ups follow the pairs.
-  uint32_t held = 0;
-  for (const CachedPair& pair : pairs) held += pair.num_manifolds;
   if (cache.manifolds.size() - held > held / k_compact_fraction) cache.compact(compact_owner_);
 }
 

@@ -577,7 +577,8 @@ class ContactConstraintManager {
   static constexpr uint32_t k_not_seen = 0xffffffffu;
   std::vector<Gone> gone_;
   bool gone_found_ = false;
-  // Fills gone_ (the pairs in key order) and marks it found.
+  uint32_t held_ = 0;  // the manifolds this step's pairs hold (collect_gone)
+  // Fills gone_ (the pairs in key order), counts held_ and marks them found.
   void collect_gone();
   // The cursor of the serial look-ups (try_reuse_body_pair, had_manifold, add_manifold) in last
   // step's pairs: the first pair not below the last key asked for. Look-ups only move it (no
