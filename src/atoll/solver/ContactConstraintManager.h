@@ -439,12 +439,12 @@ class ContactConstraintManager {
   // last step's pairs (previous_pairs_) hold their manifolds where end_step left them, this
   // step's pairs (`pairs`) take them over in place when the body-pair cache reuses them, write
   // new ones over them when they fit (fits_in_place) and append new ones otherwise, and end_step
-  // drops what no pair holds (compact) when it adds up. A
-  // manifold's points are [first_point, first_point + num_points), a pair's manifolds
-  // [first_manifold, first_manifold + num_manifolds), and the three lists are in the same order
-  // (a later manifold's points and settings come later). Where this step used to copy every
-  // contact into a second cache, the pyramid's contacts took 4.1 MB in two caches; now last
-  // step's and the new ones (1.1 to 1.5 times one step's).
+  // drops what no pair holds (compact) when it adds up. A manifold's points are [first_point,
+  // first_point + num_points), a pair's manifolds [first_manifold, first_manifold +
+  // num_manifolds), and the three lists are in the same order (a later manifold's points and
+  // settings come later). Where this step used to copy every contact into a second cache, the
+  // pyramid's contacts took 4.1 MB in two caches; now last step's and the new ones (1.1 to 1.5
+  // times one step's, before the pairs collided again wrote over their old ones).
   struct Cache {
     FillLaterVector<CachedPair> pairs;
     // Grown in place (ReallocVector): room for a step's new contacts is made at begin_step,
