@@ -1157,9 +1157,8 @@ bool ContactConstraintManager::solve_position_constraints(std::span<SolverBody> 
 }
 
 void ContactConstraintManager::find_gone_contacts() {
-  gone_.clear();
-  gone_found_ = false;
-  // Out of order (end_step sorts them first), the merge would miss pairs.
+  // Out of order (end_step sorts them first), the merge would miss pairs; gone_found_ then
+  // stays as begin_step left it, false.
   if (std::is_sorted(cache_.pairs.begin(), cache_.pairs.end(), cached_pair_less)) collect_gone();
 }
 

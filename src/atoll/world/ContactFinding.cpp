@@ -221,6 +221,13 @@ void queue_wake(StepContext& ctx, uint32_t index) {
   ctx.wake.push_back(index);
 }
 
+// Queues the bodies a counted pair's look-up or shape tests noted to wake (k_wake1, k_wake2).
+void queue_counted_wakes(StepContext& ctx, const NarrowPhaseCounts& counts,
+                         const ContactBodyPair& pair) {
+  if ((counts.bits & NarrowPhaseCounts::k_wake1) != 0) queue_wake(ctx, BodyID(pair.key1).index());
+  if ((counts.bits & NarrowPhaseCounts::k_wake2) != 0) queue_wake(ctx, BodyID(pair.key2).index());
+}
+
 // Pass 3, in order, for a collided pair and, with a listener, a reused one (collide_round adds
 // the others): the listener's calls, the manifold cap, the contact settings, the contact
 // cache, the events; queues the sleeping dynamic bodies a solid contact touches for waking.
@@ -546,12 +553,8 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
         if (counted.fill_deepest_pair != add_end)
           contacts.note_pair_penetration(counted.fill_deepest,
                                          ctx.narrow_pairs[counted.fill_deepest_pair].pair);
-        for (const uint32_t k : counted.fill_wakes) {
-          const uint32_t bits = ctx.narrow_counts[k].bits;
-          const ContactBodyPair& pair = ctx.narrow_pairs[k].pair;
-          if ((bits & NarrowPhaseCounts::k_wake1) != 0) queue_wake(ctx, BodyID(pair.key1).index());
-          if ((bits & NarrowPhaseCounts::k_wake2) != 0) queue_wake(ctx, BodyID(pair.key2).index());
-        }
+        for (const uint32_t k : counted.fill_wakes)
+          queue_counted_wakes(ctx, ctx.narrow_counts[k], ctx.narrow_pairs[k].pair);
       }
       ctx.narrow_most_wakes = std::max(ctx.narrow_most_wakes, num_wakes);
       next_add = add_end;
@@ -571,13 +574,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
         run_points += counts.num_points;
         tally.num_manifolds += counts.num_manifolds();
         contacts.note_pair_penetration(counts.deepest, ctx.narrow_pairs[next_add].pair);
-        if ((counts.bits & (NarrowPhaseCounts::k_wake1 | NarrowPhaseCounts::k_wake2)) != 0) {
-          const ContactBodyPair& pair = ctx.narrow_pairs[next_add].pair;
-          if ((counts.bits & NarrowPhaseCounts::k_wake1) != 0)
-            queue_wake(ctx, BodyID(pair.key1).index());
-          if ((counts.bits & NarrowPhaseCounts::k_wake2) != 0)
-            queue_wake(ctx, BodyID(pair.key2).index());
-        }
+        queue_counted_wakes(ctx, counts, ctx.narrow_pairs[next_add].pair);
         continue;
       }
       const bool collided =

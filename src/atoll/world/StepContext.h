@@ -129,7 +129,7 @@ struct alignas(64) NarrowPhaseWorker {
   ContactConstraintManager::Places fill_places;
   uint32_t fill_points = 0;
   uint32_t fill_manifolds = 0;
-  uint32_t fill_deepest_pair = 0;  // narrow_pairs index; none when past the share
+  uint32_t fill_deepest_pair = 0;  // narrow_pairs index; the batch's end when none
   float fill_deepest = 0.0f;
   std::vector<uint32_t> fill_wakes;
 };
