@@ -57,6 +57,50 @@ TEST(BroadPhaseThreads, FindPairsIsTheSameForAnyNumberOfWorkers) {
   }
 }
 
+// find_step_pairs' queries of the changed bodies shared among 2, 3 and 8 workers (hundreds of
+// bodies leave their boxes each step, several ranges of queries) find the pairs of find_pairs.
+TEST(BroadPhaseThreads, FindStepPairsIsTheSameForAnyNumberOfWorkers) {
+  const DefaultLayers layers;
+  constexpr uint32_t k_count = 3000;
+  std::vector<std::unique_ptr<ThreadPool>> pools;
+  for (const uint32_t workers : {2u, 3u, 8u}) pools.push_back(ThreadPool::create(workers).value());
+  std::vector<BroadPhase> shared;
+  for (size_t p = 0; p < pools.size(); ++p)
+    shared.push_back(BroadPhase::create(layers, layers, layers).value());
+  Random rng(4242);
+  std::vector<AABox> tight(k_count);
+  std::vector<uint32_t> moving;
+  for (uint32_t i = 0; i < k_count; ++i) {
+    tight[i] = random_box(rng, 25.0f);
+    for (BroadPhase& bp : shared) ASSERT_TRUE(bp.add(i, layer_of(i), tight[i]).ok());
+    if (layer_of(i) == layers::k_moving) moving.push_back(i);
+  }
+  const auto bounds_of = [&](uint32_t i, AABox& box, Vec3& displacement) {
+    box = tight[i];
+    displacement = Vec3::zero();
+  };
+  uint32_t reused = 0;
+  for (int step = 0; step < 6; ++step) {
+    // One moving body in ten leaves its box.
+    for (const uint32_t i : moving)
+      if (rng.next_u32() % 10 == 0) tight[i] = tight[i].translated(Vec3(0.5f, 0.0f, -0.3f));
+    std::vector<BodyPair> expected;
+    for (size_t p = 0; p < pools.size(); ++p) {
+      SCOPED_TRACE(pools[p]->num_workers());
+      ASSERT_TRUE(shared[p].update_many(moving, bounds_of).ok());
+      if (p == 0) {
+        ASSERT_TRUE(shared[p].find_pairs(moving, expected).ok());
+      }
+      std::vector<BodyPair> pairs;
+      ASSERT_TRUE(shared[p].find_step_pairs(moving, pairs, pools[p].get()).ok());
+      EXPECT_EQ(pairs, expected) << "step " << step;
+      reused += shared[p].reused_step_pairs() ? 1 : 0;
+    }
+  }
+  // Every call but each broadphase's first.
+  EXPECT_EQ(reused, 5u * 3u);
+}
+
 // update_many with its bodies checked on 2, 3 and 8 workers leaves the boxes (and the pairs) of
 // the check on the caller — with few bodies leaving their boxes (re-inserted) and with all of
 // them (the trees rebuilt) — and a bad body in any share is the error of the first one in the

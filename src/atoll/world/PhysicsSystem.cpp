@@ -296,7 +296,7 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
 void PhysicsSystem::find_pairs() {
   UpdateResult& result = *ctx_.result;
   std::vector<BodyPair>& pairs = ctx_.pairs;
-  const Status found = broadphase_.find_pairs(body_manager_.active_bodies(), pairs, ctx_.jobs);
+  const Status found = broadphase_.find_step_pairs(body_manager_.active_bodies(), pairs, ctx_.jobs);
   ATOLL_ASSERT(found.ok(), "the active list and the broadphase disagree");
   (void)found;
   const uint32_t cap = system_settings_.max_body_pairs;

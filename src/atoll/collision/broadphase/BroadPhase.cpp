@@ -80,6 +80,8 @@ Status BroadPhase::add(uint32_t body_index, ObjectLayer layer, const AABox& tigh
   if (body_index >= bodies_.size()) bodies_.resize(static_cast<size_t>(body_index) + 1);
   bodies_[body_index] = BodyEntry{*proxy, layer, *bp_layer, pairs};
   ++body_count_;
+  count_layer(layer, +1);
+  mark_changed(body_index);
   return Ok{};
 }
 
@@ -87,8 +89,10 @@ Status BroadPhase::remove(uint32_t body_index) {
   if (Status s = check_present(body_index, "remove"); !s) return s;
   BodyEntry& entry = bodies_[body_index];
   if (Status s = trees_[entry.bp_layer].remove(entry.proxy); !s) return s;
+  count_layer(entry.layer, -1);
   entry = BodyEntry{};
   --body_count_;
+  mark_changed(body_index);
   return Ok{};
 }
 
@@ -97,7 +101,12 @@ Status BroadPhase::set_fat_box(uint32_t body_index, const AABox& fat_box) {
   if (Status s = DynamicTree::check_box(fat_box, "BroadPhase.set_fat_box.fat_box"); !s) return s;
   const BodyEntry& entry = bodies_[body_index];
   const DynamicTree::LeafMove move{entry.proxy, fat_box};
-  return trees_[entry.bp_layer].move_leaves(std::span<const DynamicTree::LeafMove>(&move, 1));
+  if (Status s =
+          trees_[entry.bp_layer].move_leaves(std::span<const DynamicTree::LeafMove>(&move, 1));
+      !s)
+    return s;
+  mark_changed(body_index);
+  return Ok{};
 }
 
 Error BroadPhase::update_error(uint32_t body_index, const AABox& tight_box,
@@ -112,6 +121,7 @@ Error BroadPhase::update_error(uint32_t body_index, const AABox& tight_box,
 uint32_t BroadPhase::apply_moves() {
   const uint32_t moved = static_cast<uint32_t>(moves_.size());
   if (moves_.empty()) return 0;
+  for (const PendingMove& move : moves_) mark_changed(move.body_index);
   for (uint32_t bp = 0; bp < trees_.size(); ++bp) {
     tree_moves_.clear();
     for (const PendingMove& move : moves_)
@@ -139,7 +149,10 @@ Status BroadPhase::set_object_layer(uint32_t body_index, ObjectLayer layer) {
     entry.proxy = *proxy;
     entry.bp_layer = *bp_layer;
   }
+  count_layer(entry.layer, -1);
+  count_layer(layer, +1);
   entry.layer = layer;
+  mark_changed(body_index);
   return Ok{};
 }
 
@@ -166,6 +179,8 @@ Status BroadPhase::set_fat_margin(float fat_margin) {
     }
   }
   settings_.fat_margin = fat_margin;
+  // Every stored box changes: find_step_pairs looks for all pairs again.
+  step_pairs_valid_ = false;
   for (uint32_t body_index = 0; body_index < bodies_.size(); ++body_index) {
     if (!contains(body_index)) continue;
     const AABox box = regrown(body_index);
@@ -191,38 +206,54 @@ void BroadPhase::restore(const Snapshot& snapshot) {
   for (size_t i = 0; i < trees_.size(); ++i) trees_[i].restore(snapshot.trees_[i]);
   bodies_ = snapshot.bodies_;
   body_count_ = snapshot.body_count_;
+  layer_counts_.clear();
+  for (const BodyEntry& entry : bodies_)
+    if (entry.proxy != DynamicTree::k_null_node) count_layer(entry.layer, +1);
+  // Other boxes, maybe other bodies: find_step_pairs looks for all pairs again.
+  step_pairs_valid_ = false;
 }
 
 void BroadPhase::optimize() {
   for (DynamicTree& tree : trees_) tree.rebuild();
 }
 
-Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
-                              std::vector<BodyPair>& out, JobSystem* jobs) {
-  out.clear();
+Status BroadPhase::mark_active(std::span<const uint32_t> active_body_indices,
+                               const char* function) {
   active_bits_.resize((bodies_.size() + 63) / 64, 0);
-  // Mark the active bodies, so that a pair of two active bodies is reported only from the
-  // lower index and a pair with an inactive one from the active side.
+  // Marked, so that a pair of two active bodies is reported only from the lower index and a
+  // pair with an inactive one from the active side.
   for (size_t i = 0; i < active_body_indices.size(); ++i) {
     const uint32_t index = active_body_indices[i];
     const bool present = contains(index);
     if (!present || is_marked_active(index)) {
-      for (size_t j = 0; j < i; ++j) {
-        const uint32_t marked = active_body_indices[j];
-        active_bits_[marked >> 6] &= ~(uint64_t{1} << (marked & 63));
-      }
-      return Error("BroadPhase.find_pairs.active_body_indices[" + std::to_string(i) + "]: body " +
-                   std::to_string(index) +
+      unmark_active(active_body_indices.first(i));
+      return Error(std::string("BroadPhase.") + function + ".active_body_indices[" +
+                   std::to_string(i) + "]: body " + std::to_string(index) +
                    (present ? " is listed twice" : " is not in the broadphase"));
     }
     active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
   }
+  return Ok{};
+}
 
+void BroadPhase::unmark_active(std::span<const uint32_t> active_body_indices) {
+  for (const uint32_t index : active_body_indices)
+    active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
+}
+
+Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
+                              std::vector<BodyPair>& out, JobSystem* jobs) {
+  out.clear();
+  if (Status s = mark_active(active_body_indices, "find_pairs"); !s) return s;
   InlineJobSystem inline_jobs;
-  JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
-  if (worker_pairs_.size() < job_system.num_workers())
-    worker_pairs_.resize(job_system.num_workers());
-  for (WorkerPairs& worker : worker_pairs_) worker.list.clear();
+  collect_pairs(active_body_indices, out, jobs != nullptr ? *jobs : inline_jobs);
+  unmark_active(active_body_indices);
+  return Ok{};
+}
+
+void BroadPhase::collect_pairs(std::span<const uint32_t> active_body_indices,
+                               std::vector<BodyPair>& out, JobSystem& job_system) {
+  clear_worker_pairs(job_system);
   // Most bodies active (a scene of fast bodies): walking each tree against itself and the
   // others finds the pairs with far fewer node visits than one query per body (HighSpeed
   // 2.0 -> 1.0 ms per step). Few active: their queries visit only their own neighbourhoods.
@@ -231,9 +262,15 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
   } else {
     find_pairs_by_query(active_body_indices, job_system);
   }
-  for (const uint32_t index : active_body_indices) {
-    active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
-  }
+  join_worker_pairs(out);
+}
+
+void BroadPhase::clear_worker_pairs(JobSystem& jobs) {
+  if (worker_pairs_.size() < jobs.num_workers()) worker_pairs_.resize(jobs.num_workers());
+  for (WorkerPairs& worker : worker_pairs_) worker.list.clear();
+}
+
+void BroadPhase::join_worker_pairs(std::vector<BodyPair>& out) {
   // The workers' lists in any order: the sort below fixes it.
   out.swap(worker_pairs_[0].list);
   for (size_t w = 1; w < worker_pairs_.size(); ++w)
@@ -242,7 +279,123 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
   const uint32_t bits = static_cast<uint32_t>(std::bit_width(bodies_.size()));
   radix_sort(out, pair_scratch_, 2 * bits,
              [bits](const BodyPair& p) { return (uint64_t{p.a} << bits) | p.b; });
+}
+
+Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices,
+                                   std::vector<BodyPair>& out, JobSystem* jobs) {
+  out.clear();
+  reused_step_pairs_ = false;
+  if (Status s = mark_active(active_body_indices, "find_step_pairs"); !s) {
+    step_pairs_valid_ = false;
+    return s;
+  }
+  InlineJobSystem inline_jobs;
+  JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
+  // A body active now and not at the last call, or the other way round, has changed: its
+  // pairs with inactive bodies come or go, and the side its pairs are looked for from may.
+  if (step_active_bits_.size() < active_bits_.size())
+    step_active_bits_.resize(active_bits_.size(), 0);
+  const auto was_active = [this](uint32_t index) {
+    return (index >> 6) < step_active_bits_.size() &&
+           ((step_active_bits_[index >> 6] >> (index & 63)) & 1u) != 0;
+  };
+  for (const uint32_t index : active_body_indices)
+    if (!was_active(index)) mark_changed(index);
+  for (const uint32_t index : step_active_)
+    if (index >= bodies_.size() || !is_marked_active(index)) mark_changed(index);
+  // Evaluated at every call, so that the answers kept are always the last call's.
+  const bool same_filters = filters_answer_as_before();
+  reused_step_pairs_ =
+      step_pairs_valid_ && same_filters && changed_.size() * 4 <= active_body_indices.size();
+  if (reused_step_pairs_) {
+    reuse_step_pairs(job_system);
+  } else {
+    collect_pairs(active_body_indices, step_pairs_, job_system);
+  }
+  out.assign(step_pairs_.begin(), step_pairs_.end());
+  // Remembered for the next call.
+  for (const uint32_t index : step_active_)
+    step_active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
+  step_active_.assign(active_body_indices.begin(), active_body_indices.end());
+  for (const uint32_t index : step_active_)
+    step_active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
+  for (const uint32_t index : changed_) changed_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
+  changed_.clear();
+  step_pairs_valid_ = true;
+  unmark_active(active_body_indices);
   return Ok{};
+}
+
+void BroadPhase::reuse_step_pairs(JobSystem& jobs) {
+  clear_worker_pairs(jobs);
+  // The changed bodies' pairs, each found from the lower changed body of the two.
+  parallel_for(jobs, static_cast<uint32_t>(changed_.size()), k_query_bodies_per_range,
+               [&](uint32_t begin, uint32_t end, uint32_t worker) {
+                 std::vector<BodyPair>& found = worker_pairs_[worker].list;
+                 for (uint32_t k = begin; k < end; ++k) {
+                   const uint32_t index = changed_[k];
+                   if (!contains(index) || !bodies_[index].pairs) continue;
+                   const BodyEntry& entry = bodies_[index];
+                   const AABox& box = trees_[entry.bp_layer].fat_box(entry.proxy);
+                   // Every tree: the filters decide from the looking side, which may be either.
+                   for (const DynamicTree& tree : trees_) {
+                     tree.query_aabox(box, [&](uint32_t other) {
+                       if (other == index || (other < index && is_changed(other))) return true;
+                       const uint32_t lo = index < other ? index : other;
+                       const uint32_t hi = index < other ? other : index;
+                       if ((is_marked_active(lo) || is_marked_active(hi)) && admits(lo, hi))
+                         found.push_back(BodyPair{lo, hi});
+                       return true;
+                     });
+                   }
+                 }
+               });
+  std::vector<BodyPair>& found = found_pairs_;
+  join_worker_pairs(found);
+  // Last call's pairs of two unchanged bodies are still found (same boxes, activity, layers
+  // and filter answers), merged in order with the new ones, which all have a changed body.
+  next_step_pairs_.clear();
+  size_t next = 0;
+  for (const BodyPair& pair : step_pairs_) {
+    if (is_changed(pair.a) || is_changed(pair.b)) continue;
+    while (next < found.size() && found[next] < pair) next_step_pairs_.push_back(found[next++]);
+    next_step_pairs_.push_back(pair);
+  }
+  next_step_pairs_.insert(next_step_pairs_.end(), found.begin() + static_cast<std::ptrdiff_t>(next),
+                          found.end());
+  step_pairs_.swap(next_step_pairs_);
+}
+
+bool BroadPhase::filters_answer_as_before() {
+  // Layer by layer, with the layers themselves: another set of layers is another answer.
+  // Beyond k_max_filter_layers layers the check would cost more than it saves.
+  constexpr size_t k_max_filter_layers = 64;
+  if (layer_counts_.size() > k_max_filter_layers) {
+    filter_answers_.clear();
+    return false;
+  }
+  std::vector<uint8_t>& answers = new_filter_answers_;
+  answers.clear();
+  for (const LayerCount& from : layer_counts_) {
+    answers.push_back(static_cast<uint8_t>(from.layer & 0xff));
+    answers.push_back(static_cast<uint8_t>(from.layer >> 8));
+    for (uint32_t bp = 0; bp < trees_.size(); ++bp)
+      answers.push_back(
+          object_vs_broadphase_->should_collide(from.layer, static_cast<BroadPhaseLayer>(bp)));
+    for (const LayerCount& to : layer_counts_)
+      answers.push_back(object_pair_filter_->should_collide(from.layer, to.layer));
+  }
+  const bool same = answers == filter_answers_;
+  filter_answers_.swap(answers);
+  return same;
+}
+
+void BroadPhase::count_layer(ObjectLayer layer, int delta) {
+  auto it = std::lower_bound(layer_counts_.begin(), layer_counts_.end(), layer,
+                             [](const LayerCount& c, ObjectLayer l) { return c.layer < l; });
+  if (it == layer_counts_.end() || it->layer != layer) it = layer_counts_.insert(it, {layer, 0});
+  it->bodies = static_cast<uint32_t>(static_cast<int64_t>(it->bodies) + delta);
+  if (it->bodies == 0) layer_counts_.erase(it);
 }
 
 void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indices,
@@ -277,14 +430,7 @@ void BroadPhase::find_pairs_by_walk(std::span<const uint32_t> active_body_indice
     return [this, &out](uint32_t x, uint32_t y) {
       const uint32_t lo = x < y ? x : y;
       const uint32_t hi = x < y ? y : x;
-      const BodyEntry& from = bodies_[is_marked_active(lo) ? lo : hi];
-      const BodyEntry& to = bodies_[is_marked_active(lo) ? hi : lo];
-      if (!from.pairs || !to.pairs ||
-          !object_vs_broadphase_->should_collide(from.layer, to.bp_layer) ||
-          !object_pair_filter_->should_collide(from.layer, to.layer)) {
-        return;
-      }
-      out.push_back(BodyPair{lo, hi});
+      if (admits(lo, hi)) out.push_back(BodyPair{lo, hi});
     };
   };
   const auto walked = [&](uint32_t p, uint32_t q) {
