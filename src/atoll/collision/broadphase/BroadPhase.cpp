@@ -299,10 +299,15 @@ Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices
     return (index >> 6) < step_active_bits_.size() &&
            ((step_active_bits_[index >> 6] >> (index & 63)) & 1u) != 0;
   };
-  for (const uint32_t index : active_body_indices)
-    if (!was_active(index)) mark_changed(index);
-  for (const uint32_t index : step_active_)
-    if (index >= bodies_.size() || !is_marked_active(index)) mark_changed(index);
+  // The same list (a world whose bodies neither woke nor fell asleep): no change to look for.
+  const bool same_active = std::equal(active_body_indices.begin(), active_body_indices.end(),
+                                      step_active_.begin(), step_active_.end());
+  if (!same_active) {
+    for (const uint32_t index : active_body_indices)
+      if (!was_active(index)) mark_changed(index);
+    for (const uint32_t index : step_active_)
+      if (index >= bodies_.size() || !is_marked_active(index)) mark_changed(index);
+  }
   // Evaluated at every call, so that the answers kept are always the last call's.
   const bool same_filters = filters_answer_as_before();
   reused_step_pairs_ =
@@ -314,11 +319,13 @@ Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices
   }
   out.assign(step_pairs_.begin(), step_pairs_.end());
   // Remembered for the next call.
-  for (const uint32_t index : step_active_)
-    step_active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
-  step_active_.assign(active_body_indices.begin(), active_body_indices.end());
-  for (const uint32_t index : step_active_)
-    step_active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
+  if (!same_active) {
+    for (const uint32_t index : step_active_)
+      step_active_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
+    step_active_.assign(active_body_indices.begin(), active_body_indices.end());
+    for (const uint32_t index : step_active_)
+      step_active_bits_[index >> 6] |= uint64_t{1} << (index & 63);
+  }
   for (const uint32_t index : changed_) changed_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
   changed_.clear();
   step_pairs_valid_ = true;
@@ -327,6 +334,7 @@ Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices
 }
 
 void BroadPhase::reuse_step_pairs(JobSystem& jobs) {
+  if (changed_.empty()) return;  // a pile at rest: last step's pairs as they are
   clear_worker_pairs(jobs);
   // The changed bodies' pairs, each found from the lower changed body of the two.
   parallel_for(jobs, static_cast<uint32_t>(changed_.size()), k_query_bodies_per_range,
