@@ -175,7 +175,11 @@ Status BroadPhase::set_fat_margin(float fat_margin) {
   for (uint32_t body_index = 0; body_index < bodies_.size(); ++body_index) {
     if (contains(body_index) && !DynamicTree::is_valid_box(regrown(body_index))) {
       return Error("BroadPhaseSettings.fat_margin: " + std::to_string(fat_margin) +
-                   " grows the box of body " + std::to_string(body_index) + " past float range");
+                   (delta > 0.0f ? " grows the box of body " + std::to_string(body_index) +
+                                       " past float range"
+                                 : " shrinks the box of body " + std::to_string(body_index) +
+                                       " inside out (a box set_fat_box gave less than the "
+                                       "margin)"));
     }
   }
   settings_.fat_margin = fat_margin;
