@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "atoll/collision/broadphase/BroadPhaseLayerTable.h"
 #include "atoll/collision/broadphase/ObjectLayerPairTable.h"
 #include "atoll/shape/BoxShape.h"

@@ -153,7 +153,7 @@ class BroadPhase {
   /// checked at every call (a layer table changed between steps is seen). So only the changed
   /// bodies' pairs are looked for again, one query each, while they are at most a quarter of
   /// the active bodies; more, or changed filters, and it runs find_pairs. A resting pile (the
-  /// pyramid: 1 240 boxes, none leaving its fat box) then costs a pass over last step's pairs
+  /// pyramid: 1 240 boxes, none leaving its fat box) then costs a copy of last step's pairs
   /// instead of a walk of the tree. Meant for one list a step, the world's active bodies: a
   /// body listed in one call and not the next counts as changed. Errors as find_pairs (and
   /// then the next call runs find_pairs).
