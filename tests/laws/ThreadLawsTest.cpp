@@ -1,10 +1,11 @@
 // Determinism across threads (LAWS.md C3, seed 004 E6/E7, issue 9 item 2): the state hash
 // after 300 steps is the same for every job system and worker count, and across repeated runs,
-// on seven scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
+// on eight scenes — two stacks (26 boxes), a pile (145 boxes), a ragdoll pile (8 ragdolls, 96
 // capsules and 84 joints), a pyramid of 7 layers (140 boxes), one island that the large-island
 // splitter splits (its splits' batches run on every worker), 40 LinearCast spheres (their
 // casts run on every worker), two piles of 100 crates, one with rolling resistance (side rows
-// numbered across the setup's shares) — and a scene of three soft bodies (a rope tied to a
+// numbered across the setup's shares), three pyramids of 78 boxes (split islands, each solved
+// whole on one worker) — and a scene of three soft bodies (a rope tied to a
 // crate, a cloth, a pressure ball; their vertices are in the hash). The job
 // systems: the inline one, one that runs a stage's ranges backwards on rotating worker indices (any
 // schedule must give the same bits, not only the ones a pool happens to produce), and the thread
@@ -139,15 +140,30 @@ constexpr char k_rolling_pile[] = R"({
   ]
 })";
 
+// Three pyramids of 78 boxes, each an island that the splitter splits into splits of a batch or
+// two: too small to share among the workers (SplitRounds::shares_work), so each is solved whole
+// on one worker, beside the others.
+constexpr char k_split_piles[] = R"({
+  "settings": { "allow_sleeping": false },
+  "shapes": { "block": { "type": "box", "half_extent": [0.5, 0.5, 0.5], "convex_radius": 0 } },
+  "bodies": [ { "name": "floor", "shape": { "type": "box", "half_extent": [30, 1, 30] },
+                "position": [0, -1, 0], "motion": "static" } ],
+  "generators": [
+    { "type": "pyramid", "name": "a", "shape": "block", "layers": 12, "base": [-20, 0.5, 0] },
+    { "type": "pyramid", "name": "b", "shape": "block", "layers": 12, "base": [-6, 0.5, 0] },
+    { "type": "pyramid", "name": "c", "shape": "block", "layers": 12, "base": [8, 0.5, 0] }
+  ]
+})";
+
 struct Scene {
   const char* name;
   const char* json;
 };
 
-constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},        {"pile", k_pile},
-                              {"ragdoll_pile", k_ragdolls},    {"pyramid", k_pyramid},
-                              {"bullets", k_bullets},          {"soft_bodies", k_soft_bodies},
-                              {"rolling_pile", k_rolling_pile}};
+constexpr Scene k_scenes[] = {{"two_stacks", k_stacks},         {"pile", k_pile},
+                              {"ragdoll_pile", k_ragdolls},     {"pyramid", k_pyramid},
+                              {"bullets", k_bullets},           {"soft_bodies", k_soft_bodies},
+                              {"rolling_pile", k_rolling_pile}, {"split_piles", k_split_piles}};
 
 // What a run of a scene shows after `steps` steps with `jobs` (null: inline): the state hash
 // (soft bodies' vertices included), the active bodies, body pairs and deepest contact (depth and
@@ -203,6 +219,8 @@ TEST_P(ThreadSceneLaws, C3_StateHashIsTheSameForEveryJobSystem) {
   const std::string name = scene.name;
   if (name == "pyramid") {
     EXPECT_GE(inline_run.most_split_islands, 1u) << name;
+  } else if (name == "split_piles") {
+    EXPECT_EQ(inline_run.most_split_islands, 3u) << name;
   } else if (name != "soft_bodies") {
     if (name == "bullets") {
       report("Thread.ccd_hits.bullets", inline_run.ccd_hits);

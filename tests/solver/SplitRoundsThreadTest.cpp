@@ -4,8 +4,8 @@
 // are the ones next_round decides from the batches' results — for the inline job system, thread
 // pools of 2, 3 and 4 workers and a job system that runs the ranges backwards on one thread (a
 // worker that never runs beside the others must not be waited for); and an island whose splits
-// are all too small to share runs on the caller alone. Named *Thread*: the
-// ThreadSanitizer build runs it.
+// are all too small to share runs on the caller alone (shares_work says which are shared). Named
+// *Thread*: the ThreadSanitizer build runs it.
 
 #include "atoll/solver/SplitRounds.h"
 
@@ -236,6 +236,30 @@ TEST(SplitRounds, SplitsTooSmallToShareRunOnTheCaller) {
     EXPECT_EQ(seen_large.threads.size(), 3u * (7 + 57 + 4));
     EXPECT_EQ(jobs.runs, inner->num_workers() > 1 ? 1u : 0u);
   }
+}
+
+TEST(SplitRounds, SharesWorkWhenMostBatchesAreInSplitsLargeEnoughToShare) {
+  static_assert(SplitRounds::k_min_share_batches == 8, "the sizes below are in batches of 16");
+  const auto shares = [](const std::vector<uint32_t>& sizes, bool non_parallel, uint32_t workers) {
+    return SplitRounds::shares_work(Island(sizes, non_parallel).view(), workers);
+  };
+  // One worker shares nothing.
+  EXPECT_FALSE(shares({900}, false, 1));
+  EXPECT_TRUE(shares({900}, false, 2));
+  // 7, 8 and 4 batches: no split has two shares.
+  EXPECT_FALSE(shares({100, 128, 60}, false, 2));
+  // 17, 17 and 7 batches: 34 of 41 in shared splits (at least three quarters).
+  EXPECT_TRUE(shares({272, 272, 100}, false, 2));
+  // 17, 7 and 7: 17 of 31. The pyramid's bottom layer on the floor, splits of 8, 7, 8, 8, 8,
+  // 8, 6, 6 and 11 batches: 11 of 70.
+  EXPECT_FALSE(shares({272, 100, 100}, false, 2));
+  EXPECT_FALSE(shares({128, 112, 128, 128, 128, 128, 96, 96, 176}, false, 2));
+  // The non-parallel split is one unit, however many batches it has.
+  EXPECT_TRUE(shares({272, 272, 2000}, true, 2));
+  // A split of 8 batches is one share for any number of workers.
+  EXPECT_TRUE(shares({272}, false, 3));
+  EXPECT_FALSE(shares({128}, false, 3));
+  EXPECT_FALSE(shares({128}, false, 8));
 }
 
 TEST(SplitRounds, NoRoundsRunsNothing) {

@@ -115,10 +115,15 @@ struct IslandSolveScratch {
   std::vector<uint8_t> ready;
   /// Whether each worker applied an impulse or moved a body in the split pass being run.
   std::vector<uint8_t> worker_changed;
-  /// The islands that are not split, in contiguous shares of about equal work (contacts +
-  /// constraints), one per worker: share k is islands [share_begin[k], share_begin[k + 1]).
-  /// Made by solve_velocity, reused by solve_position, so that an island is solved on the
-  /// same core in both (core/JobSystem.h, parallel_for_shares).
+  /// Per island: 1 when it is split and every worker takes part in solving it
+  /// (SplitRounds::shares_work), one such island after the other; 0 when one worker solves it
+  /// whole, beside the other workers' islands. Made by solve_velocity, reused by
+  /// solve_position.
+  std::vector<uint8_t> on_every_worker;
+  /// The islands that one worker solves whole, in contiguous shares of about equal work
+  /// (contacts + constraints), one per worker: share k is islands [share_begin[k],
+  /// share_begin[k + 1]). Made by solve_velocity, reused by solve_position, so that an island
+  /// is solved on the same core in both (core/JobSystem.h, parallel_for_shares).
   std::vector<uint32_t> share_begin;
   /// The wide solve's plan (plan_wide_contacts) for this step's solve_velocity: per island,
   /// the index in wide_split_first_batch of its first split, or k_not_wide (scalar solve); per
@@ -135,17 +140,19 @@ struct IslandSolveScratch {
   std::vector<uint32_t> wide_split_first_batch;
   std::vector<WideBatch> wide_batches;
   std::vector<uint32_t> wide_scalar;
-  /// The split islands' passes on every worker at once (solve_split_island_velocity,
-  /// solve_split_island_position).
-  SplitRounds split_rounds;
+  /// The split islands' passes (solve_split_island_velocity, solve_split_island_position), one
+  /// per worker: the first runs an island on every worker at once, each runs a worker's split
+  /// islands on that worker alone.
+  std::vector<SplitRounds> split_rounds;
 };
 
-/// Stage solve_velocity. First the split islands (LargeIslandSplitter), one at a time, every
-/// worker taking a share of the batches of each split (solve_split_island_velocity); then every
-/// other island, in one share of islands of about equal work per worker. Islands share no moving
-/// body, contact or constraint, and the items of a split share no moving body, so each is solved
-/// from its own data and the result is the same bits for any number of workers. Returns the
-/// iterations run, summed over the islands in order.
+/// Stage solve_velocity. First the split islands (LargeIslandSplitter) whose splits are large
+/// enough to share among the workers (SplitRounds::shares_work), one at a time, every worker
+/// taking a share of the batches of each split (solve_split_island_velocity); then every other
+/// island, split or not, whole on one worker, in one share of islands of about equal work per
+/// worker. Islands share no moving body, contact or constraint, and the items of a split share
+/// no moving body, so each is solved from its own data and the result is the same bits for any
+/// number of workers. Returns the iterations run, summed over the islands in order.
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                         std::span<SolverBody> bodies, const IslandBuilder& islands,
                         const IslandConstraints& island_constraints,
@@ -174,16 +181,18 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
 
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split
 /// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
-/// parallel split's batches on every worker, the non-parallel split on the caller — with the
+/// parallel split's batches on every worker of `jobs`, the non-parallel split on one — with the
 /// same stack solve (on the caller) and early exit as an unsplit island. The last iteration
 /// stores each batch's impulses as it solves it; after an early exit a pass of its own stores
-/// them (split_velocity_next_round). Returns the iterations run.
+/// them (split_velocity_next_round). Returns the iterations run. `worker` picks the scratch
+/// (stacks, split_rounds): 0 when `jobs` is every worker, else the worker that runs the island
+/// alone (with an InlineJobSystem).
 uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
                                      ConstraintManager& constraints, std::span<SolverBody> bodies,
                                      uint32_t island, std::span<const uint32_t> contact_items,
                                      const IslandSplits& splits, const SolverSteps& steps,
                                      const PhysicsSettings& settings, JobSystem& jobs,
-                                     IslandSolveScratch& scratch);
+                                     IslandSolveScratch& scratch, uint32_t worker);
 
 /// The rounds of a split island's velocity solve on SplitRounds: round 0 the warm start, rounds
 /// 1 … num_rounds − 2 the velocity iterations, round num_rounds − 1 the impulse store. The round
@@ -192,11 +201,11 @@ uint32_t solve_split_island_velocity(ContactConstraintManager& contacts,
 uint32_t split_velocity_next_round(uint32_t round, bool changed, uint32_t num_rounds);
 
 /// Stage solve_position for a split island: each iteration runs the velocity solve's splits in
-/// order, as solve_split_island_velocity, until one moves nothing.
+/// order, as solve_split_island_velocity (`worker` as there), until one moves nothing.
 void solve_split_island_position(ContactConstraintManager& contacts, ConstraintManager& constraints,
                                  std::span<SolverBody> bodies, const IslandSplits& splits,
                                  const SolverSteps& steps, const PhysicsSettings& settings,
-                                 JobSystem& jobs, IslandSolveScratch& scratch);
+                                 JobSystem& jobs, IslandSolveScratch& scratch, uint32_t worker);
 
 /// Stage solve_velocity for one island: warm start, then velocity iterations until one applies
 /// no impulse or the island's count is reached (seed 000 §1.2), then the impulses are stored for

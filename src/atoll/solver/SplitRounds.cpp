@@ -18,7 +18,25 @@ void reserve(std::unique_ptr<T[]>& array, uint32_t& capacity, uint32_t count) {
   capacity = count;
 }
 
+// The units of split `s` that SplitRounds hands out: its batches, or the non-parallel split
+// whole.
+uint32_t split_units(const IslandSplits& splits, uint32_t s) {
+  return splits.is_non_parallel(s) ? 1 : splits.num_batches(s);
+}
+
 }  // namespace
+
+bool SplitRounds::shares_work(const IslandSplits& splits, uint32_t num_workers) {
+  if (num_workers <= 1) return false;
+  uint32_t units = 0;
+  uint32_t shared_units = 0;
+  for (uint32_t s = 0; s < splits.num_splits(); ++s) {
+    const uint32_t n = split_units(splits, s);
+    units += n;
+    if (Shares(num_workers, n, k_min_share_batches).shares > 1) shared_units += n;
+  }
+  return shared_units != 0 && 4 * shared_units >= 3 * units;
+}
 
 void SplitRounds::prepare(const IslandSplits& splits, uint32_t num_rounds, uint32_t num_workers) {
   num_splits_ = splits.num_splits();

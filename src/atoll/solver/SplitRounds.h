@@ -49,6 +49,11 @@ class SplitRounds {
   /// shares (IslandSolver.h, plan_wide_contacts).
   static constexpr uint32_t k_min_share_batches = 8;
 
+  /// Whether `num_workers` workers share the work of `splits`: some split is large enough to
+  /// divide (more than k_min_share_batches batches a worker). Otherwise run() solves it on the
+  /// caller alone, and the other workers are better spent on other islands.
+  static bool shares_work(const IslandSplits& splits, uint32_t num_workers);
+
   /// Runs rounds 0, next_round(0, …), … below `num_rounds` of `splits` on every worker of
   /// `jobs`; in each round the splits in order, a parallel split's batches on any worker, the
   /// non-parallel split's batches in order on one. With one worker, or when no split is large
