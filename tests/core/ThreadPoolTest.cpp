@@ -195,6 +195,31 @@ TEST(ThreadPool, EveryWorkerRunsARangeAtTheSameTime) {
 // A pause after which an idle worker (or a waiting caller) has stopped polling and sleeps.
 constexpr std::chrono::microseconds k_asleep(4 * ThreadPool::k_spin_microseconds);
 
+TEST(ThreadPool, WorkerKRunsRangeKWhenEveryWorkerComes) {
+  // At most one range per worker (parallel_for_shares): worker k takes range k, so that a share
+  // stays on one core from run to run. Every range waits until all have started, so no worker
+  // can take another's range before that one has come for its own; handed out in index order,
+  // whichever worker asked first took range 0. A third of the runs let the workers fall asleep
+  // first.
+  for (const uint32_t workers : {2u, 4u}) {
+    auto pool = make_pool(workers);
+    std::atomic<uint32_t> elsewhere{0};
+    for (int repeat = 0; repeat < 300; ++repeat) {
+      if (repeat % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (repeat % 30 == 0) std::this_thread::sleep_for(k_asleep);
+      std::atomic<uint32_t> arrived{0};
+      parallel_for(*pool, workers, 1, [&](uint32_t begin, uint32_t, uint32_t worker) {
+        if (begin != worker) elsewhere.fetch_add(1);
+        arrived.fetch_add(1);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (arrived.load() < workers && std::chrono::steady_clock::now() < deadline)
+          std::this_thread::yield();
+      });
+    }
+    EXPECT_EQ(elsewhere.load(), 0u) << workers << " workers";
+  }
+}
+
 TEST(ThreadPool, WakesWorkersThatFellAsleep) {
   // Idle workers sleep after k_spin_microseconds; after a pause of 4 times that every run must
   // wake them all (a lost wake-up would time the rendezvous out).

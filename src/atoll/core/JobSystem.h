@@ -100,9 +100,10 @@ inline constexpr uint32_t k_body_share = 1024;
 /// none smaller than `min_share` items (fewer shares when there are fewer items; one share runs
 /// on the caller alone). For stages whose items touch data that the same stage touched before
 /// (a solver's iterations, the next step): share k covers the same items every time and so
-/// mostly runs on the same core, keeping their data in that core's cache, where ranges handed
-/// out one by one would move it between cores (a cache line crossing cores costs a few hundred
-/// nanoseconds on the machines this was measured on). The division (Shares) depends on the
+/// mostly runs on the same core (ThreadPool runs it on worker k whenever that worker comes),
+/// keeping their data in that core's cache, where ranges handed out one by one would move it
+/// between cores (a cache line crossing cores costs a few hundred nanoseconds on the machines
+/// this was measured on). The division (Shares) depends on the
 /// number of workers: use it only where the items are independent, so that any division gives
 /// the same bits.
 template <class Body>

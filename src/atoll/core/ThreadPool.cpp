@@ -1,5 +1,6 @@
 #include "atoll/core/ThreadPool.h"
 
+#include <bit>
 #include <chrono>
 #include <string>
 #include <system_error>
@@ -53,13 +54,39 @@ ThreadPool::~ThreadPool() {
   for (std::thread& thread : threads_) thread.join();
 }
 
+void ThreadPool::run_range(const Job& job, uint32_t range, uint32_t worker) {
+  const uint32_t begin = range * job.step;
+  const uint32_t end = job.count - begin < job.step ? job.count : begin + job.step;
+  job.task(begin, end, worker, job.context);
+}
+
 void ThreadPool::take_ranges(const Job& job, uint32_t worker) {
-  for (;;) {
-    const uint32_t range = next_range_.fetch_add(1, std::memory_order_relaxed);
-    if (range >= job.num_ranges) return;
-    const uint32_t begin = range * job.step;
-    const uint32_t end = job.count - begin < job.step ? job.count : begin + job.step;
-    job.task(begin, end, worker, job.context);
+  if (!job.by_worker) {
+    for (;;) {
+      const uint32_t range = next_range_.fetch_add(1, std::memory_order_relaxed);
+      if (range >= job.num_ranges) return;
+      run_range(job, range, worker);
+    }
+  }
+  // Its own range first: handed out in index order, the first worker to ask took range 0,
+  // which was the background worker in a quarter of the pyramid's 2-range runs (the caller
+  // then took range 1), and every stage in shares found the other core's share in its cache.
+  if (worker < job.num_ranges) {
+    const uint64_t own = uint64_t{1} << worker;
+    if ((claimed_.fetch_or(own, std::memory_order_relaxed) & own) == 0)
+      run_range(job, worker, worker);
+  }
+  // Then the ranges of workers that have not come (yet), lowest first.
+  const uint64_t all =
+      job.num_ranges == 64 ? ~uint64_t{0} : (uint64_t{1} << job.num_ranges) - uint64_t{1};
+  uint64_t claimed = claimed_.load(std::memory_order_relaxed);
+  while ((claimed & all) != all) {
+    const uint32_t range = static_cast<uint32_t>(std::countr_zero(~claimed));
+    if (claimed_.compare_exchange_weak(claimed, claimed | (uint64_t{1} << range),
+                                       std::memory_order_relaxed)) {
+      run_range(job, range, worker);
+      claimed = claimed_.load(std::memory_order_relaxed);
+    }
   }
 }
 
@@ -79,9 +106,13 @@ void ThreadPool::run(TaskFunction task, uint32_t count, uint32_t min_range, void
 
   // No worker is inside (the previous run() waited for them all to leave; a late worker that
   // joins now sees the run closed and leaves without reading job_), so job_ may be written.
-  job_ = Job{task, context, count, step, num_ranges};
-  next_range_.store(0, std::memory_order_relaxed);
-  // Open the run: a worker that joins (state_.fetch_add, acquire) sees job_ and next_range_.
+  const bool by_worker = num_ranges <= num_workers_ && num_ranges <= k_max_ranges_by_worker;
+  job_ = Job{task, context, count, step, num_ranges, by_worker};
+  if (by_worker)
+    claimed_.store(0, std::memory_order_relaxed);
+  else
+    next_range_.store(0, std::memory_order_relaxed);
+  // Open the run: a worker that joins (state_.fetch_add, acquire) sees job_ and the claims.
   state_.fetch_or(k_open, std::memory_order_release);
   // Wake the workers. seq_cst on both sides: either this load sees a worker about to sleep, or
   // that worker's last look at generation_ (also seq_cst) sees the new value.

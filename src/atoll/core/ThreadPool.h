@@ -1,6 +1,7 @@
 #pragma once
-// The default JobSystem: a fixed pool of worker threads that share each run()'s ranges through an
-// atomic counter, the calling thread taking ranges too.
+// The default JobSystem: a fixed pool of worker threads that share each run()'s ranges (one per
+// worker, worker k's first; or more, through an atomic counter), the calling thread taking
+// ranges too.
 //
 // num_workers counts the caller: a pool of N workers starts N - 1 background threads, and a pool
 // of one worker runs every range inline on the caller without any thread. Background thread k
@@ -48,8 +49,11 @@ class ThreadPool final : public JobSystem {
 
   uint32_t num_workers() const override { return num_workers_; }
 
-  /// JobSystem::run: ranges of max(min_range, 1) items, handed out in order of their index to
-  /// whichever worker asks first; returns when every range has finished.
+  /// JobSystem::run: ranges of max(min_range, 1) items; returns when every range has finished.
+  /// With at most one range per worker (parallel_for_shares' shares), worker k takes range k
+  /// first and then any range that no worker has taken yet, so that share k runs on the same
+  /// core from run to run; with more ranges, they are handed out in order of their index to
+  /// whichever worker asks first.
   void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) override;
 
  private:
@@ -61,7 +65,11 @@ class ThreadPool final : public JobSystem {
     uint32_t count = 0;
     uint32_t step = 1;        // items per range
     uint32_t num_ranges = 0;  // ceil(count / step)
+    // Range k belongs to worker k first (claimed_), else ranges go in order (next_range_).
+    bool by_worker = false;
   };
+  // The most ranges that go by worker: claimed_ has a bit per range.
+  static constexpr uint32_t k_max_ranges_by_worker = 64;
 
   // Bits of state_: the run is open to workers joining it; the caller sleeps until the workers
   // inside have left; the rest counts the workers inside the run.
@@ -73,6 +81,7 @@ class ThreadPool final : public JobSystem {
   void worker_main(uint32_t worker);
   // Takes ranges of the current job as `worker` until none is left.
   void take_ranges(const Job& job, uint32_t worker);
+  static void run_range(const Job& job, uint32_t range, uint32_t worker);
 
   uint32_t num_workers_;
   std::vector<std::thread> threads_;
@@ -80,8 +89,10 @@ class ThreadPool final : public JobSystem {
   // The caller's side: the current job and state_ (written at every join and leave).
   alignas(64) Job job_;
   std::atomic<uint32_t> state_{0};
-  // The next range to hand out (hammered while a job runs: a cache line of its own).
+  // The next range to hand out, or the ranges taken (bit k: range k), by Job::by_worker
+  // (hammered while a job runs: a cache line of its own).
   alignas(64) std::atomic<uint32_t> next_range_{0};
+  std::atomic<uint64_t> claimed_{0};
   // Bumped once per run() and at shutdown; idle workers poll and wait on it.
   alignas(64) std::atomic<uint32_t> generation_{0};
   std::atomic<uint32_t> sleepers_{0};  // workers blocked in generation_.wait
