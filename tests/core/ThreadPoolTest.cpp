@@ -199,8 +199,8 @@ TEST(ThreadPool, WorkerKRunsRangeKWhenEveryWorkerComes) {
   // At most one range per worker (parallel_for_shares): worker k takes range k, so that a share
   // stays on one core from run to run. Every range waits until all have started, so no worker
   // can take another's range before that one has come for its own; handed out in index order,
-  // whichever worker asked first took range 0. A third of the runs let the workers fall asleep
-  // first.
+  // whichever worker asked first took range 0. A third of the runs start after a pause of 50 µs,
+  // one in thirty after the workers have fallen asleep.
   for (const uint32_t workers : {2u, 4u}) {
     auto pool = make_pool(workers);
     std::atomic<uint32_t> elsewhere{0};

@@ -182,7 +182,7 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split
 /// (iteration 0, seed 001 §4.4); then each velocity iteration runs the splits in order — a
 /// parallel split's batches on every worker of `jobs`, the non-parallel split on one — with the
-/// same stack solve (on the caller) and early exit as an unsplit island. The last iteration
+/// same stack solve (on the calling worker) and early exit as an unsplit island. The last iteration
 /// stores each batch's impulses as it solves it; after an early exit a pass of its own stores
 /// them (split_velocity_next_round). Returns the iterations run. `worker` picks the scratch
 /// (stacks, split_rounds): 0 when `jobs` is every worker, else the worker that runs the island

@@ -1,6 +1,5 @@
 #include "atoll/solver/SplitRounds.h"
 
-#include <algorithm>
 #include <thread>
 
 #include "atoll/core/CpuRelax.h"
