@@ -3,7 +3,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "Commands.h"
 #include "atoll/run/SceneWorld.h"
@@ -79,6 +81,10 @@ int bench_command(const BenchArgs& args) {
     std::fprintf(stderr, "atoll: --repeat: must be >= 1, got %d\n", args.repeat);
     return k_exit_bad_input;
   }
+  if (args.interleave < 0) {
+    std::fprintf(stderr, "atoll: --interleave: must be >= 0, got %d\n", args.interleave);
+    return k_exit_bad_input;
+  }
   // Every count is checked before the first run, so that a bad one prints nothing else.
   std::vector<std::unique_ptr<ThreadPool>> pools;
   for (int threads : args.threads) {
@@ -101,44 +107,60 @@ int bench_command(const BenchArgs& args) {
   // stage_ms[count][round]: each stage's time over the run of `count` in `round`.
   using StageTimes = std::array<double, k_num_stages>;
   std::vector<std::vector<StageTimes>> stage_ms(num_counts);
+  // A round runs each count's world in turns of `turn` steps, count after count: with turns of
+  // the whole run, each world is made just before its run and freed after it (one world at a
+  // time, as a user's run); with --interleave, every count's world lives through the round, and
+  // a machine that slows down for a few seconds slows every count's turns alike.
+  const int turn = args.interleave > 0 ? std::min(args.interleave, steps) : steps;
   for (size_t round = 0; round < num_rounds; ++round) {
-    for (size_t count = 0; count < num_counts; ++count) {
-      const int threads = args.threads[count];
-      // The last run takes the scene itself (moved in, not copied).
-      const bool last = round + 1 == num_rounds && count + 1 == num_counts;
-      Result<std::unique_ptr<SceneWorld>> world =
-          last ? SceneWorld::create(std::move(*scene), source, k_world_options)
-               : SceneWorld::create(*scene, source, k_world_options);
-      if (!world) {
-        std::fprintf(stderr, "atoll: %s\n", world.error().message());
-        return k_exit_bad_input;
-      }
-      PhysicsSystem& system = (*world)->system();
-      const SceneDescription& desc = (*world)->scene();
-      StageTimes& stages = stage_ms[count].emplace_back();
-      stages.fill(0.0);
-      const auto start = std::chrono::steady_clock::now();
-      for (int i = 0; i < steps; ++i) {
-        Result<UpdateResult> result =
-            system.update(desc.dt, desc.collision_steps, pools[count].get());
-        if (!result) {
-          std::fprintf(stderr, "atoll: %s\n", result.error().message());
-          return k_exit_bad_input;
+    std::vector<std::unique_ptr<SceneWorld>> worlds(num_counts);
+    std::vector<double> seconds(num_counts, 0.0);
+    for (size_t count = 0; count < num_counts; ++count) stage_ms[count].emplace_back().fill(0.0);
+    for (int done = 0; done < steps; done += turn) {
+      const int run_steps = std::min(turn, steps - done);
+      for (size_t count = 0; count < num_counts; ++count) {
+        if (!worlds[count]) {
+          // The last world made takes the scene itself (moved in, not copied).
+          const bool last = round + 1 == num_rounds && count + 1 == num_counts;
+          Result<std::unique_ptr<SceneWorld>> world =
+              last ? SceneWorld::create(std::move(*scene), source, k_world_options)
+                   : SceneWorld::create(*scene, source, k_world_options);
+          if (!world) {
+            std::fprintf(stderr, "atoll: %s\n", world.error().message());
+            return k_exit_bad_input;
+          }
+          worlds[count] = std::move(*world);
         }
-        for (int stage = 0; stage < k_num_stages; ++stage) stages[stage] += result->stage_ms[stage];
+        PhysicsSystem& system = worlds[count]->system();
+        const SceneDescription& desc = worlds[count]->scene();
+        StageTimes& stages = stage_ms[count].back();
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < run_steps; ++i) {
+          Result<UpdateResult> result =
+              system.update(desc.dt, desc.collision_steps, pools[count].get());
+          if (!result) {
+            std::fprintf(stderr, "atoll: %s\n", result.error().message());
+            return k_exit_bad_input;
+          }
+          for (int stage = 0; stage < k_num_stages; ++stage)
+            stages[stage] += result->stage_ms[stage];
+        }
+        seconds[count] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (done + run_steps < steps) continue;
+        speeds[count].push_back(steps / seconds[count]);
+        // Soft bodies are counted apart (a cloth of 1024 vertices is not one body's work).
+        const size_t soft = worlds[count]->soft_body_ids().size();
+        const std::string soft_text =
+            soft == 0 ? std::string()
+                      : ", " + std::to_string(soft) + (soft == 1 ? " soft body" : " soft bodies");
+        std::printf(
+            "%s: %zu bodies%s, %d steps, threads %d: %.2f steps/s (%.3f ms/step), state hash %s\n",
+            source.c_str(), worlds[count]->body_ids().size(), soft_text.c_str(), steps,
+            args.threads[count], steps / seconds[count], 1000.0 * seconds[count] / steps,
+            hash_to_hex(system.state_hash()).c_str());
+        worlds[count].reset();
       }
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      speeds[count].push_back(steps / seconds);
-      // Soft bodies are counted apart (a cloth of 1024 vertices is not one body's work).
-      const size_t soft = (*world)->soft_body_ids().size();
-      const std::string soft_text =
-          soft == 0 ? std::string()
-                    : ", " + std::to_string(soft) + (soft == 1 ? " soft body" : " soft bodies");
-      std::printf(
-          "%s: %zu bodies%s, %d steps, threads %d: %.2f steps/s (%.3f ms/step), state hash %s\n",
-          source.c_str(), (*world)->body_ids().size(), soft_text.c_str(), steps, threads,
-          steps / seconds, 1000.0 * seconds / steps, hash_to_hex(system.state_hash()).c_str());
     }
   }
   const auto median = [](std::vector<double> values) {

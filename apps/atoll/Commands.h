@@ -54,6 +54,9 @@ struct BenchArgs {
   int steps = -1;
   // Rounds of runs: every thread count once per round, in the order given.
   int repeat = 1;
+  // Steps per turn when the thread counts of a round run side by side, each on its own world,
+  // taking turns (0: one after the other, each run whole).
+  int interleave = 0;
   // After the runs, each stage's time per step for every thread count.
   bool stages = false;
   std::vector<std::string> sets;

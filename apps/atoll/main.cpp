@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeat", bench.repeat,
                         "Rounds of runs, each thread count once a round (default 1); with more "
                         "than one, the medians and each count's speed over the first count's");
+  bench_cmd->add_option(
+      "--interleave", bench.interleave,
+      "Run a round's thread counts side by side, each on its own world, taking turns of this "
+      "many steps (default 0: one run after the other), so that a machine whose speed changes "
+      "within seconds slows every count alike");
   bench_cmd->add_flag("--stages", bench.stages,
                       "Also each stage's time per step for every thread count (the median of the "
                       "rounds) and its speed-up over the first count");

@@ -521,6 +521,46 @@ TEST_F(CliTest, BenchRepeatsInRoundsAndGivesTheMedianRatio) {
   }
 }
 
+// --interleave N runs a round's thread counts side by side, each on its own world, in turns of N
+// steps: every world still runs the scene's steps exactly (the same state hash as a run one
+// after the other, whatever N, a last turn shorter), and each count's line comes in the order
+// given. A negative N exits 2 before any run.
+TEST_F(CliTest, BenchInterleaveRunsTheCountsInTurnsToTheSameState) {
+  const Outcome plain = run_atoll("bench --scene tower10 --steps 20 --threads 1,2");
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  const size_t at = plain.output.find("state hash ");
+  ASSERT_NE(at, std::string::npos) << plain.output;
+  const std::string hash = plain.output.substr(at + 11, 16);
+  for (const char* turn : {"1", "7", "20", "50"}) {
+    const Outcome out = run_atoll(
+        std::string("bench --scene tower10 --steps 20 --threads 1,2,3 --repeat 2 --interleave ") +
+        turn);
+    ASSERT_EQ(out.status, 0) << out.output;
+    std::istringstream lines(out.output);
+    std::string line;
+    std::vector<int> order;
+    while (std::getline(lines, line)) {
+      int threads = 0;
+      double speed = 0.0;
+      char hex[17] = {};
+      if (std::sscanf(line.c_str(), "tower10 (built-in): 11 bodies, 20 steps, threads %d: %lf",
+                      &threads, &speed) != 2)
+        continue;
+      order.push_back(threads);
+      EXPECT_GT(speed, 0.0) << line;
+      const size_t h = line.find("state hash ");
+      ASSERT_NE(h, std::string::npos) << line;
+      ASSERT_EQ(std::sscanf(line.c_str() + h, "state hash %16s", hex), 1) << line;
+      EXPECT_EQ(hash, hex) << "turns of " << turn << ": " << line;
+    }
+    EXPECT_EQ(order, (std::vector<int>{1, 2, 3, 1, 2, 3})) << out.output;
+    EXPECT_NE(out.output.find("threads 3, median of 2 runs: "), std::string::npos) << out.output;
+  }
+  const Outcome bad = run_atoll("bench --scene tower10 --steps 5 --threads 1,2 --interleave -1");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_EQ(bad.output, "atoll: --interleave: must be >= 0, got -1\n");
+}
+
 // `bench --stages`: every stage of the step map (world/Stage.h) in order, then their sum, each
 // with its time per step for every thread count and, after the first count, its speed-up; with
 // one round the speed-up is the ratio of the printed times, and the sum of the stages is at
