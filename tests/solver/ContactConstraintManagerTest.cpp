@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -553,6 +554,85 @@ TEST(ContactConstraintManager, APairCollidedAgainGoesOverItsOldManifoldsWhenThey
     if (line.rfind("point.normal_lambda ", 0) == 0 && line != "point.normal_lambda 0")
       ++handed_down;
   EXPECT_GT(handed_down, 0u);
+}
+
+// The wide solve's plan (begin_lanes … place_lanes, as plan_wide_contacts runs it on several
+// workers): contacts with torsional friction go to their batch's scalar list in order, the
+// others into the batch's blocks, eight a block; placing the batches in another order and
+// clearing the lane slots in other pieces gives the same solve to the bit.
+TEST(ContactConstraintManager, LanePlanDoesNotDependOnTheOrderBatchesArePlaced) {
+  constexpr uint32_t k_cubes = 20;
+  const auto solve = [&](bool reverse) {
+    std::vector<SolverBody> bodies(k_cubes + 1);  // 0: static ground
+    for (uint32_t i = 1; i <= k_cubes; ++i) {
+      bodies[i].com_position = Vec3(3.0f * static_cast<float>(i), 0.45f, 0.0f);
+      bodies[i].linear_velocity = Vec3(0.1f * static_cast<float>(i), -1.0f, 0.0f);
+      bodies[i].inv_mass = Vec3::replicate(1.0f);
+      bodies[i].inv_inertia = Mat44::scale(Vec3::replicate(6.0f));
+    }
+    PhysicsSettings settings;
+    ContactConstraintManager manager;
+    manager.begin_step(k_dt, settings);
+    for (uint32_t i = 1; i <= k_cubes; ++i) {
+      ContactManifold m;
+      m.normal = Vec3(0, 1, 0);
+      m.penetration_depth = 0.05f;
+      for (float x : {-0.5f, 0.5f})
+        for (float z : {-0.5f, 0.5f}) {
+          m.points_on_1.push_back(bodies[i].com_position + Vec3(x, -0.45f, z));
+          m.points_on_2.push_back(bodies[i].com_position + Vec3(x, -0.5f, z));
+        }
+      ContactSettings cs;
+      cs.combined_friction = 0.5f;
+      // Contacts 3 and 14 have torsional friction: solved one by one.
+      if (i == 4 || i == 15) cs.combined_torsional_friction = 0.1f;
+      (void)manager.add_manifold({0, i, 0, i}, m, cs, bodies, settings);
+    }
+    std::vector<uint32_t> batch_a, batch_b;
+    for (uint32_t c = 0; c < 11; ++c) batch_a.push_back(c);
+    for (uint32_t c = 11; c < k_cubes; ++c) batch_b.push_back(c);
+    manager.begin_lanes();
+    if (reverse) {
+      manager.clear_lane_slots(13, k_cubes);
+      manager.clear_lane_slots(0, 13);
+    } else {
+      manager.clear_lane_slots(0, k_cubes);
+    }
+    uint32_t scalar_a = 0, scalar_b = 0;
+    EXPECT_EQ(manager.count_lanes(batch_a, settings, scalar_a), 10u);
+    EXPECT_EQ(manager.count_lanes(batch_b, settings, scalar_b), 8u);
+    EXPECT_EQ(scalar_a, 1u);
+    EXPECT_EQ(scalar_b, 1u);
+    // Batch a: 10 lane contacts, two blocks; batch b: 8, one block.
+    const ContactConstraintManager::LaneRange lanes_a{0, 2}, lanes_b{2, 3};
+    manager.set_num_lane_blocks(3);
+    std::vector<uint32_t> scalar(2, 99);
+    if (reverse) {
+      manager.place_lanes(batch_b, settings, lanes_b, &scalar[1]);
+      manager.place_lanes(batch_a, settings, lanes_a, &scalar[0]);
+    } else {
+      manager.place_lanes(batch_a, settings, lanes_a, &scalar[0]);
+      manager.place_lanes(batch_b, settings, lanes_b, &scalar[1]);
+    }
+    EXPECT_EQ(scalar, (std::vector<uint32_t>{3, 14}));
+    manager.setup_velocity_constraints(bodies, {}, k_dt, settings);
+    manager.warm_start(bodies, scalar);
+    manager.warm_start_lanes(bodies, lanes_a);
+    manager.warm_start_lanes(bodies, lanes_b);
+    for (int iteration = 0; iteration < 4; ++iteration) {
+      manager.solve_velocity_constraints(bodies, scalar, iteration);
+      manager.solve_lanes(bodies, lanes_a, iteration);
+      manager.solve_lanes(bodies, lanes_b, iteration);
+    }
+    return bodies;
+  };
+  const std::vector<SolverBody> in_order = solve(false);
+  const std::vector<SolverBody> reversed = solve(true);
+  for (uint32_t i = 1; i <= k_cubes; ++i) {
+    // Every cube's contact pushed it up (the lanes and the scalar rows both ran).
+    EXPECT_GT(in_order[i].linear_velocity.y(), -0.5f) << "cube " << i;
+    EXPECT_EQ(std::memcmp(&in_order[i], &reversed[i], sizeof(SolverBody)), 0) << "cube " << i;
+  }
 }
 
 }  // namespace

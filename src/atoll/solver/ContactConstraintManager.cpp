@@ -131,8 +131,8 @@ void ContactConstraintManager::begin_step(float dt, const PhysicsSettings& setti
   last_pair_open_ = false;
   added_.clear();
   added_traits_.clear();
-  lane_items_.clear();
-  lane_slot_.clear();
+  num_lane_blocks_ = 0;
+  lanes_planned_ = false;
   lookup_cursor_ = 0;
   gone_found_ = false;  // find_gone_contacts' list is for one step
   max_penetration_ = 0.0f;
@@ -822,13 +822,13 @@ void ContactConstraintManager::setup_velocity_constraints(
     Constraint local;
     uint32_t rolling = share_rolling_[share];
     for (uint32_t i = begin; i < end; ++i) {
-      // A contact with rolling resistance is never in a lane (reserve_lanes).
+      // A contact with rolling resistance is never in a lane (takes_lane).
       if (lane_slot(i) != k_no_rows) continue;
       setup(i, rolling, local);
       if (settings.use_friction && (added_traits_[i] & k_trait_rolling) != 0) ++rolling;
     }
   });
-  const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
+  const uint32_t num_blocks = num_lane_blocks_;
   while (lane_chunks_.size() * k_lane_chunk < num_blocks)
     lane_chunks_.push_back(std::make_unique<ContactLanes[]>(k_lane_chunk));
   const auto setup_blocks = [&](uint32_t begin, uint32_t end, uint32_t) {
@@ -1008,37 +1008,63 @@ bool ContactConstraintManager::solve_normals(Constraint& c, SolverBody& b1, Solv
   return applied;
 }
 
-ContactConstraintManager::LaneRange ContactConstraintManager::reserve_lanes(
-    std::span<const uint32_t> contacts, const PhysicsSettings& settings,
-    std::vector<uint32_t>& out_scalar) {
+bool ContactConstraintManager::takes_lane(uint32_t index, const PhysicsSettings& settings) const {
+  // What setup_velocity_constraints will decide, from the same fields.
+  const uint8_t traits = added_traits_[index];
+  const bool torques = settings.use_friction && (traits & k_trait_torques) != 0;
+  return settings.manifold_friction && !torques &&
+         (traits & (k_trait_after_ccd | k_trait_no_points)) == 0;
+}
+
+void ContactConstraintManager::begin_lanes() {
   static_assert(ContactLanes::k_max_points == static_cast<uint32_t>(k_max_manifold_points));
-  if (lane_slot_.size() != added_.size()) lane_slot_.assign(added_.size(), k_no_rows);
-  LaneRange range;
-  range.begin = range.end = static_cast<uint32_t>(lane_items_.size());
+  // Grown only (new entries are cleared with the others by clear_lane_slots).
+  if (lane_slot_.size() < added_.size()) lane_slot_.resize(added_.size());
+  lanes_planned_ = true;
+  num_lane_blocks_ = 0;
+}
+
+void ContactConstraintManager::clear_lane_slots(uint32_t begin, uint32_t end) {
+  std::fill(lane_slot_.begin() + begin, lane_slot_.begin() + end, k_no_rows);
+}
+
+uint32_t ContactConstraintManager::count_lanes(std::span<const uint32_t> contacts,
+                                               const PhysicsSettings& settings,
+                                               uint32_t& num_scalar) const {
+  uint32_t lanes = 0;
+  for (uint32_t index : contacts) lanes += takes_lane(index, settings) ? 1 : 0;
+  num_scalar = static_cast<uint32_t>(contacts.size()) - lanes;
+  return lanes;
+}
+
+void ContactConstraintManager::set_num_lane_blocks(uint32_t num_blocks) {
+  if (lane_items_.size() < num_blocks) lane_items_.resize(num_blocks);
+  num_lane_blocks_ = num_blocks;
+}
+
+void ContactConstraintManager::place_lanes(std::span<const uint32_t> contacts,
+                                           const PhysicsSettings& settings, LaneRange range,
+                                           uint32_t* out_scalar) {
+  uint32_t block = range.begin;  // the next block to open
   uint32_t lane = ContactLanes::k_width;
   for (uint32_t index : contacts) {
-    // What setup_velocity_constraints will decide, from the same fields.
-    const uint8_t traits = added_traits_[index];
-    const bool torques = settings.use_friction && (traits & k_trait_torques) != 0;
-    if (!settings.manifold_friction || torques ||
-        (traits & (k_trait_after_ccd | k_trait_no_points)) != 0) {
-      out_scalar.push_back(index);
+    if (!takes_lane(index, settings)) {
+      *out_scalar++ = index;
       continue;
     }
     if (lane == ContactLanes::k_width) {
-      lane_items_.emplace_back();
-      lane_items_.back().fill(k_no_rows);
+      ATOLL_ASSERT(block < range.end, "place_lanes: more lane contacts than count_lanes said");
+      lane_items_[block++].fill(k_no_rows);
       lane = 0;
-      ++range.end;
     }
-    lane_slot_[index] = (range.end - 1) * ContactLanes::k_width + lane;
-    lane_items_.back()[lane++] = index;
+    lane_slot_[index] = (block - 1) * ContactLanes::k_width + lane;
+    lane_items_[block - 1][lane++] = index;
   }
-  return range;
+  ATOLL_ASSERT(block == range.end, "place_lanes: fewer lane contacts than count_lanes said");
 }
 
 void ContactConstraintManager::warm_start_lanes(std::span<SolverBody> bodies, LaneRange range) {
-  const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
+  const uint32_t num_blocks = num_lane_blocks_;
   for (uint32_t block = range.begin; block < range.end; ++block) {
     if (block + k_lanes_ahead < num_blocks)
       lanes(block + k_lanes_ahead).prefetch_velocities(bodies);
@@ -1057,7 +1083,7 @@ bool ContactConstraintManager::lane_lambdas(uint32_t index, float* normal, float
 bool ContactConstraintManager::solve_lanes(std::span<SolverBody> bodies, LaneRange range,
                                            int iteration) {
   bool applied = false;
-  const uint32_t num_blocks = static_cast<uint32_t>(lane_items_.size());
+  const uint32_t num_blocks = num_lane_blocks_;
   for (uint32_t block = range.begin; block < range.end; ++block) {
     if (block + k_lanes_ahead < num_blocks)
       lanes(block + k_lanes_ahead).prefetch_velocities(bodies);

@@ -294,13 +294,27 @@ class ContactConstraintManager {
     uint32_t begin = 0;
     uint32_t end = 0;
   };
-  /// Reserves blocks for the contacts of `contacts` that lanes solve — manifold friction,
-  /// neither rolling resistance nor torsional friction (with `settings`' friction switches),
-  /// not stopped by CCD last step — eight per block in order, and appends the others to
-  /// `out_scalar`. Serial; after all manifolds are added, before setup_velocity_constraints.
-  /// begin_step forgets every block.
-  LaneRange reserve_lanes(std::span<const uint32_t> contacts, const PhysicsSettings& settings,
-                          std::vector<uint32_t>& out_scalar);
+  /// The wide solve's plan of a step (IslandSolver.h, plan_wide_contacts), after all manifolds
+  /// are added, before setup_velocity_constraints; begin_step forgets it. First begin_lanes
+  /// (serial), then on any workers clear_lane_slots over every contact and count_lanes for
+  /// each batch of contacts; then, serially, set_num_lane_blocks with the blocks the batches
+  /// take; then place_lanes for each batch, on any workers. Lanes take the contacts with
+  /// manifold friction, neither rolling resistance nor torsional friction (with `settings`'
+  /// friction switches), not stopped by CCD last step, with points; the others are solved one
+  /// by one.
+  void begin_lanes();
+  /// Marks contacts [begin, end) as solved one by one (no lane yet).
+  void clear_lane_slots(uint32_t begin, uint32_t end);
+  /// How many of `contacts` lanes take; `num_scalar`: how many they do not.
+  uint32_t count_lanes(std::span<const uint32_t> contacts, const PhysicsSettings& settings,
+                       uint32_t& num_scalar) const;
+  /// The number of blocks of this step's plan.
+  void set_num_lane_blocks(uint32_t num_blocks);
+  /// Puts the contacts of `contacts` that lanes take into the blocks of `range` (as many as
+  /// count_lanes' answer needs, eight a block), in order, and writes the others, in order, from
+  /// `out_scalar` on. Batches with disjoint contacts and ranges may be placed at the same time.
+  void place_lanes(std::span<const uint32_t> contacts, const PhysicsSettings& settings,
+                   LaneRange range, uint32_t* out_scalar);
   /// Stage 7 for the blocks of `range`.
   void warm_start_lanes(std::span<SolverBody> bodies, LaneRange range);
   /// Stage 8, iteration `iteration` (0-based) of the blocks of `range`.
@@ -632,11 +646,16 @@ class ContactConstraintManager {
   const ContactLanes& lanes(uint32_t block) const {
     return lane_chunks_[block / k_lane_chunk][block % k_lane_chunk];
   }
+  // lane_items_ and lane_slot_ only grow: a planned step writes every entry it uses, on the
+  // workers (plan_wide_contacts), rather than the caller clearing and refilling them.
   std::vector<std::array<uint32_t, ContactLanes::k_width>> lane_items_;
+  uint32_t num_lane_blocks_ = 0;
   std::vector<uint32_t> lane_slot_;
+  bool lanes_planned_ = false;  // lane_slot_ holds this step's lanes (begin_lanes)
   uint32_t lane_slot(uint32_t index) const {
-    return index < lane_slot_.size() ? lane_slot_[index] : k_no_rows;
+    return lanes_planned_ && index < lane_slot_.size() ? lane_slot_[index] : k_no_rows;
   }
+  bool takes_lane(uint32_t index, const PhysicsSettings& settings) const;
   // Prefetches what setting up the contacts `items` reads besides their headers.
   void prefetch_setup_inputs(std::span<const SolverBody> bodies,
                              const std::array<uint32_t, ContactLanes::k_width>& items) const;

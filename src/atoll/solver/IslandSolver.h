@@ -137,6 +137,8 @@ struct IslandSolveScratch {
     ContactConstraintManager::LaneRange lanes;
   };
   std::vector<uint32_t> wide_island;
+  /// The planned islands, in island order.
+  std::vector<uint32_t> wide_planned;
   std::vector<uint32_t> wide_split_first_batch;
   std::vector<WideBatch> wide_batches;
   std::vector<uint32_t> wide_scalar;
@@ -168,15 +170,16 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
                     JobSystem& jobs, IslandSolveScratch& scratch);
 
 /// Stage setup_velocity, before the contacts are set up: with use_wide_contact_solver, plans the
-/// wide solve (ContactConstraintManager::reserve_lanes) of every split island that cannot be a
-/// stack: lanes for the contacts of its parallel splits' batches that lanes take. The plan holds
-/// for the next solve_velocity only.
-/// The blocks are laid out share by share of the solve's `num_workers` workers (share k of every
-/// split, then share k + 1), so that setup, which gives each worker one contiguous part of the
-/// blocks, writes a block on the core that solves it; the bits do not depend on the layout.
+/// wide solve (ContactConstraintManager::begin_lanes … place_lanes) of every split island that
+/// cannot be a stack: lanes for the contacts of its parallel splits' batches that lanes take.
+/// The plan holds for the next solve_velocity only.
+/// The blocks are laid out island by island and, in each, share by share of the workers of
+/// `jobs` (share k of every split, then share k + 1), so that setup, which gives each worker one
+/// contiguous part of the blocks, writes a block on the core that solves it; worker k plans
+/// share k. The bits do not depend on the layout.
 void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
                         const IslandBuilder& islands, const LargeIslandSplitter& splitter,
-                        const PhysicsSettings& settings, uint32_t num_workers,
+                        const PhysicsSettings& settings, JobSystem& jobs,
                         IslandSolveScratch& scratch);
 
 /// Stage solve_velocity for a split island: the warm start in its own pass, split by split

@@ -216,8 +216,8 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
   timed(Stage::setup_velocity, [&] {
     constraint_manager_.setup_velocity_constraints(solver.bodies, dt, settings_.warm_start,
                                                    ctx.jobs);
-    plan_wide_contacts(contact_manager_, solver.bodies, islands, ctx.splitter, settings_,
-                       ctx.jobs->num_workers(), ctx.island_scratch);
+    plan_wide_contacts(contact_manager_, solver.bodies, islands, ctx.splitter, settings_, *ctx.jobs,
+                       ctx.island_scratch);
     contact_manager_.setup_velocity_constraints(solver.bodies, solver.velocities_before_forces, dt,
                                                 settings_, ctx.jobs);
   });
