@@ -651,9 +651,11 @@ class ContactConstraintManager {
   std::vector<std::array<uint32_t, ContactLanes::k_width>> lane_items_;
   uint32_t num_lane_blocks_ = 0;
   std::vector<uint32_t> lane_slot_;
-  bool lanes_planned_ = false;  // lane_slot_ holds this step's lanes (begin_lanes)
+  // Whether lane_slot_ holds this step's lanes (begin_lanes); it is as long as this step's
+  // contacts then, or longer (entries past them are a larger step's).
+  bool lanes_planned_ = false;
   uint32_t lane_slot(uint32_t index) const {
-    return lanes_planned_ && index < lane_slot_.size() ? lane_slot_[index] : k_no_rows;
+    return lanes_planned_ && index < added_.size() ? lane_slot_[index] : k_no_rows;
   }
   bool takes_lane(uint32_t index, const PhysicsSettings& settings) const;
   // Prefetches what setting up the contacts `items` reads besides their headers.
