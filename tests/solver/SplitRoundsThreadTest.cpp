@@ -201,10 +201,12 @@ class CountingJobSystem final : public JobSystem {
 TEST(SplitRounds, SplitsTooSmallToShareRunOnTheCaller) {
   // Splits of 7, 8 and 4 batches: none above k_min_share_batches, so one share each; the other
   // workers would only wait at every split's end. The job system is not asked to run anything,
-  // and every batch of every round runs once, on the calling thread. An island with a split of
-  // 57 batches is shared.
+  // and every batch of every round runs once, on the calling thread. So does an island with
+  // splits of 17, 7 and 7 batches (17 of 31 in a split of two shares: below shares_work's three
+  // quarters). An island with a split of 57 batches is shared.
   static_assert(SplitRounds::k_min_share_batches == 8, "the sizes below are 7, 8, 4 batches");
   const Island small({100, 128, 60}, false);
+  const Island mostly_small({272, 100, 100}, false);
   const Island large({100, 900, 60}, false);
   struct Seen {
     std::mutex mutex;
@@ -231,6 +233,12 @@ TEST(SplitRounds, SplitsTooSmallToShareRunOnTheCaller) {
     EXPECT_EQ(jobs.runs, 0u);
     ASSERT_EQ(seen.threads.size(), 3u * (7 + 8 + 4));
     for (const std::thread::id& id : seen.threads) EXPECT_EQ(id, std::this_thread::get_id());
+    Seen seen_mostly_small;
+    run(jobs, mostly_small, seen_mostly_small);
+    EXPECT_EQ(jobs.runs, 0u);
+    ASSERT_EQ(seen_mostly_small.threads.size(), 3u * (17 + 7 + 7));
+    for (const std::thread::id& id : seen_mostly_small.threads)
+      EXPECT_EQ(id, std::this_thread::get_id());
     Seen seen_large;
     run(jobs, large, seen_large);
     EXPECT_EQ(seen_large.threads.size(), 3u * (7 + 57 + 4));

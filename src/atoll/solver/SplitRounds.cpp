@@ -120,13 +120,11 @@ void SplitRounds::run(JobSystem& jobs, const IslandSplits& splits, uint32_t num_
   const uint32_t num_workers = jobs.num_workers();
   prepare(splits, num_rounds, num_workers);
   // A split of at most k_min_share_batches batches is one share, which one worker solves
-  // while the others wait at its end. When every split is so small (a pile of 16 ragdolls:
-  // 192 bodies, splits of a few batches), the other workers would only wait, and the waits
-  // cost more than the solve: on 2 workers that pile's velocity solve took 112 ms per 600
-  // steps against 56 on one.
-  uint32_t most_shares = 0;
-  for (uint32_t s = 0; s < num_splits_; ++s) most_shares = std::max(most_shares, split_shares_[s]);
-  if (num_workers > 1 && most_shares > 1) {
+  // while the others wait at its end. When most splits are so small (shares_work; a pile of 16
+  // ragdolls: 192 bodies, splits of a few batches), the other workers would mostly wait, and
+  // the waits cost more than the solve: on 2 workers that pile's velocity solve took 112 ms per
+  // 600 steps against 56 on one.
+  if (shares_work(splits, num_workers)) {
     parallel_for(jobs, num_workers, 1, [&](uint32_t begin, uint32_t end, uint32_t) {
       for (uint32_t participant = begin; participant < end; ++participant)
         participate(participant, splits, pass, next_round, context);

@@ -53,9 +53,9 @@ class SplitRounds {
   /// units (its batches; the non-parallel split counts one) are in splits large enough to divide
   /// (more than k_min_share_batches batches). Otherwise run() solves it on the caller alone, and
   /// the other workers are better spent on other islands (solve_velocity gives such an island to
-  /// one worker): in a split of one share the others only wait at its end. The three quarters
-  /// are a judgement: on the pyramid's first 100 steps (a bottom layer of splits of 6 to 11
-  /// batches) sharing an island with any split of two shares measured the same.
+  /// one worker, beside the others'): in a split of one share the others only wait at its end. The
+  /// three quarters are a judgement: on the pyramid's first 100 steps (a bottom layer of splits of
+  /// 6 to 11 batches) sharing an island with any split of two shares measured the same.
   static bool shares_work(const IslandSplits& splits, uint32_t num_workers);
 
   /// Runs rounds 0, next_round(0, …), … below `num_rounds` of `splits` on every worker of
