@@ -635,6 +635,83 @@ TEST(ContactConstraintManager, LanePlanDoesNotDependOnTheOrderBatchesArePlaced) 
   }
 }
 
+// The scalar rows live in chunks of 64 that are kept between steps and given back when a step
+// needs far fewer: a contact set up in a row that held another contact last step, in a chunk
+// made again after it was given back, or past a chunk's end solves as it does alone. 300 cubes,
+// each on the ground through its own contact, then only the first 20 (the rows past the first
+// chunk are given back), then all 300 again: every cube ends exactly as a cube that had a
+// manager to itself through the same steps.
+TEST(ContactConstraintManager, ARowsChunkAndWhatItHeldBeforeDoNotChangeTheSolve) {
+  constexpr uint32_t k_cubes = 300;
+  constexpr uint32_t k_stay = 20;
+  const auto make_cube = [](uint32_t i) {
+    SolverBody cube;
+    const float f = static_cast<float>(i % 17);
+    cube.com_position = Vec3(3.0f * static_cast<float>(i), 0.46f + 0.002f * f, 0.0f);
+    cube.linear_velocity = Vec3(0.05f * f, -1.0f + 0.03f * f, 0.02f * f);
+    cube.angular_velocity = Vec3(0.0f, 0.1f * f, 0.0f);
+    cube.inv_mass = Vec3::replicate(1.0f);
+    cube.inv_inertia = Mat44::scale(Vec3::replicate(6.0f));
+    return cube;
+  };
+  // One step of `manager` for the cubes `cubes` (indices into `bodies`; body 0 is the ground).
+  const auto step = [](ContactConstraintManager& manager, std::vector<SolverBody>& bodies,
+                       const std::vector<uint32_t>& cubes) {
+    PhysicsSettings settings;
+    manager.begin_step(k_dt, settings);
+    for (uint32_t i : cubes) {
+      SolverBody& cube = bodies[i];
+      cube.linear_velocity += settings.gravity * k_dt;
+      const ContactBodyPair pair{0, i, 0, i};
+      ContactManifold m;
+      m.normal = Vec3(0, 1, 0);
+      for (float x : {-0.5f, 0.5f})
+        for (float z : {-0.5f, 0.5f}) {
+          const Vec3 on_cube = cube.com_position + Vec3(x, -0.5f, z);
+          m.points_on_2.push_back(on_cube);
+          m.points_on_1.push_back(Vec3(on_cube.x(), 0.0f, on_cube.z()));
+        }
+      m.penetration_depth = -m.points_on_2[0].y();
+      ContactSettings cs;
+      cs.combined_friction = 0.5f;
+      (void)manager.add_manifold(pair, m, cs, bodies, settings);
+    }
+    std::vector<uint32_t> all;
+    for (uint32_t c = 0; c < manager.num_constraints(); ++c) all.push_back(c);
+    manager.setup_velocity_constraints(bodies, {}, k_dt, settings);
+    manager.warm_start(bodies, all);
+    for (int iteration = 0; iteration < settings.velocity_steps; ++iteration)
+      manager.solve_velocity_constraints(bodies, all, iteration);
+    manager.store_applied_impulses(all);
+    for (uint32_t i : cubes) bodies[i].com_position += bodies[i].linear_velocity * k_dt;
+    std::vector<RemovedContact> removed;
+    manager.end_step(removed);
+  };
+  std::vector<uint32_t> all_cubes, staying;
+  for (uint32_t i = 1; i <= k_cubes; ++i) (i <= k_stay ? staying : all_cubes).push_back(i);
+  all_cubes.insert(all_cubes.begin(), staying.begin(), staying.end());
+
+  std::vector<SolverBody> together(k_cubes + 1);
+  for (uint32_t i = 1; i <= k_cubes; ++i) together[i] = make_cube(i);
+  ContactConstraintManager manager;
+  step(manager, together, all_cubes);
+  step(manager, together, staying);
+  step(manager, together, all_cubes);
+
+  for (uint32_t i = 1; i <= k_cubes; ++i) {
+    std::vector<SolverBody> alone(i + 1);
+    alone[i] = make_cube(i);
+    ContactConstraintManager own;
+    const std::vector<uint32_t> just{i};
+    step(own, alone, just);
+    step(own, alone, i <= k_stay ? just : std::vector<uint32_t>{});
+    step(own, alone, just);
+    // The contact pushed the cube up (rows were solved), and to the bit as alone.
+    ASSERT_GT(together[i].linear_velocity.y(), -0.5f) << "cube " << i;
+    ASSERT_EQ(std::memcmp(&together[i], &alone[i], sizeof(SolverBody)), 0) << "cube " << i;
+  }
+}
+
 }  // namespace
 }  // namespace contact_constraint_manager_test
 }  // namespace atl

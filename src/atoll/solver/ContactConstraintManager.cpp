@@ -614,26 +614,25 @@ void ContactConstraintManager::setup_velocity_constraints(
   }
   point_friction_.assign(settings.manifold_friction ? 0 : count, PointFrictionRows{});
   rolling_.assign(share_rolling_[division.shares], RollingRows{});
+  // The contacts the scalar solve takes get the first rows, in contact order.
   row_of_.resize(count);
   uint32_t num_rows = 0;
-  for (uint32_t i = 0; i < count; ++i)
-    row_of_[i] = lane_slot(i) == k_no_rows ? num_rows++ : k_no_rows;
-  // The rows stay for the next steps, so that a warmed-up step does not allocate, until a step
-  // needs fewer than half of more than k_rows_worth_giving_back: then they are given back (the
-  // pyramid's 640 scalar contacts of its first 50 steps, 0.7 MB, fall to 406, 250, 140, 68 and
-  // none as its islands join and the wide solve takes them; kept down to a quarter, all 640 were
-  // still there at step 59's narrow phase, the run's peak; a few bouncing bodies' rows come and
-  // go without allocating).
-  if (constraints_.size() < num_rows) {
-    constraints_.resize(num_rows);
-  } else if (num_rows < constraints_.size() / 2 &&
-             constraints_.size() * sizeof(Constraint) >= k_rows_worth_giving_back) {
-    // The smaller list is made while the larger one is still there (shrink_to_fit), not after
-    // it is freed: with glibc a freed large block raises the size below which blocks come from
-    // the heap, and the new list then grew the heap for good (the pyramid's peak 0.5 MB higher).
-    constraints_.resize(num_rows);
-    constraints_.shrink_to_fit();
+  for (uint32_t i = 0; i < count; ++i) {
+    row_of_[i] = nullptr;
+    if (lane_slot(i) != k_no_rows) continue;
+    if (num_rows == row_chunks_.size() * k_row_chunk)
+      row_chunks_.push_back(std::make_unique<Constraint[]>(k_row_chunk));
+    row_of_[i] = &row_chunks_[num_rows / k_row_chunk][num_rows % k_row_chunk];
+    ++num_rows;
   }
+  // The rows stay for the next steps, so that a warmed-up step does not allocate, until a step
+  // needs fewer than half of more than k_rows_worth_giving_back: then the chunks past what it
+  // needs are given back (the pyramid's 640 scalar contacts of its first 50 steps, 0.7 MB, fall
+  // to 406, 250, 140, 68 and none as its islands join and the wide solve takes them; a few
+  // bouncing bodies' rows come and go without allocating).
+  const size_t rows_held = row_chunks_.size() * k_row_chunk;
+  if (num_rows < rows_held / 2 && rows_held * sizeof(Constraint) >= k_rows_worth_giving_back)
+    row_chunks_.resize((size_t{num_rows} + k_row_chunk - 1) / k_row_chunk);
 
   const Cache& cache = cache_;
   const float inv_dt = 1.0f / dt;
