@@ -193,8 +193,9 @@ bool EPAPenetrationDepth::build_initial_polytope() {
 }
 
 bool EPAPenetrationDepth::expand(int point, int start_face) {
-  if (++stamp_ == 0) {
-    // Wrapped around: clear the marks so that no stale stamp matches.
+  // The marks are cleared at the first expand (most queries end in GJK and never get here) and
+  // when the stamp wraps around, so that no stale mark matches.
+  if (stamp_ == 0 || ++stamp_ == 0) {
     std::fill(std::begin(checked_stamp_), std::end(checked_stamp_), 0u);
     std::fill(std::begin(visible_stamp_), std::end(visible_stamp_), 0u);
     std::fill(std::begin(point_stamp_), std::end(point_stamp_), 0u);
