@@ -1259,17 +1259,22 @@ void ContactConstraintManager::end_step(
     for (uint32_t m = 0; m < old_pair.num_manifolds; ++m) remove(m);
   }
 
-  // Sleeping pairs stay in the cache as they are, manifolds where they are (the merge above
-  // visited them in key order, and none of them is in `pairs`, so one more sort restores the
-  // order).
+  // Sleeping pairs stay in the cache as they are, manifolds where they are. They are in key
+  // order (the walk above visited them so), and none of them is in `pairs`: the two runs are
+  // merged from the back, in place. (Sorted again whole, convex_vs_mesh's 2 000 pairs with its
+  // 28 sleeping ones took 70 of finish_contacts' 110 Mcycles per 500 steps.)
   uint32_t held = held_;
   if (!kept_pairs_.empty()) {
-    for (uint32_t k : kept_pairs_) {
-      pairs.push_back(previous_pairs_[k]);
-      held += previous_pairs_[k].num_manifolds;
+    size_t from = pairs.size();
+    size_t to = from + kept_pairs_.size();
+    pairs.resize(to);
+    for (size_t k = kept_pairs_.size(); k-- > 0;) {
+      const CachedPair& kept = previous_pairs_[kept_pairs_[k]];
+      held += kept.num_manifolds;
+      while (from > 0 && cached_pair_less(kept, pairs[from - 1])) pairs[--to] = pairs[--from];
+      pairs[--to] = kept;
     }
     kept_pairs_.clear();
-    quick_sort(pairs.begin(), pairs.end(), cached_pair_less);
   }
   // Last step's manifolds that no pair holds now (gone, or left behind by a pair collided
   // again that did not fit over them: fits_in_place) are dropped once they are more than
