@@ -668,9 +668,11 @@ class ContactConstraintManager {
     return lanes_planned_ && index < added_.size() ? lane_slot_[index] : k_no_rows;
   }
   bool takes_lane(uint32_t index, const PhysicsSettings& settings) const;
-  // Prefetches what setting up the contacts `items` reads besides their headers.
+  // Prefetches what setting up the contacts `items` (or contact `index`) reads besides their
+  // headers.
   void prefetch_setup_inputs(std::span<const SolverBody> bodies,
                              const std::array<uint32_t, ContactLanes::k_width>& items) const;
+  void prefetch_setup_inputs(std::span<const SolverBody> bodies, uint32_t index) const;
   // The accumulated impulses of contact `index` when the wide solve holds them (false else).
   bool lane_lambdas(uint32_t index, float* normal, float& friction1, float& friction2,
                     float& twist) const;
