@@ -626,8 +626,9 @@ class ContactConstraintManager {
   static constexpr uint32_t k_row_chunk = 64;
   std::vector<std::unique_ptr<Constraint[]>> row_chunks_;
   // Each contact's row (null: in a lane). A pointer rather than the row's number: the solve
-  // finds a row with one load, as it did in one vector (with the number, the extra load of its
-  // chunk made convex_vs_mesh's velocity solve 3-5 % slower).
+  // finds a row with one load, as it did in one vector (with the number and its chunk,
+  // convex_vs_mesh's velocity solve read 3-5 % slower in one comparison, within the noise in
+  // the next).
   std::vector<Constraint*> row_of_;
   Constraint& row(uint32_t index) { return *row_of_[index]; }
   const Constraint& row(uint32_t index) const { return *row_of_[index]; }
