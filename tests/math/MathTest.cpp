@@ -140,6 +140,20 @@ TEST(Mat44, TransformsAndInverses) {
   EXPECT_TRUE(m.multiply3x3_transposed(m.multiply3x3(b)).is_close(b, 1e-10f));
 }
 
+// transposed3x3 swaps the upper 3×3 exactly and leaves the identity's last row and column,
+// whatever the matrix holds there.
+TEST(Mat44, Transposed3x3IsTheUpperBlocksTransposeAndTheIdentityOutside) {
+  Mat44 m;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m.set(r, c, static_cast<float>(1 + 4 * r + c) * 0.37f);
+  const Mat44 t = m.transposed3x3();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      const float expected = r < 3 && c < 3 ? m(c, r) : (r == c ? 1.0f : 0.0f);
+      EXPECT_EQ(t(r, c), expected) << "row " << r << " column " << c;
+    }
+}
+
 TEST(Mat44, QuaternionRoundTripForManyRotations) {
   Random random(11);
   for (int i = 0; i < 1000; ++i) {

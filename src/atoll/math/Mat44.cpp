@@ -54,10 +54,12 @@ Mat44 Mat44::transposed() const {
 }
 
 Mat44 Mat44::transposed3x3() const {
-  Mat44 r;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.set(i, j, (*this)(j, i));
-  return r;
+  // The upper 3×3's rows are its columns' lanes: one 4×4 transpose of the first three columns
+  // and a column of zeros (the rows' fourth lanes), then the identity's last column. Element by
+  // element it was 1.4 % of convex_vs_mesh's step (inversed_rotation_translation, per body pair).
+  __m128 c0 = c_[0].simd(), c1 = c_[1].simd(), c2 = c_[2].simd(), c3 = _mm_setzero_ps();
+  _MM_TRANSPOSE4_PS(c0, c1, c2, c3);
+  return Mat44(Vec4(c0), Vec4(c1), Vec4(c2), Vec4(0, 0, 0, 1));
 }
 
 float Mat44::determinant3x3() const { return column3(0).dot(column3(1).cross(column3(2))); }
