@@ -216,15 +216,6 @@ void BodyManager::set_shape(Body& body, Ref<const Shape> shape) {
   if (body.is_active()) body.reset_sleep_test();
 }
 
-Body* BodyManager::body_at_slot(uint32_t index) {
-  if (index >= bodies_.size() || !bodies_[index].id_.is_valid()) return nullptr;
-  return &bodies_[index];
-}
-
-const Body* BodyManager::body_at_slot(uint32_t index) const {
-  return const_cast<BodyManager*>(this)->body_at_slot(index);
-}
-
 std::vector<BodyID> BodyManager::body_ids() const {
   std::vector<BodyID> ids;
   ids.reserve(num_bodies_);

@@ -185,9 +185,15 @@ class BodyManager {
   uint32_t num_bodies() const { return num_bodies_; }
   /// Number of slots (live and free); body indices are below this.
   uint32_t num_slots() const { return bodies_.size(); }
-  /// The body in slot `index`, or nullptr for a free slot or an index past the end.
-  Body* body_at_slot(uint32_t index);
-  const Body* body_at_slot(uint32_t index) const;
+  /// The body in slot `index`, or nullptr for a free slot or an index past the end. Inline:
+  /// the narrow phase asks for two bodies per pair (1.3 % of convex_vs_mesh's step out of line).
+  Body* body_at_slot(uint32_t index) {
+    if (index >= bodies_.size() || !bodies_[index].id().is_valid()) return nullptr;
+    return &bodies_[index];
+  }
+  const Body* body_at_slot(uint32_t index) const {
+    return const_cast<BodyManager*>(this)->body_at_slot(index);
+  }
   /// Where slot `index` (< num_slots()) is stored, live or free, without reading it: for a
   /// prefetch ahead of a loop that will (core/Prefetch.h).
   const Body* slot_address(uint32_t index) const { return &bodies_[index]; }
