@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include "atoll/solver/IslandBuilder.h"
@@ -47,6 +50,48 @@ TEST(IslandBuilder, ResultDoesNotDependOnLinkOrder) {
                            backward.island_bodies(i).begin(), backward.island_bodies(i).end()));
     EXPECT_TRUE(std::equal(forward.island_items(i).begin(), forward.island_items(i).end(),
                            backward.island_items(i).begin(), backward.island_items(i).end()));
+  }
+}
+
+// Islands come largest first (by items), ties by their lowest body, whatever the counts: many
+// small islands with equal counts, islands without items (bodies alone), and one with more items
+// than a single counting pass of the sort covers.
+TEST(IslandBuilder, IslandsByItemsLargestFirstTiesByLowestBody) {
+  std::mt19937 random(11);
+  std::vector<uint8_t> movable;
+  std::vector<uint32_t> a, b;
+  // (items, lowest body) of every island, as built.
+  std::vector<std::pair<uint32_t, uint32_t>> expected;
+  for (uint32_t island = 0; island < 300; ++island) {
+    const uint32_t first = static_cast<uint32_t>(movable.size());
+    const uint32_t kind = island % 3;
+    if (kind == 0) {  // a body alone: no items
+      movable.push_back(1);
+      expected.emplace_back(0, first);
+      continue;
+    }
+    movable.insert(movable.end(), {1, 1});
+    const uint32_t items = island == 151 ? 3000 : 1 + random() % 6;
+    for (uint32_t k = 0; k < items; ++k) {
+      a.push_back(first);
+      b.push_back(first + 1);
+    }
+    expected.emplace_back(items, first);
+  }
+  std::shuffle(a.begin(), a.end(), random);  // the same pairs: each joins 2i with 2i + 1 only
+  b.clear();
+  for (uint32_t x : a) b.push_back(x + 1);
+  IslandBuilder builder;
+  builder.begin(movable);
+  for (size_t k = 0; k < a.size(); ++k) builder.link(a[k], b[k]);
+  builder.finish(a, b);
+  std::sort(expected.begin(), expected.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
+  });
+  ASSERT_EQ(builder.num_islands(), expected.size());
+  for (uint32_t r = 0; r < builder.num_islands(); ++r) {
+    EXPECT_EQ(builder.island_items(r).size(), expected[r].first) << "island " << r;
+    EXPECT_EQ(builder.island_bodies(r)[0], expected[r].second) << "island " << r;
   }
 }
 

@@ -58,8 +58,8 @@ class IslandBuilder {
   std::vector<uint32_t> island_body_begin_{0};
   std::vector<uint32_t> island_item_begin_{0};
   // finish()'s scratch, kept so that a warmed-up step does not allocate.
-  std::vector<uint32_t> root_island_, body_count_, item_count_, item_island_, order_, rank_,
-      body_fill_, item_fill_;
+  std::vector<uint32_t> root_island_, body_count_, item_count_, item_island_, order_,
+      order_scratch_, rank_, body_fill_, item_fill_;
 };
 
 }  // namespace atl
