@@ -89,14 +89,25 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   item_count.assign(num, 0);
   for (uint32_t i = 0; i < n; ++i)
     if (body_island_[i] != k_no_island) ++body_count[body_island_[i]];
+  // An item's island, with k_against_immovable set for an item against a static or kinematic
+  // body (placed after the others, below), and the number of the others per island.
   std::vector<uint32_t>& item_island = item_island_;
+  std::vector<uint32_t>& between_movable = between_movable_count_;
+  between_movable.assign(num, 0);
   item_island.assign(item_body1.size(), k_no_island);
   for (size_t k = 0; k < item_body1.size(); ++k) {
-    const uint32_t b = movable_[item_body1[k]] ? item_body1[k] : item_body2[k];
+    const bool movable1 = movable_[item_body1[k]] != 0;
+    const bool movable2 = movable_[item_body2[k]] != 0;
     // Nothing to move (say a kinematic body against a static one): no island solves it.
-    if (!movable_[b]) continue;
-    item_island[k] = body_island_[b];
-    ++item_count[item_island[k]];
+    if (!movable1 && !movable2) continue;
+    const uint32_t island = body_island_[movable1 ? item_body1[k] : item_body2[k]];
+    ++item_count[island];
+    if (movable1 && movable2) {
+      ++between_movable[island];
+      item_island[k] = island;
+    } else {
+      item_island[k] = island | k_against_immovable;
+    }
   }
 
   // Largest islands first (they take longest, so parallel solving starts them first), ties in
@@ -124,8 +135,11 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   items_.resize(island_item_begin_[num]);
   std::vector<uint32_t>& body_fill = body_fill_;
   std::vector<uint32_t>& item_fill = item_fill_;
+  std::vector<uint32_t>& against_fill = against_immovable_fill_;
   body_fill.assign(island_body_begin_.begin(), island_body_begin_.end() - 1);
   item_fill.assign(island_item_begin_.begin(), island_item_begin_.end() - 1);
+  against_fill.resize(num);
+  for (uint32_t r = 0; r < num; ++r) against_fill[r] = item_fill[r] + between_movable[order[r]];
   for (uint32_t i = 0; i < n; ++i) {
     if (body_island_[i] == k_no_island) continue;
     body_island_[i] = rank[body_island_[i]];
@@ -135,14 +149,14 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
   // Gauss-Seidel leaves the last-solved constraints the most exact, and the supports are the
   // ones that must hold (a heavy box on a light one must not drive it into the floor, seed 000
   // E1), whatever order the bodies were created in.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t k = 0; k < item_island.size(); ++k) {
-      if (item_island[k] == k_no_island) continue;
-      const bool both_movable = movable_[item_body1[k]] && movable_[item_body2[k]];
-      if (both_movable != (pass == 0)) continue;
-      const uint32_t r = rank[item_island[k]];
-      items_[item_fill[r]++] = static_cast<uint32_t>(k);
-    }
+  // One pass, each island's two kinds filled from their own starts.
+  for (size_t k = 0; k < item_island.size(); ++k) {
+    const uint32_t island = item_island[k];
+    if (island == k_no_island) continue;
+    if ((island & k_against_immovable) == 0)
+      items_[item_fill[rank[island]]++] = static_cast<uint32_t>(k);
+    else
+      items_[against_fill[rank[island & ~k_against_immovable]]++] = static_cast<uint32_t>(k);
   }
 }
 

@@ -58,8 +58,11 @@ class IslandBuilder {
   std::vector<uint32_t> island_body_begin_{0};
   std::vector<uint32_t> island_item_begin_{0};
   // finish()'s scratch, kept so that a warmed-up step does not allocate.
-  std::vector<uint32_t> root_island_, body_count_, item_count_, item_island_, order_,
-      order_scratch_, rank_, body_fill_, item_fill_;
+  std::vector<uint32_t> root_island_, body_count_, item_count_, between_movable_count_,
+      item_island_, order_, order_scratch_, rank_, body_fill_, item_fill_, against_immovable_fill_;
+  // Set in item_island_ for an item against an immovable body (island numbers stay below it:
+  // each island has a movable body).
+  static constexpr uint32_t k_against_immovable = 0x80000000u;
 };
 
 }  // namespace atl
