@@ -82,6 +82,8 @@ void IslandBuilder::finish(std::span<const uint32_t> item_body1,
     body_island_[i] = root_island[root];
   }
 
+  ATOLL_ASSERT(num < k_against_immovable, "island numbers leave k_against_immovable free");
+
   // Count bodies and items per island.
   std::vector<uint32_t>& body_count = body_count_;
   std::vector<uint32_t>& item_count = item_count_;

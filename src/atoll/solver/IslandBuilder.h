@@ -60,8 +60,8 @@ class IslandBuilder {
   // finish()'s scratch, kept so that a warmed-up step does not allocate.
   std::vector<uint32_t> root_island_, body_count_, item_count_, between_movable_count_,
       item_island_, order_, order_scratch_, rank_, body_fill_, item_fill_, against_immovable_fill_;
-  // Set in item_island_ for an item against an immovable body (island numbers stay below it:
-  // each island has a movable body).
+  // Set in item_island_ for an item against an immovable body. Island numbers stay below it:
+  // there are no more islands than bodies, and finish() asserts it.
   static constexpr uint32_t k_against_immovable = 0x80000000u;
 };
 
