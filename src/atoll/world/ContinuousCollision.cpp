@@ -4,6 +4,7 @@
 
 #include "atoll/collision/narrowphase/ShapeCast.h"
 #include "atoll/core/QuickSort.h"
+#include "atoll/core/ShareClaims.h"
 #include "atoll/world/ContactOrder.h"
 #include "atoll/world/StepContext.h"
 
@@ -13,9 +14,15 @@ namespace {
 
 constexpr uint32_t k_none = SolverBodies::k_none;
 
-// CCD bodies per range of the casts: a cast takes about half a microsecond to several (a body
-// with many candidates), so ranges of 16 balance the workers and cost little to take.
+// CCD bodies per take of the casts: a cast takes about half a microsecond to several (a body
+// with many candidates), so takes of 16 cost little. Each worker casts one contiguous share of
+// the bodies (in solver-body order: much the same bodies as its share of the other stages), 16 at
+// a time, and one whose share is done takes k_ccd_bodies_steal at a time from the back of the
+// others' (parallel_for_claimed_shares). Handed out as ranges of 16 from one counter, the
+// 2-thread CCD of highspeed took 254 ms per 300 steps against 241 now (medians of 8 alternating
+// runs).
 constexpr uint32_t k_ccd_bodies_per_range = 16;
+constexpr uint32_t k_ccd_bodies_steal = 4;
 
 // Chooses a CCD body's hit among every leaf hit of its casts, as Jolt does: a hit counts only
 // when the body approaches the surface by more than the penetration it may end with (a surface
@@ -292,11 +299,12 @@ void ccd(StepContext& ctx) {
       ctx.contact_listener == nullptr ? *ctx.jobs : static_cast<JobSystem&>(inline_jobs);
   if (ctx.ccd_workers.size() < jobs.num_workers()) ctx.ccd_workers.resize(jobs.num_workers());
   const StepContext& shared = ctx;
-  parallel_for(jobs, count, k_ccd_bodies_per_range,
-               [&](uint32_t begin, uint32_t end, uint32_t worker) {
-                 for (uint32_t k = begin; k < end; ++k)
-                   find_ccd_hit(shared, ctx.ccd_bodies[k], ctx.ccd_workers[worker].candidates, k);
-               });
+  parallel_for_claimed_shares(
+      jobs, count, k_ccd_bodies_per_range / 2, k_ccd_bodies_per_range, k_ccd_bodies_steal,
+      [&](uint32_t begin, uint32_t end, uint32_t worker) {
+        for (uint32_t k = begin; k < end; ++k)
+          find_ccd_hit(shared, ctx.ccd_bodies[k], ctx.ccd_workers[worker].candidates, k);
+      });
   resolve_ccd(ctx);
 }
 
