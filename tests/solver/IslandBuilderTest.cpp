@@ -72,14 +72,11 @@ TEST(IslandBuilder, IslandsByItemsLargestFirstTiesByLowestBody) {
     }
     movable.insert(movable.end(), {1, 1});
     const uint32_t items = island == 151 ? 3000 : 1 + random() % 6;
-    for (uint32_t k = 0; k < items; ++k) {
-      a.push_back(first);
-      b.push_back(first + 1);
-    }
+    a.insert(a.end(), items, first);
     expected.emplace_back(items, first);
   }
-  std::shuffle(a.begin(), a.end(), random);  // the same pairs: each joins 2i with 2i + 1 only
-  b.clear();
+  // In shuffled order; each item joins an island's first body with the one after it.
+  std::shuffle(a.begin(), a.end(), random);
   for (uint32_t x : a) b.push_back(x + 1);
   IslandBuilder builder;
   builder.begin(movable);

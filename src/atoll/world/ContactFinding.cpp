@@ -328,15 +328,16 @@ void add_pair_contacts(StepContext& ctx, NarrowPhasePair& np, NarrowPhaseTally& 
 constexpr uint32_t k_lookup_share = 256;
 constexpr uint32_t k_admit_share = 256;
 // Pass 2's shape tests run in one contiguous share of the batch's pairs per worker (none below
-// k_pair_range / 2 pairs: a few pairs of two boxes are not worth waking another core for), taken
-// k_pair_range at a time, a worker whose share is done taking k_pair_steal at a time from the
+// k_pair_share pairs: a few pairs of two boxes are not worth waking another core for), taken
+// k_pair_take at a time, a worker whose share is done taking k_pair_steal at a time from the
 // back of the others' (parallel_for_claimed_shares): the pairs are in body order, so a share
 // reads much the same bodies as the look-ups' share on that core, and pairs of very different
 // cost (two spheres, a convex hull against a mesh) still end together. Handed out as ranges of
-// 16 from one counter, the 2-thread narrow phase took, in ms per 300 steps (medians of 5-8
-// alternating runs), 366 against 327 now on convex_vs_mesh, 112 against 102 on highspeed, 185
-// against 179 on the pyramid.
-constexpr uint32_t k_pair_range = 16;
+// 16 from one counter, the 2-thread narrow phase took, in ms per 300 steps (medians of 5
+// alternating runs), 364 against 321 now on convex_vs_mesh, 112 against 102 on highspeed, 192
+// against 186 on the pyramid.
+constexpr uint32_t k_pair_share = 8;
+constexpr uint32_t k_pair_take = 16;
 constexpr uint32_t k_pair_steal = 4;
 // Pairs whose shape tests run before pass 3 adds their contacts (collide_round): bounds the
 // workers' manifold lists to about this many manifolds (192 bytes each), where one batch of
@@ -501,7 +502,7 @@ void collide_round(StepContext& ctx, std::span<const BodyPair> pairs, NarrowPhas
   for (uint32_t first = 0; first < num_collide || next_add < count; first += k_collide_batch) {
     const uint32_t last = std::min(num_collide, first + k_collide_batch);
     for (NarrowPhaseWorker& worker : ctx.narrow_workers) worker.manifolds.clear();
-    parallel_for_claimed_shares(jobs, last - first, k_pair_range / 2, k_pair_range, k_pair_steal,
+    parallel_for_claimed_shares(jobs, last - first, k_pair_share, k_pair_take, k_pair_steal,
                                 [&](uint32_t begin, uint32_t end, uint32_t worker) {
                                   for (uint32_t k = first + begin; k < first + end; ++k) {
                                     const uint32_t pair = ctx.narrow_collide[k];

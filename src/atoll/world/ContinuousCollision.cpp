@@ -14,14 +14,15 @@ namespace {
 
 constexpr uint32_t k_none = SolverBodies::k_none;
 
-// CCD bodies per take of the casts: a cast takes about half a microsecond to several (a body
-// with many candidates), so takes of 16 cost little. Each worker casts one contiguous share of
-// the bodies (in solver-body order: much the same bodies as its share of the other stages), 16 at
-// a time, and one whose share is done takes k_ccd_bodies_steal at a time from the back of the
-// others' (parallel_for_claimed_shares). Handed out as ranges of 16 from one counter, the
-// 2-thread CCD of highspeed took 254 ms per 300 steps against 241 now (medians of 8 alternating
-// runs).
-constexpr uint32_t k_ccd_bodies_per_range = 16;
+// The casts: each worker casts one contiguous share of the bodies (in solver-body order: much
+// the same bodies as its share of the other stages; none below k_ccd_bodies_per_share bodies),
+// k_ccd_bodies_per_take at a time, and one whose share is done takes k_ccd_bodies_steal at a
+// time from the back of the others' (parallel_for_claimed_shares). A cast takes about half a
+// microsecond to several (a body with many candidates), so takes of 16 cost little. Handed out
+// as ranges of 16 from one counter, the 2-thread CCD of highspeed took 254 ms per 300 steps
+// against 241 now (medians of 8 alternating runs).
+constexpr uint32_t k_ccd_bodies_per_share = 8;
+constexpr uint32_t k_ccd_bodies_per_take = 16;
 constexpr uint32_t k_ccd_bodies_steal = 4;
 
 // Chooses a CCD body's hit among every leaf hit of its casts, as Jolt does: a hit counts only
@@ -300,7 +301,7 @@ void ccd(StepContext& ctx) {
   if (ctx.ccd_workers.size() < jobs.num_workers()) ctx.ccd_workers.resize(jobs.num_workers());
   const StepContext& shared = ctx;
   parallel_for_claimed_shares(
-      jobs, count, k_ccd_bodies_per_range / 2, k_ccd_bodies_per_range, k_ccd_bodies_steal,
+      jobs, count, k_ccd_bodies_per_share, k_ccd_bodies_per_take, k_ccd_bodies_steal,
       [&](uint32_t begin, uint32_t end, uint32_t worker) {
         for (uint32_t k = begin; k < end; ++k)
           find_ccd_hit(shared, ctx.ccd_bodies[k], ctx.ccd_workers[worker].candidates, k);
