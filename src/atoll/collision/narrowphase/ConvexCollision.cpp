@@ -184,7 +184,15 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
   const float core_radius = core->convex_radius() + max_separation;
   const float epa_grow = epa_growth(max_separation, convex, a.scale);
   const AddConvexRadius<ConvexSupport> grown(*full, epa_grow);
-  const Vec3 center = convex.local_bounds().center() * a.scale;
+  const AABox bounds = convex.local_bounds();
+  const Vec3 center = bounds.center() * a.scale;
+  // Two cheap separations before GJK (most triangles the mesh query returns do not touch A: on
+  // convex_vs_mesh 82 % of them). A triangle farther than this from A's full shape cannot be
+  // within GJK's reach of A's core (core_radius), so skipping it changes nothing; the collision
+  // tolerance keeps the float rounding of the tests on the safe side.
+  const float reject_distance = max_separation + settings.collision_tolerance;
+  const AABox near_a =
+      AABox::from_two_points(bounds.min * a.scale, bounds.max * a.scale).expanded(reject_distance);
   EPAPenetrationDepth epa;
   ManifoldMerger merger;
 
@@ -202,6 +210,10 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
     // Only the front face collides (as Jolt's default): a convex whose centre is behind the
     // triangle's plane is inside or below the surface and is not pushed further through it.
     if (face_normal.is_near_zero() || (center - w0).dot(face_normal) < 0.0f) return;
+    // Outside A's bounds, or A's deepest point toward the triangle's plane is above it.
+    const AABox triangle_box(Vec3::min(Vec3::min(w0, w1), w2), Vec3::max(Vec3::max(w0, w1), w2));
+    if (!near_a.overlaps(triangle_box)) return;
+    if ((full->get_support(-face_normal) - w0).dot(face_normal) > reject_distance) return;
 
     const TriangleConvex triangle{w0, w1, w2};
     Vec3 axis = -face_normal;
