@@ -206,13 +206,14 @@ void collide_convex_vs_triangles(const ShapeInstance& a, const ShapeInstance& b,
       std::swap(w1, w2);
       active_edges = swap_winding_edges(active_edges);
     }
+    // Outside A's bounds (in A's space, tighter than the mesh query's box)?
+    const AABox triangle_box(Vec3::min(Vec3::min(w0, w1), w2), Vec3::max(Vec3::max(w0, w1), w2));
+    if (!near_a.overlaps(triangle_box)) return;
     const Vec3 face_normal = (w1 - w0).cross(w2 - w0).normalized_or(Vec3::zero());
     // Only the front face collides (as Jolt's default): a convex whose centre is behind the
     // triangle's plane is inside or below the surface and is not pushed further through it.
     if (face_normal.is_near_zero() || (center - w0).dot(face_normal) < 0.0f) return;
-    // Outside A's bounds, or A's deepest point toward the triangle's plane is above it.
-    const AABox triangle_box(Vec3::min(Vec3::min(w0, w1), w2), Vec3::max(Vec3::max(w0, w1), w2));
-    if (!near_a.overlaps(triangle_box)) return;
+    // A's deepest point toward the triangle's plane above it?
     if ((full->get_support(-face_normal) - w0).dot(face_normal) > reject_distance) return;
 
     const TriangleConvex triangle{w0, w1, w2};
