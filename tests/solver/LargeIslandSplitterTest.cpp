@@ -9,8 +9,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <set>
+#include <utility>
 #include <vector>
+
+#include "atoll/constraint/ConstraintManager.h"
+#include "atoll/solver/IslandBuilder.h"
+#include "atoll/solver/IslandSolver.h"
 
 namespace atl {
 namespace large_island_splitter_test {
@@ -306,6 +312,81 @@ TEST(LargeIslandSplitter, SameInputSameSplitsAndScratchIsReset) {
     EXPECT_EQ(std::vector<uint32_t>(splitter.island(0).contacts(s).begin(),
                                     splitter.island(0).contacts(s).end()),
               first[s]);
+}
+
+// Every island's splits as lists: per split, its contacts, then whether it is the
+// non-parallel one.
+std::vector<std::vector<std::vector<uint32_t>>> all_splits(const Splitter& splitter,
+                                                           uint32_t num_islands) {
+  std::vector<std::vector<std::vector<uint32_t>>> out(num_islands);
+  for (uint32_t i = 0; i < num_islands; ++i) {
+    const IslandSplits splits = splitter.island(i);
+    for (uint32_t s = 0; s < splits.num_splits(); ++s) {
+      out[i].emplace_back(splits.contacts(s).begin(), splits.contacts(s).end());
+      out[i].back().push_back(splits.is_non_parallel(s) ? 1u : 0u);
+    }
+  }
+  return out;
+}
+
+// colour_all fits every contact of the step at once, before the islands are known (with
+// threads, beside the linking); prepare then splits each island from that fit. It must give
+// exactly the splits of fitting each island's own items, in every case the step meets: several
+// large islands, small ones, contacts against immovable bodies (fitted after the island's
+// others), a contact with no movable body (in no island), and contacts whose index order is
+// not their key order (the counting sort in place of the merge).
+TEST(LargeIslandSplitter, TheFitOfTheWholeStepGivesEveryIslandItsOwnSplits) {
+  Island step;
+  const uint32_t floor = step.add_body(false);
+  const uint32_t kinematic = step.add_body(false);
+  // Two layers of boxes (two large islands) and a few small islands, numbered interleaved.
+  const uint32_t first = static_cast<uint32_t>(step.movable.size());
+  for (uint32_t i = 0; i < 2 * 144 + 6; ++i) step.add_body(true);
+  const auto box = [&](uint32_t layer, uint32_t x, uint32_t z) {
+    return first + 2 * (x + 12 * z) + layer;
+  };
+  std::mt19937 random(7);
+  std::vector<std::pair<uint32_t, uint32_t>> contacts;
+  for (uint32_t layer = 0; layer < 2; ++layer)
+    for (uint32_t z = 0; z < 12; ++z)
+      for (uint32_t x = 0; x < 12; ++x) {
+        if (x + 1 < 12) contacts.emplace_back(box(layer, x, z), box(layer, x + 1, z));
+        if (z + 1 < 12) contacts.emplace_back(box(layer, x, z), box(layer, x, z + 1));
+        contacts.emplace_back(layer == 0 ? floor : kinematic, box(layer, x, z));
+      }
+  for (uint32_t k = 0; k < 6; k += 2) contacts.emplace_back(first + 288 + k, first + 289 + k);
+  contacts.emplace_back(floor, kinematic);  // nothing movable: in no island
+  for (int order = 0; order < 2; ++order) {
+    // First in key order, then shuffled (the keys fall many times).
+    if (order == 1) std::shuffle(contacts.begin(), contacts.end(), random);
+    Island island = step;
+    for (const auto& [a, b] : contacts) island.contact(a, b);
+    IslandBuilder islands;
+    islands.begin(island.movable);
+    for (size_t k = 0; k < contacts.size(); ++k)
+      if (island.movable[contacts[k].first] && island.movable[contacts[k].second])
+        islands.link(contacts[k].first, contacts[k].second);
+    islands.finish(island.contact_body1, island.contact_body2);
+    ASSERT_EQ(islands.num_islands(), 5u);
+    IslandConstraints no_constraints;
+    no_constraints.begin.assign(islands.num_islands() + 1, 0);
+    const ConstraintManager joints;
+
+    Splitter own_fit;
+    own_fit.prepare(true, islands, no_constraints, joints, island.contact_body1,
+                    island.contact_body2, island.movable);
+    ASSERT_EQ(own_fit.num_split_islands(), 2u);
+    Splitter whole_step;
+    whole_step.colour_all({}, {}, island.contact_body1, island.contact_body2, island.movable);
+    whole_step.prepare(true, islands, no_constraints, joints, island.contact_body1,
+                       island.contact_body2, island.movable);
+    EXPECT_EQ(all_splits(whole_step, 5), all_splits(own_fit, 5)) << "order " << order;
+    // The fit is for one prepare only: the next one fits each island itself again.
+    whole_step.prepare(true, islands, no_constraints, joints, island.contact_body1,
+                       island.contact_body2, island.movable);
+    EXPECT_EQ(all_splits(whole_step, 5), all_splits(own_fit, 5)) << "order " << order;
+    for (uint32_t i = 0; i < 2; ++i) EXPECT_GE(own_fit.island(i).num_splits(), 4u);
+  }
 }
 
 }  // namespace

@@ -83,7 +83,8 @@ void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager&
 void build_islands(const ContactConstraintManager& contacts, ConstraintManager& constraints,
                    SolverBodies& solver, BodyManager& body_manager, IslandBuilder& islands,
                    IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
-                   std::vector<uint32_t>& body2, JobSystem& jobs) {
+                   std::vector<uint32_t>& body2, JobSystem& jobs, void (*beside)(void* context),
+                   void* beside_context) {
   // This step's constraints: a constraint with no movable body has nothing to move. Each
   // constraint is read once, by a worker (the solve left each in the cache of the core that
   // solved it: on 2 threads, joint_grid's 20 000 read on the caller took 1.7 times as long as
@@ -155,35 +156,52 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
       if (concurrent) islands.link_concurrent(body1[i], body2[i]);
     }
   });
-  if (!concurrent)
-    for (uint32_t i = 0; i < n; ++i) islands.link(body1[i], body2[i]);
   const uint32_t m = constraints.num_solved();
-  for (uint32_t i = 0; i < m; ++i) {
-    const uint32_t a = constraints.solved_body1(i);
-    const uint32_t b = constraints.solved_body2(i);
-    if (a != ConstraintManager::k_world_entry && b != ConstraintManager::k_world_entry)
-      islands.link(a, b);
-  }
-  islands.finish(body1, body2);
+  const ConstraintManager& solved = constraints;
+  const auto link_and_build = [&] {
+    if (!concurrent)
+      for (uint32_t i = 0; i < n; ++i) islands.link(body1[i], body2[i]);
+    for (uint32_t i = 0; i < m; ++i) {
+      const uint32_t a = solved.solved_body1(i);
+      const uint32_t b = solved.solved_body2(i);
+      if (a != ConstraintManager::k_world_entry && b != ConstraintManager::k_world_entry)
+        islands.link(a, b);
+    }
+    islands.finish(body1, body2);
 
-  // Each constraint goes to the island of its movable body, keeping the solve order.
-  const uint32_t num_islands = islands.num_islands();
-  IslandConstraints& ic = island_constraints;
-  ic.begin.assign(num_islands + 1, 0);
-  ic.island_of.resize(m);
-  for (uint32_t i = 0; i < m; ++i) {
-    const uint32_t a = constraints.solved_body1(i);
-    const uint32_t b = constraints.solved_body2(i);
-    const uint32_t s = a != ConstraintManager::k_world_entry && solver.movable[a] != 0 ? a : b;
-    ic.island_of[i] = islands.island_of_body(s);
-    ++ic.begin[ic.island_of[i] + 1];
+    // Each constraint goes to the island of its movable body, keeping the solve order.
+    const uint32_t num_islands = islands.num_islands();
+    IslandConstraints& ic = island_constraints;
+    ic.begin.assign(num_islands + 1, 0);
+    ic.island_of.resize(m);
+    for (uint32_t i = 0; i < m; ++i) {
+      const uint32_t a = solved.solved_body1(i);
+      const uint32_t b = solved.solved_body2(i);
+      const uint32_t s = a != ConstraintManager::k_world_entry && solver.movable[a] != 0 ? a : b;
+      ic.island_of[i] = islands.island_of_body(s);
+      ++ic.begin[ic.island_of[i] + 1];
+    }
+    for (uint32_t i = 0; i < num_islands; ++i) ic.begin[i + 1] += ic.begin[i];
+    ic.items.resize(m);
+    // Fill with a moving cursor per island (island_of is reused as the cursor's source).
+    for (uint32_t i = 0; i < m; ++i) ic.items[ic.begin[ic.island_of[i]]++] = i;
+    for (uint32_t i = num_islands; i > 0; --i) ic.begin[i] = ic.begin[i - 1];
+    ic.begin[0] = 0;
+  };
+  if (beside != nullptr) {
+    // The linking and the island lists on the caller (they read what it read above, with
+    // k_serial_link_workers), `beside` on the next worker.
+    parallel_for(jobs, 2, 1, [&](uint32_t first, uint32_t last, uint32_t) {
+      for (uint32_t task = first; task < last; ++task) {
+        if (task == 0)
+          link_and_build();
+        else
+          beside(beside_context);
+      }
+    });
+  } else {
+    link_and_build();
   }
-  for (uint32_t i = 0; i < num_islands; ++i) ic.begin[i + 1] += ic.begin[i];
-  ic.items.resize(m);
-  // Fill with a moving cursor per island (island_of is reused as the cursor's source).
-  for (uint32_t i = 0; i < m; ++i) ic.items[ic.begin[ic.island_of[i]]++] = i;
-  for (uint32_t i = num_islands; i > 0; --i) ic.begin[i] = ic.begin[i - 1];
-  ic.begin[0] = 0;
   // MotionProperties::island_index: this step's island of each moving body (kinematic: none),
   // in the per-body stages' shares (each core writes the bodies it wrote in apply_forces).
   parallel_for_shares(jobs, static_cast<uint32_t>(solver.moving.size()), k_body_share,

@@ -23,6 +23,13 @@
 // body, so their order does not change the solve, and in this one the workers' shares of every
 // split touch much the same bodies).
 //
+// The greedy fit of an island depends on its own items only (no two islands share a movable
+// body, and immovable bodies block nothing), so it can also run over every item of the step at
+// once, before the islands are known (colour_all): constraints in solve order, then the contacts
+// between two movable bodies, then those against an immovable one, each in index order — the
+// order of every island's items (IslandBuilder) — gives each island the same splits. With
+// threads, build_islands runs it on one worker while the caller links the islands.
+//
 // The splits of every island are made once per collision step, before the velocity solve, and
 // the position solve reuses them (seed 001 §4.5). Everything is a function of the island's items
 // in order, so the splits — and the solve through them — are deterministic. All storage is kept
@@ -121,6 +128,17 @@ class LargeIslandSplitter {
                std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
                std::span<const uint8_t> movable);
 
+  /// Optional, before prepare, for the step's items as a whole: each solved constraint k
+  /// (joining solver bodies constraint_body1[k] and constraint_body2[k]) and each contact i
+  /// (contact_body1[i], contact_body2[i]) gets the split that the greedy fit of its island
+  /// will give it; prepare then splits the islands from these (the same splits, bit for bit)
+  /// instead of fitting each island's items itself. Costs a pass over every item, so worth it
+  /// only where it runs beside other work.
+  void colour_all(std::span<const uint32_t> constraint_body1,
+                  std::span<const uint32_t> constraint_body2,
+                  std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
+                  std::span<const uint8_t> movable);
+
   /// Starts a step without islands: `num_islands` islands, none split yet, `num_bodies` solver
   /// bodies. (prepare calls it; tests call it before split_island.)
   void begin(uint32_t num_islands, uint32_t num_bodies);
@@ -129,13 +147,15 @@ class LargeIslandSplitter {
   /// constraint_body1[k] and constraint_body2[k], contact item k joins contact_body1[k] and
   /// contact_body2[k]; an index at or past movable.size() (the world) is immovable.
   /// `island_bodies` are the island's movable bodies (their masks are cleared afterwards).
+  /// `coloured`: the items' splits are colour_all's, made for this step's items (prepare).
   bool split_island(uint32_t island, std::span<const uint32_t> island_bodies,
                     std::span<const uint32_t> constraint_items,
                     std::span<const uint32_t> constraint_body1,
                     std::span<const uint32_t> constraint_body2,
                     std::span<const uint32_t> contact_items,
                     std::span<const uint32_t> contact_body1,
-                    std::span<const uint32_t> contact_body2, std::span<const uint8_t> movable);
+                    std::span<const uint32_t> contact_body2, std::span<const uint8_t> movable,
+                    bool coloured = false);
 
   /// The splits of island `i` this step (empty when it is not split).
   IslandSplits island(uint32_t i) const;
@@ -155,6 +175,8 @@ class LargeIslandSplitter {
   std::vector<uint32_t> constraint_items_;
   std::vector<uint32_t> contact_items_;
   uint32_t num_split_islands_ = 0;
+  // The first fit of one item whose bodies are b1 and b2, noted in their masks.
+  uint8_t fit(uint32_t b1, uint32_t b2, std::span<const uint8_t> movable);
   // contact_order_ = positions 0 … n-1 of `contact_items` ordered by their lower movable body
   // (an index at or past movable.size() is immovable), ties in position order. The keys are
   // bodies of `island_bodies` (ascending).
@@ -170,6 +192,11 @@ class LargeIslandSplitter {
   std::vector<uint8_t> item_split_;
   std::vector<uint32_t> body_cursor_;
   std::vector<uint32_t> contact_order_;
+  // colour_all's fit of every solved constraint and contact, for the next prepare only.
+  std::vector<uint8_t> constraint_split_;
+  std::vector<uint8_t> contact_split_;
+  std::vector<uint32_t> against_;  // colour_all's contacts against an immovable body
+  bool coloured_ = false;
 };
 
 }  // namespace atl

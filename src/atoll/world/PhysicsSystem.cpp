@@ -189,22 +189,14 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
         [&] { gather_solver_bodies(body_manager_, solver, *ctx.jobs); });
   timed(Stage::narrow_phase, [&] { narrow_phase(ctx); });
   timed(Stage::build_islands, [&] {
-    build_islands(contact_manager_, constraint_manager_, solver, body_manager_, islands,
-                  ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2, *ctx.jobs);
+    build_islands(
+        contact_manager_, constraint_manager_, solver, body_manager_, islands,
+        ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2, *ctx.jobs,
+        [](void* system) { static_cast<PhysicsSystem*>(system)->beside_island_linking(); }, this);
     // Stage split_islands (timed with the islands): the large islands' splits for both solves.
-    // It runs on one thread, so the contacts that this step did not add again are found beside
-    // it, for finish_contacts (the two read different data and write only their own): on the
-    // pyramid that search took 19-21 ms per 500 steps of finish_contacts' 29-37, on one thread.
-    parallel_for(*ctx.jobs, 2, 1, [&](uint32_t first, uint32_t last, uint32_t) {
-      for (uint32_t task = first; task < last; ++task) {
-        if (task == 0)
-          ctx.splitter.prepare(settings_.use_large_island_splitter, islands, ctx.island_constraints,
-                               constraint_manager_, ctx.constraint_body1, ctx.constraint_body2,
-                               solver.movable);
-        else
-          contact_manager_.find_gone_contacts();
-      }
-    });
+    ctx.splitter.prepare(settings_.use_large_island_splitter, islands, ctx.island_constraints,
+                         constraint_manager_, ctx.constraint_body1, ctx.constraint_body2,
+                         solver.movable);
   });
   result.num_islands = islands.num_islands();
   result.num_split_islands = ctx.splitter.num_split_islands();
@@ -324,6 +316,22 @@ void PhysicsSystem::quarantine_non_finite() {
     (void)removed;
     ctx_.result->quarantined.push_back(body.id());
   }
+}
+
+void PhysicsSystem::beside_island_linking() {
+  // The linking runs on one thread. Beside it: the contacts that this step did not add again,
+  // for finish_contacts (on the pyramid that search took 19-21 ms per 500 steps of
+  // finish_contacts' 29-37, on one thread), and, with threads and enough items for a large
+  // island, the splitter's fit of every item (LargeIslandSplitter::colour_all), which the
+  // splitter would otherwise make island by island after the linking, on one thread as well.
+  // With one worker this runs after the linking, and the fit is left to the splitter.
+  const uint32_t items = constraint_manager_.num_solved() + contact_manager_.num_constraints();
+  if (settings_.use_large_island_splitter && ctx_.jobs->num_workers() > 1 &&
+      items > LargeIslandSplitter::k_large_island_threshold)
+    ctx_.splitter.colour_all(constraint_manager_.solved_bodies1(),
+                             constraint_manager_.solved_bodies2(), ctx_.constraint_body1,
+                             ctx_.constraint_body2, ctx_.solver.movable);
+  contact_manager_.find_gone_contacts();
 }
 
 void PhysicsSystem::update_bounds(float dt) {

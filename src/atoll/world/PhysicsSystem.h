@@ -176,6 +176,8 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   void step(float dt, bool last, int collision_step, UpdateResult& result);
   // Stage find_pairs (with the max_body_pairs cap).
   void find_pairs();
+  // Stage build_islands, what runs beside the linking (build_islands' `beside`).
+  void beside_island_linking();
   // Stage write_back, last part: quarantines the bodies find_non_finite listed.
   void quarantine_non_finite();
   // Stage update_bounds.
