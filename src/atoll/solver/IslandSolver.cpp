@@ -157,13 +157,12 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
     }
   });
   const uint32_t m = constraints.num_solved();
-  const ConstraintManager& solved = constraints;
   const auto link_and_build = [&] {
     if (!concurrent)
       for (uint32_t i = 0; i < n; ++i) islands.link(body1[i], body2[i]);
     for (uint32_t i = 0; i < m; ++i) {
-      const uint32_t a = solved.solved_body1(i);
-      const uint32_t b = solved.solved_body2(i);
+      const uint32_t a = constraints.solved_body1(i);
+      const uint32_t b = constraints.solved_body2(i);
       if (a != ConstraintManager::k_world_entry && b != ConstraintManager::k_world_entry)
         islands.link(a, b);
     }
@@ -175,8 +174,8 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
     ic.begin.assign(num_islands + 1, 0);
     ic.island_of.resize(m);
     for (uint32_t i = 0; i < m; ++i) {
-      const uint32_t a = solved.solved_body1(i);
-      const uint32_t b = solved.solved_body2(i);
+      const uint32_t a = constraints.solved_body1(i);
+      const uint32_t b = constraints.solved_body2(i);
       const uint32_t s = a != ConstraintManager::k_world_entry && solver.movable[a] != 0 ? a : b;
       ic.island_of[i] = islands.island_of_body(s);
       ++ic.begin[ic.island_of[i] + 1];
@@ -188,20 +187,16 @@ void build_islands(const ContactConstraintManager& contacts, ConstraintManager& 
     for (uint32_t i = num_islands; i > 0; --i) ic.begin[i] = ic.begin[i - 1];
     ic.begin[0] = 0;
   };
-  if (beside != nullptr) {
-    // The linking and the island lists on the caller (they read what it read above, with
-    // k_serial_link_workers), `beside` on the next worker.
-    parallel_for(jobs, 2, 1, [&](uint32_t first, uint32_t last, uint32_t) {
-      for (uint32_t task = first; task < last; ++task) {
-        if (task == 0)
-          link_and_build();
-        else
-          beside(beside_context);
-      }
-    });
-  } else {
-    link_and_build();
-  }
+  // The linking and the island lists on the caller (they read what it read above, with
+  // k_serial_link_workers), `beside` on the next worker.
+  parallel_for(jobs, 2, 1, [&](uint32_t first, uint32_t last, uint32_t) {
+    for (uint32_t task = first; task < last; ++task) {
+      if (task == 0)
+        link_and_build();
+      else
+        beside(beside_context);
+    }
+  });
   // MotionProperties::island_index: this step's island of each moving body (kinematic: none),
   // in the per-body stages' shares (each core writes the bodies it wrote in apply_forces).
   parallel_for_shares(jobs, static_cast<uint32_t>(solver.moving.size()), k_body_share,

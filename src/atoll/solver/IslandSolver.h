@@ -96,15 +96,15 @@ void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager&
 /// bodies of every contact and constraint (a static body, a kinematic one or the world links
 /// nothing), builds the islands, sorts the constraints into them and stores each moving body's
 /// island in its MotionProperties. `body1`/`body2` are scratch for the contacts' bodies. The
-/// contacts' bodies are read and linked on every worker of `jobs`. `beside(context)`, when
-/// given, runs on another worker while the caller links and builds the islands (after it, with
-/// one worker): work that needs the solved constraints and `body1`/`body2`, which are final by
+/// contacts' bodies are read and linked on every worker of `jobs`. `beside(beside_context)`
+/// runs on another worker while the caller links and builds the islands (after it, with one
+/// worker): work that needs the solved constraints and `body1`/`body2`, which are final by
 /// then, but not the islands. (A plain function and its context: a step allocates nothing.)
 void build_islands(const ContactConstraintManager& contacts, ConstraintManager& constraints,
                    SolverBodies& solver, BodyManager& body_manager, IslandBuilder& islands,
                    IslandConstraints& island_constraints, std::vector<uint32_t>& body1,
-                   std::vector<uint32_t>& body2, JobSystem& jobs,
-                   void (*beside)(void* context) = nullptr, void* beside_context = nullptr);
+                   std::vector<uint32_t>& body2, JobSystem& jobs, void (*beside)(void* context),
+                   void* beside_context);
 
 /// The island stages' per-step results and per-worker scratch, kept in the step context so
 /// that a warmed-up step allocates nothing.

@@ -10,6 +10,16 @@
 
 namespace atl {
 
+namespace {
+
+// Whether solver body `b` is moved by impulses (an index at or past movable.size(), the world,
+// is not).
+bool is_movable(uint32_t b, std::span<const uint8_t> movable) {
+  return b < movable.size() && movable[b] != 0;
+}
+
+}  // namespace
+
 uint32_t IslandSplits::num_batches(uint32_t s) const {
   return (num_items(s) + LargeIslandSplitter::k_batch_size - 1) / LargeIslandSplitter::k_batch_size;
 }
@@ -39,8 +49,8 @@ void LargeIslandSplitter::begin(uint32_t num_islands, uint32_t num_bodies) {
 }
 
 uint8_t LargeIslandSplitter::fit(uint32_t b1, uint32_t b2, std::span<const uint8_t> movable) {
-  const bool m1 = b1 < movable.size() && movable[b1] != 0;
-  const bool m2 = b2 < movable.size() && movable[b2] != 0;
+  const bool m1 = is_movable(b1, movable);
+  const bool m2 = is_movable(b2, movable);
   const uint32_t used = (m1 ? body_mask_[b1] : 0u) | (m2 ? body_mask_[b2] : 0u);
   constexpr uint32_t k_parallel = (1u << k_non_parallel_split) - 1u;
   const uint32_t free = ~used & k_parallel;
@@ -69,8 +79,8 @@ void LargeIslandSplitter::colour_all(std::span<const uint32_t> constraint_body1,
   for (size_t k = 0; k < contact_body1.size(); ++k) {
     const uint32_t b1 = contact_body1[k];
     const uint32_t b2 = contact_body2[k];
-    const bool m1 = b1 < movable.size() && movable[b1] != 0;
-    const bool m2 = b2 < movable.size() && movable[b2] != 0;
+    const bool m1 = is_movable(b1, movable);
+    const bool m2 = is_movable(b2, movable);
     if (m1 && m2)
       contact_split_[k] = fit(b1, b2, movable);
     else if (m1 || m2)
@@ -221,8 +231,8 @@ void LargeIslandSplitter::order_by_key(std::span<const uint32_t> island_bodies,
   const auto key = [&](uint32_t k) {
     const uint32_t b1 = contact_body1[contact_items[k]];
     const uint32_t b2 = contact_body2[contact_items[k]];
-    const bool m1 = b1 < movable.size() && movable[b1] != 0;
-    const bool m2 = b2 < movable.size() && movable[b2] != 0;
+    const bool m1 = is_movable(b1, movable);
+    const bool m2 = is_movable(b2, movable);
     return !m1 ? b2 : !m2 ? b1 : std::min(b1, b2);
   };
   const uint32_t n = static_cast<uint32_t>(contact_items.size());
