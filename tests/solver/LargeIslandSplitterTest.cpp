@@ -1,6 +1,7 @@
 // LargeIslandSplitter on hand-made islands (seed 001 §4): every item in exactly one split, no
 // two items of a parallel split sharing a movable body, immovable bodies blocking nothing, the
-// 128-item threshold, small splits merged into the non-parallel split, batches of 16.
+// 128-item threshold, small splits (below a lane block, 8 items) merged into the non-parallel
+// split, batches of 16.
 
 #include "atoll/solver/LargeIslandSplitter.h"
 
@@ -239,6 +240,34 @@ TEST(LargeIslandSplitter, NoParallelSplitLeftMeansNotSplit) {
   for (uint32_t i = 0; i < 140; ++i) island.contact(hub, island.add_body(true));
   Splitter splitter;
   EXPECT_FALSE(island.split(splitter));
+  EXPECT_TRUE(splitter.island(0).empty());
+}
+
+TEST(LargeIslandSplitter, SplitsOfALaneBlockStaySplit) {
+  // Stars of contacts around `hubs` hubs, `per_hub` contacts each, hub by hub: hub h's k-th
+  // contact goes to split k, so every split holds one contact per hub. Ten hubs: 14 splits of
+  // 10 items, each at least a lane block (8), all kept parallel, as an island of a few hundred
+  // items has (many_pyramids). Seven hubs: 20 splits of 7 items, all merged, not split.
+  const auto stars = [](uint32_t hubs, uint32_t per_hub) {
+    Island island;
+    for (uint32_t h = 0; h < hubs; ++h) {
+      const uint32_t hub = island.add_body(true);
+      for (uint32_t k = 0; k < per_hub; ++k) island.contact(hub, island.add_body(true));
+    }
+    return island;
+  };
+  const Island ten = stars(10, 14);
+  Splitter splitter;
+  ASSERT_TRUE(ten.split(splitter));
+  const IslandSplits splits = splitter.island(0);
+  check_splits(ten, splits);
+  ASSERT_EQ(splits.num_splits(), 14u);
+  for (uint32_t s = 0; s < splits.num_splits(); ++s) {
+    EXPECT_FALSE(splits.is_non_parallel(s)) << s;
+    EXPECT_EQ(splits.num_items(s), 10u) << s;
+  }
+  const Island seven = stars(7, 20);
+  EXPECT_FALSE(seven.split(splitter));
   EXPECT_TRUE(splitter.island(0).empty());
 }
 
