@@ -96,7 +96,8 @@ void wake_constrained_bodies(BodyManager& body_manager, const ConstraintManager&
 /// bodies of every contact and constraint (a static body, a kinematic one or the world links
 /// nothing), builds the islands, sorts the constraints into them and stores each moving body's
 /// island in its MotionProperties. `body1`/`body2` are scratch for the contacts' bodies. The
-/// contacts' bodies are read and linked on every worker of `jobs`. `beside(beside_context)`
+/// contacts' bodies are read on every worker of `jobs` and linked on the caller (on every worker
+/// with more than two). `beside(beside_context)`
 /// runs on another worker while the caller links and builds the islands (after it, with one
 /// worker): work that needs the solved constraints and `body1`/`body2`, which are final by
 /// then, but not the islands. (A plain function and its context: a step allocates nothing.)
