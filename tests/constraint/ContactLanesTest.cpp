@@ -33,6 +33,8 @@ struct TestContact {
   AngularFrictionPart twist;
   FaceContactPart face;
   InverseMassScales scales;
+  // Each point from body 1's and body 2's centre of mass (world).
+  Vec3 r1[4], r2[4];
 
   ContactLanes::Source source(const std::vector<SolverBody>& bodies) const {
     ContactLanes::Source s;
@@ -107,9 +109,12 @@ void scalar_warm_start(TestContact& c, SolverBody& b1, SolverBody& b2, float rat
 }
 
 // A box of half extents `half` resting (tilted a little, moving) on body 1, touching at up to
-// four corners of its bottom face; `points` 1–4, `target` the normal target of every point.
+// four corners of its bottom face; `points` 1–4. With a `gap` (m) the box's points lie that far
+// above body 1's along the normal, and each point's target is the speculative one of the
+// contact setup, -gap / dt.
 TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32_t body1,
-                         uint32_t body2, uint32_t points, float friction, bool warm) {
+                         uint32_t body2, uint32_t points, float friction, bool warm,
+                         float gap = 0.0f, float inv_dt = 60.0f) {
   TestContact c;
   c.body1 = body1;
   c.body2 = body2;
@@ -135,8 +140,10 @@ TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32
   for (uint32_t p = 0; p < points; ++p) {
     const Vec3 at = contact_centre + c.tangent1 * corners[p][0] + c.tangent2 * corners[p][1];
     r1[p] = at - b1.com_position;
-    r2[p] = at - b2.com_position;
-    targets[p] = 0.0f;
+    r2[p] = at + c.normal * gap - b2.com_position;
+    c.r1[p] = r1[p];
+    c.r2[p] = r2[p];
+    targets[p] = -gap * inv_dt;
     c.normal_rows[p].calculate_constraint_properties(b1, r1[p], b2, r2[p], c.normal, targets[p],
                                                      c.scales);
     if (warm) c.normal_rows[p].set_total_lambda(random.uniform(0.0f, 2.0f));
@@ -185,6 +192,18 @@ void expect_near(const Vec3& a, const Vec3& b, float tolerance, const char* what
     EXPECT_NEAR(a[k], b[k], tolerance * (1.0f + std::fabs(b[k]))) << what << " of body " << item;
 }
 
+// Every body's velocities in `wide` as in `scalar`, and body 0 (the static floor) unmoved.
+void expect_same_velocities(const std::vector<SolverBody>& wide,
+                            const std::vector<SolverBody>& scalar, float tolerance) {
+  for (size_t i = 0; i < scalar.size(); ++i) {
+    expect_near(wide[i].linear_velocity, scalar[i].linear_velocity, tolerance, "linear velocity",
+                static_cast<int>(i));
+    expect_near(wide[i].angular_velocity, scalar[i].angular_velocity, tolerance, "angular velocity",
+                static_cast<int>(i));
+  }
+  EXPECT_EQ(wide[0].linear_velocity, Vec3::zero()) << "the static floor was written";
+}
+
 // Eight contacts (a mix of faces, edges, single points, with and without friction, some on a
 // static floor), solved in lanes and one by one from the same start: the same velocities and
 // impulses to round-off after a warm start and ten iterations.
@@ -230,13 +249,7 @@ TEST(ContactLanesTest, EachLaneSolvesAsTheScalarPartsDo) {
       }
     }
     constexpr float k_tolerance = 2.0e-4f;
-    for (size_t i = 0; i < bodies.size(); ++i) {
-      expect_near(wide_bodies[i].linear_velocity, bodies[i].linear_velocity, k_tolerance,
-                  "linear velocity", static_cast<int>(i));
-      expect_near(wide_bodies[i].angular_velocity, bodies[i].angular_velocity, k_tolerance,
-                  "angular velocity", static_cast<int>(i));
-    }
-    EXPECT_EQ(wide_bodies[0].linear_velocity, Vec3::zero()) << "the static floor was written";
+    expect_same_velocities(wide_bodies, bodies, k_tolerance);
     for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
       const TestContact& c = contacts[lane];
       float normal[4];
@@ -253,6 +266,115 @@ TEST(ContactLanesTest, EachLaneSolvesAsTheScalarPartsDo) {
       EXPECT_NEAR(twist, c.twist.total_lambda(), k_tolerance) << "seed " << seed;
       // Non-penetration only pushes; friction stays in its disc.
       for (uint32_t p = 0; p < c.num_points; ++p) EXPECT_GE(normal[p], 0.0f);
+    }
+  }
+}
+
+// The lanes' own setup (ContactLanes::setup, eight contacts at once from the manifolds in the
+// bodies' frames) against the scalar parts copied in by set_lane: the same normals, and the same
+// velocities and impulses to round-off after a warm start and ten iterations — face blocks,
+// edges and single points, speculative targets, friction or none, scaled masses, turned bodies
+// with full inverse inertias, a static floor, and empty lanes.
+TEST(ContactLanesTest, SetupInLanesMatchesTheScalarSetup) {
+  constexpr float k_inv_dt = 60.0f;
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    Random random(seed);
+    const auto turned = [&random](SolverBody b) {
+      const Quat q = Quat(random.uniform(-1.0f, 1.0f), random.uniform(-1.0f, 1.0f),
+                          random.uniform(-1.0f, 1.0f), random.uniform(0.5f, 1.0f))
+                         .normalized();
+      const Mat44 r = Mat44::rotation(q);
+      b.rotation = q;
+      b.inv_inertia = r * b.inv_inertia * r.transposed3x3();
+      return b;
+    };
+    std::vector<SolverBody> bodies;
+    bodies.push_back(test::static_body());  // body 0: a floor, shared by several contacts
+    std::vector<TestContact> contacts;
+    const uint32_t empty_lane = seed % ContactLanes::k_width;
+    ContactLanes::SetupInputs inputs;
+    for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
+      if (lane == empty_lane) {
+        inputs.clear_lane(lane);
+        contacts.emplace_back();
+        continue;
+      }
+      const bool on_floor = lane % 3 == 0;
+      uint32_t body1 = 0;
+      if (!on_floor) {
+        bodies.push_back(turned(random_body(random, Vec3(3.0f * lane, 0.0f, 0.0f))));
+        body1 = static_cast<uint32_t>(bodies.size() - 1);
+      }
+      bodies.push_back(turned(random_body(random, Vec3(3.0f * lane, 1.0f, 0.0f))));
+      const uint32_t body2 = static_cast<uint32_t>(bodies.size() - 1);
+      const uint32_t points = 1 + (lane + seed) % 4;
+      const float friction = lane % 4 == 1 ? 0.0f : random.uniform(0.2f, 1.0f);
+      const bool warm = (lane + seed) % 2 == 0;
+      const float gap = lane % 2 == 0 ? random.uniform(0.0f, 0.02f) : 0.0f;
+      const TestContact c =
+          make_contact(random, bodies, body1, body2, points, friction, warm, gap, k_inv_dt);
+      contacts.push_back(c);
+      const Quat& q1 = bodies[body1].rotation;
+      const Quat& q2 = bodies[body2].rotation;
+      inputs.body1[lane] = body1;
+      inputs.body2[lane] = body2;
+      inputs.num_points.v[lane] = static_cast<float>(points);
+      inputs.friction.v[lane] = friction;
+      inputs.inv_mass_scale1.v[lane] = c.scales.inv_mass1;
+      inputs.inv_inertia_scale1.v[lane] = c.scales.inv_inertia1;
+      inputs.inv_mass_scale2.v[lane] = c.scales.inv_mass2;
+      inputs.inv_inertia_scale2.v[lane] = c.scales.inv_inertia2;
+      inputs.local_normal.set_lane(lane, q1.inverse_rotate(c.normal));
+      for (uint32_t p = 0; p < points; ++p) {
+        inputs.local_on_1[p].set_lane(lane, q1.inverse_rotate(c.r1[p]));
+        inputs.local_on_2[p].set_lane(lane, q2.inverse_rotate(c.r2[p]));
+        inputs.normal_lambda[p].v[lane] = c.normal_rows[p].total_lambda();
+      }
+      inputs.friction_lambda1.v[lane] = c.friction1.total_lambda();
+      inputs.friction_lambda2.v[lane] = c.friction2.total_lambda();
+      inputs.twist_lambda.v[lane] = c.twist.total_lambda();
+    }
+    ContactLanes scalar;
+    ContactLanes wide;
+    for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
+      if (lane == empty_lane)
+        scalar.clear_lane(lane);
+      else
+        scalar.set_lane(lane, contacts[lane].source(bodies));
+    }
+    Vec3 normals[ContactLanes::k_width];
+    wide.setup(bodies, inputs, k_inv_dt, true, normals);
+    ASSERT_EQ(scalar.drop_non_finite(), 0u);
+    ASSERT_EQ(wide.drop_non_finite(), 0u);
+    for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane)
+      if (lane != empty_lane)
+        expect_near(normals[lane], contacts[lane].normal, 1.0e-6f, "normal",
+                    static_cast<int>(lane));
+
+    std::vector<SolverBody> wide_bodies = bodies;
+    constexpr float k_ratio = 0.9f;
+    scalar.warm_start(bodies, k_ratio);
+    wide.warm_start(wide_bodies, k_ratio);
+    for (int iteration = 0; iteration < 10; ++iteration) {
+      scalar.solve_velocity_constraints(bodies, iteration == 0);
+      wide.solve_velocity_constraints(wide_bodies, iteration == 0);
+    }
+    constexpr float k_tolerance = 2.0e-4f;
+    expect_same_velocities(wide_bodies, bodies, k_tolerance);
+    for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
+      float normal[4], f1 = 0.0f, f2 = 0.0f, twist = 0.0f;
+      float scalar_normal[4], scalar_f1 = 0.0f, scalar_f2 = 0.0f, scalar_twist = 0.0f;
+      const bool used = wide.get_lambdas(lane, normal, f1, f2, twist);
+      ASSERT_EQ(used, scalar.get_lambdas(lane, scalar_normal, scalar_f1, scalar_f2, scalar_twist))
+          << "seed " << seed << " lane " << lane;
+      EXPECT_EQ(used, lane != empty_lane);
+      if (!used) continue;
+      for (uint32_t p = 0; p < contacts[lane].num_points; ++p)
+        EXPECT_NEAR(normal[p], scalar_normal[p], k_tolerance * (1.0f + scalar_normal[p]))
+            << "seed " << seed << " lane " << lane << " point " << p;
+      EXPECT_NEAR(f1, scalar_f1, k_tolerance) << "seed " << seed << " lane " << lane;
+      EXPECT_NEAR(f2, scalar_f2, k_tolerance) << "seed " << seed << " lane " << lane;
+      EXPECT_NEAR(twist, scalar_twist, k_tolerance) << "seed " << seed << " lane " << lane;
     }
   }
 }

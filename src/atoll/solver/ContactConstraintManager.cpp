@@ -839,8 +839,38 @@ void ContactConstraintManager::setup_velocity_constraints(
   const uint32_t num_blocks = num_lane_blocks_;
   while (lane_chunks_.size() * k_lane_chunk < num_blocks)
     lane_chunks_.push_back(std::make_unique<ContactLanes[]>(k_lane_chunk));
+  // What the lanes' own setup (ContactLanes::setup) reads of contact `index`, put into lane
+  // `lane` of `in`; false for a contact it does not cover, which the scalar setup above then
+  // sets up and copies into its lane: one with restitution (its target depends on the approach
+  // speed before this step's forces) or with side settings (surface velocities).
+  const auto put_input = [&](ContactLanes::SetupInputs& in, uint32_t lane, uint32_t index) {
+    const ContactHeader& c = added_[index];
+    const CachedManifold& m = cache.manifolds[c.cache_manifold];
+    if (m.combined_restitution > 0.0f || m.settings != k_no_settings) return false;
+    in.body1[lane] = c.body1;
+    in.body2[lane] = c.body2;
+    in.num_points.v[lane] = static_cast<float>(c.num_points);
+    in.friction.v[lane] = settings.use_friction ? c.friction : 0.0f;
+    in.inv_mass_scale1.v[lane] = c.mass_scales.inv_mass1;
+    in.inv_inertia_scale1.v[lane] = c.mass_scales.inv_inertia1;
+    in.inv_mass_scale2.v[lane] = c.mass_scales.inv_mass2;
+    in.inv_inertia_scale2.v[lane] = c.mass_scales.inv_inertia2;
+    in.local_normal.set_lane(lane, m.local_normal);
+    for (uint32_t p = 0; p < c.num_points; ++p) {
+      const CachedPoint& point = cache.points[c.cache_point + p];
+      in.local_on_1[p].set_lane(lane, point.local_on_1);
+      in.local_on_2[p].set_lane(lane, point.local_on_2);
+      in.normal_lambda[p].v[lane] = point.normal_lambda;
+    }
+    in.friction_lambda1.v[lane] = m.friction_lambda1;
+    in.friction_lambda2.v[lane] = m.friction_lambda2;
+    in.twist_lambda.v[lane] = m.twist_lambda;
+    return true;
+  };
   const auto setup_blocks = [&](uint32_t begin, uint32_t end, uint32_t) {
     Constraint local;
+    ContactLanes::SetupInputs inputs;
+    Vec3 normals[ContactLanes::k_width];
     for (uint32_t block = begin; block < end; ++block) {
       // The next block's contacts are scattered over the inputs: fetch them while this block
       // is set up.
@@ -848,14 +878,25 @@ void ContactConstraintManager::setup_velocity_constraints(
         for (uint32_t index : lane_items_[block + 2])
           if (index != k_no_rows) prefetch_object(&added_[index]);
       if (block + 1 < num_blocks) prefetch_setup_inputs(bodies, lane_items_[block + 1]);
+      const std::array<uint32_t, ContactLanes::k_width>& items = lane_items_[block];
+      uint32_t scalar_lanes = 0;
       for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
-        const uint32_t index = lane_items_[block][lane];
-        if (index != k_no_rows)
+        const uint32_t index = items[lane];
+        if (index != k_no_rows && put_input(inputs, lane, index)) continue;
+        inputs.clear_lane(lane);  // empty, or set up by the scalar setup below
+        if (index != k_no_rows) scalar_lanes |= 1u << lane;
+      }
+      ContactLanes& block_lanes = lanes(block);
+      block_lanes.setup(bodies, inputs, inv_dt, settings.face_contact_block, normals);
+      for (uint32_t lane = 0; lane < ContactLanes::k_width; ++lane) {
+        const uint32_t index = items[lane];
+        if (index == k_no_rows) continue;
+        if ((scalar_lanes >> lane & 1u) != 0)
           setup(index, k_no_rows, local);
         else
-          lanes(block).clear_lane(lane);  // solves nothing
+          added_[index].normal = normals[lane];
       }
-      lanes(block).drop_non_finite();
+      block_lanes.drop_non_finite();
     }
   };
   // Blocks in claimed shares (core/ShareClaims.h): a worker done with its share helps with

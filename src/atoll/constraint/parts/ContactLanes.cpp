@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "atoll/core/Prefetch.h"
 
@@ -95,28 +96,299 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   put(twist_target_, twist.row_.spring().target());
   put(twist_lambda_, twist.total_lambda());
 
-  face_inv_n_.v[lane] = face.is_active() ? face.distribute_[0][0] : 0.0f;
-  if (face.is_active()) {
-    for (uint32_t k = 0; k < 3; ++k) {
-      put3(geometry_[k_face_angular1 + k], face.angular1_[k]);
-      put(face_target_[k], face.target_[k]);
-    }
-    // A and A⁻¹ are symmetric: their upper triangles.
-    put_symmetric(&geometry_[k_face_a], [&face](int r, int c) { return face.a_[r][c]; });
-    put_symmetric(&geometry_[k_face_inv_a], [&face](int r, int c) { return face.inv_a_[r][c]; });
-    put3(geometry_[k_face_angular2], face.angular2_);
-    for (uint32_t p = 0; p < k_max_points; ++p) {
-      const bool in = p < s.num_points;
-      for (int k = 0; k < 2; ++k)
-        put(face_distribute_[p][k], in ? face.distribute_[p][k + 1] : 0.0f);
-      for (int k = 0; k < 2; ++k) put(face_offset_[p][k], in ? face.offset_[p][k] : 0.0f);
-      put(face_null_[p], in ? face.null_[p] : 0.0f);
-    }
-  }
+  face_inv_n_.v[lane] = 0.0f;
+  if (face.is_active()) put_face(lane, face, s.num_points);
   body1_[lane] = s.body1;
   body2_[lane] = s.body2;
   write_bits_ |= (s.write1 ? 1u << lane : 0u) | (s.write2 ? 1u << (k_width + lane) : 0u);
   num_points_.v[lane] = static_cast<float>(s.num_points);
+}
+
+void ContactLanes::put_face(uint32_t lane, const FaceContactPart& face, uint32_t num_points) {
+  const auto put = [lane](LaneFloats& to, float x) { to.v[lane] = x; };
+  // A symmetric 3×3 matrix as its diagonal and its off-diagonal (xy, xz, yz): the layout
+  // symmetric_times reads. A and A⁻¹ are symmetric: their upper triangles.
+  const auto put_symmetric = [lane](LaneFloat3s* to, const float(&m)[3][3]) {
+    to[0].set_lane(lane, std::array<float, 3>{m[0][0], m[1][1], m[2][2]});
+    to[1].set_lane(lane, std::array<float, 3>{m[0][1], m[0][2], m[1][2]});
+  };
+  face_inv_n_.v[lane] = face.distribute_[0][0];
+  for (uint32_t k = 0; k < 3; ++k) {
+    geometry_[k_face_angular1 + k].set_lane(lane, face.angular1_[k]);
+    put(face_target_[k], face.target_[k]);
+  }
+  put_symmetric(&geometry_[k_face_a], face.a_);
+  put_symmetric(&geometry_[k_face_inv_a], face.inv_a_);
+  geometry_[k_face_angular2].set_lane(lane, face.angular2_);
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const bool in = p < num_points;
+    for (int k = 0; k < 2; ++k) put(face_distribute_[p][k], in ? face.distribute_[p][k + 1] : 0.0f);
+    for (int k = 0; k < 2; ++k) put(face_offset_[p][k], in ? face.offset_[p][k] : 0.0f);
+    put(face_null_[p], in ? face.null_[p] : 0.0f);
+  }
+}
+
+void ContactLanes::SetupInputs::clear_lane(uint32_t lane) {
+  body1[lane] = body2[lane] = 0;
+  num_points.v[lane] = 0.0f;
+  friction.v[lane] = 0.0f;
+  for (LaneFloats* scale :
+       {&inv_mass_scale1, &inv_inertia_scale1, &inv_mass_scale2, &inv_inertia_scale2})
+    scale->v[lane] = 1.0f;
+  // A unit normal, so that the empty lane's numbers stay finite.
+  local_normal.set_lane(lane, std::array<float, 3>{0.0f, 1.0f, 0.0f});
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    local_on_1[p].set_lane(lane, std::array<float, 3>{});
+    local_on_2[p].set_lane(lane, std::array<float, 3>{});
+    normal_lambda[p].v[lane] = 0.0f;
+  }
+  friction_lambda1.v[lane] = friction_lambda2.v[lane] = twist_lambda.v[lane] = 0.0f;
+}
+
+namespace {
+
+Lanes3 cross(const Lanes3& a, const Lanes3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+Lanes3 zero3() { return {Lanes::zero(), Lanes::zero(), Lanes::zero()}; }
+
+// -x, as float negation (0 - x would turn -0 into +0).
+Lanes negative(Lanes x) { return x * Lanes::broadcast(-1.0f); }
+
+// One side of eight contacts: each lane's body, its numbers in lanes. The masses and inertias
+// are the body's; the contact's scales of them are applied where the scalar parts apply them,
+// so that each product rounds as theirs (with the same operations in the same order, a lane's
+// numbers are the scalar setup's bit for bit where the compiler fuses no multiply-add, as in a
+// cross-platform deterministic build).
+struct BodyLanes {
+  Lanes3 rotation;  // the quaternion's x, y, z
+  Lanes rotation_w;
+  Lanes3 com_position;
+  Lanes3 inv_mass;
+  // World inverse inertia, by columns: all nine numbers, as the scalar parts multiply by it (a
+  // world inertia made in float may be asymmetric by an ulp).
+  Lanes3 inertia[3];
+  Lanes mass_scale, inertia_scale;
+  // For AxisConstraintPart::is_solvable: the largest inverse mass and the inertia's trace.
+  Lanes max_inv_mass, inertia_trace;
+
+  // The body's rotation applied to `v` (as Quat * Vec3: v + 2w(q×v) + 2 q×(q×v)).
+  Lanes3 rotate(const Lanes3& v) const {
+    const Lanes3 t = cross(rotation, v) * Lanes::broadcast(2.0f);
+    return v + t * rotation_w + cross(rotation, t);
+  }
+  // I⁻¹·v, summed as Mat44::multiply3x3 does (column 0, then 1, then 2).
+  Lanes3 inv_inertia_times(const Lanes3& v) const {
+    return (inertia[0] * v.x + inertia[1] * v.y) + inertia[2] * v.z;
+  }
+  // The scaled M⁻¹·axis and I⁻¹·v of a row (AxisConstraintPart::jacobian).
+  Lanes3 linear(const Lanes3& axis) const {
+    return Lanes3{inv_mass.x * axis.x, inv_mass.y * axis.y, inv_mass.z * axis.z} * mass_scale;
+  }
+  Lanes3 angular(const Lanes3& v) const { return inv_inertia_times(v) * inertia_scale; }
+};
+
+// The bodies `index[lane]` of the used lanes (a lane of no contact reads a body at rest with
+// no mass), with the contacts' scales of their masses and inertias. `movable` gets a bit per
+// lane whose body the solve may write.
+BodyLanes gather_bodies(std::span<const SolverBody> bodies, const uint32_t* index, uint32_t used,
+                        const LaneFloats& mass_scale, const LaneFloats& inertia_scale,
+                        uint32_t& movable) {
+  static const SolverBody k_no_body{};
+  // Where each number goes in f: the rotation's x, y, z, w, the centre of mass, the inverse
+  // mass, and the inverse inertia's columns.
+  enum : uint32_t { k_rotation = 0, k_com = 4, k_inv_mass = 7, k_inertia = 10, count = 19 };
+  LaneFloats f[count];
+  movable = 0;
+  for (uint32_t lane = 0; lane < Lanes::k_width; ++lane) {
+    const SolverBody& b = (used >> lane & 1u) != 0 ? bodies[index[lane]] : k_no_body;
+    const float numbers[k_inertia] = {
+        b.rotation.x(),     b.rotation.y(),     b.rotation.z(), b.rotation.w(), b.com_position.x(),
+        b.com_position.y(), b.com_position.z(), b.inv_mass.x(), b.inv_mass.y(), b.inv_mass.z()};
+    for (uint32_t k = 0; k < k_inertia; ++k) f[k].v[lane] = numbers[k];
+    for (int column = 0; column < 3; ++column)
+      for (int r = 0; r < 3; ++r) f[k_inertia + 3 * column + r].v[lane] = b.inv_inertia(r, column);
+    if (!b.is_immovable()) movable |= 1u << lane;
+  }
+  const auto vec = [&f](uint32_t first) -> Lanes3 {
+    return {f[first].get(), f[first + 1].get(), f[first + 2].get()};
+  };
+  BodyLanes out;
+  out.rotation = vec(k_rotation);
+  out.rotation_w = f[k_rotation + 3].get();
+  out.com_position = vec(k_com);
+  out.inv_mass = vec(k_inv_mass);
+  for (uint32_t column = 0; column < 3; ++column) out.inertia[column] = vec(k_inertia + 3 * column);
+  out.mass_scale = mass_scale.get();
+  out.inertia_scale = inertia_scale.get();
+  out.max_inv_mass = max(max(out.inv_mass.x, out.inv_mass.y), out.inv_mass.z);
+  out.inertia_trace = out.inertia[0].x + out.inertia[1].y + out.inertia[2].z;
+  return out;
+}
+
+// A velocity row along `axis` at lever arms r1, r2 (AxisConstraintPart's Jacobian): r × axis
+// of both bodies and the effective mass 1/K, 0 where the bodies cannot respond (is_solvable).
+struct RowLanes {
+  Lanes3 r1_cross_axis, r2_cross_axis;
+  Lanes effective_mass;
+};
+
+RowLanes row_lanes(const BodyLanes& b1, const Lanes3& r1, const BodyLanes& b2, const Lanes3& r2,
+                   const Lanes3& axis) {
+  RowLanes row;
+  row.r1_cross_axis = cross(r1, axis);
+  row.r2_cross_axis = cross(r2, axis);
+  const Lanes k = dot(axis, b1.linear(axis)) + dot(axis, b2.linear(axis)) +
+                  dot(row.r1_cross_axis, b1.angular(row.r1_cross_axis)) +
+                  dot(row.r2_cross_axis, b2.angular(row.r2_cross_axis));
+  const Lanes scale =
+      b1.max_inv_mass * b1.mass_scale + b2.max_inv_mass * b2.mass_scale +
+      dot(row.r1_cross_axis, row.r1_cross_axis) * b1.inertia_trace * b1.inertia_scale +
+      dot(row.r2_cross_axis, row.r2_cross_axis) * b2.inertia_trace * b2.inertia_scale;
+  const LaneMask solvable = (k > Lanes::zero()) & (k > Lanes::broadcast(1.0e-8f) * scale);
+  row.effective_mass = select(solvable, Lanes::broadcast(1.0f) / k, Lanes::zero());
+  return row;
+}
+
+Vec3 lane_of(const LaneFloat3s& a, uint32_t lane) {
+  return Vec3(a.x.v[lane], a.y.v[lane], a.z.v[lane]);
+}
+
+}  // namespace
+
+void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& in, float inv_dt,
+                         bool face_block, Vec3 normals[k_width]) {
+  const Lanes num_points = in.num_points.get();
+  const LaneMask used_mask = num_points > Lanes::zero();
+  const uint32_t used = used_mask.bits();
+  uint32_t movable1 = 0;
+  uint32_t movable2 = 0;
+  const BodyLanes b1 =
+      gather_bodies(bodies, in.body1, used, in.inv_mass_scale1, in.inv_inertia_scale1, movable1);
+  const BodyLanes b2 =
+      gather_bodies(bodies, in.body2, used, in.inv_mass_scale2, in.inv_inertia_scale2, movable2);
+  const Lanes zero = Lanes::zero();
+  const auto keep = [](LaneMask mask, const Lanes3& a) { return select3(mask, a, zero3()); };
+
+  // The normal was stored in body 1's frame when the manifold was found.
+  Lanes3 normal = b1.rotate(in.local_normal.get());
+  const Lanes length = sqrt(dot(normal, normal));
+  normal = {normal.x / length, normal.y / length, normal.z / length};
+  // Vec3::normalized_perpendicular, then normal × tangent1.
+  const LaneMask x_larger = abs(normal.x) > abs(normal.y);
+  const Lanes3 perpendicular{select(x_larger, normal.z, zero), select(x_larger, zero, normal.z),
+                             select(x_larger, negative(normal.x), negative(normal.y))};
+  const Lanes perpendicular_length =
+      sqrt(select(x_larger, normal.x * normal.x, normal.y * normal.y) + normal.z * normal.z);
+  const Lanes3 tangent1{perpendicular.x / perpendicular_length,
+                        perpendicular.y / perpendicular_length,
+                        perpendicular.z / perpendicular_length};
+  const Lanes3 tangent2 = cross(normal, tangent1);
+
+  // Each point's non-penetration row, its target the speculative one (seed 000 §7): a separated
+  // pair may still close the gap this step.
+  LaneFloat3s lever1[k_max_points];
+  LaneFloat3s lever2[k_max_points];
+  LaneFloats targets[k_max_points];
+  Lanes3 mean1 = zero3();
+  Lanes3 mean2 = zero3();
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const LaneMask point = num_points > Lanes::broadcast(static_cast<float>(p));
+    const Lanes3 r1 = keep(point, b1.rotate(in.local_on_1[p].get()));
+    const Lanes3 r2 = keep(point, b2.rotate(in.local_on_2[p].get()));
+    lever1[p].set(r1);
+    lever2[p].set(r2);
+    mean1 += r1;
+    mean2 += r2;
+    const Lanes separation = dot((b2.com_position + r2) - (b1.com_position + r1), normal);
+    const Lanes target =
+        select(point, negative(max(zero, separation) * Lanes::broadcast(inv_dt)), zero);
+    targets[p].set(target);
+    const RowLanes row = row_lanes(b1, r1, b2, r2, normal);
+    points_[p].effective_mass.set(select(point, row.effective_mass, zero));
+    points_[p].target.set(target);
+    points_[p].lambda.set(select(point, in.normal_lambda[p].get(), zero));
+    geometry_[2 * p].set(keep(point, row.r1_cross_axis));
+    geometry_[2 * p + 1].set(keep(point, row.r2_cross_axis));
+  }
+
+  // Manifold friction (seed 000 §4.1): two linear rows at the mean contact point and a twist row
+  // about the normal, each point's twist lever its distance from the mean point in the contact
+  // plane. A lane without friction keeps them all zero.
+  const Lanes friction = in.friction.get();
+  const LaneMask with_friction = used_mask & (friction > zero);
+  const Lanes inv_n = select(used_mask, Lanes::broadcast(1.0f) / num_points, zero);
+  mean1 = mean1 * inv_n;
+  mean2 = mean2 * inv_n;
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const LaneMask point = num_points > Lanes::broadcast(static_cast<float>(p));
+    const Lanes3 d = lever1[p].get() - mean1;
+    const Lanes3 in_plane = d - normal * dot(d, normal);
+    lever_[p].set(select(point & with_friction, sqrt(dot(in_plane, in_plane)), zero));
+  }
+  const Lanes3 tangents[2] = {tangent1, tangent2};
+  const LaneFloats* friction_lambdas[2] = {&in.friction_lambda1, &in.friction_lambda2};
+  for (int k = 0; k < 2; ++k) {
+    const RowLanes row = row_lanes(b1, mean1, b2, mean2, tangents[k]);
+    tangent_[k].set(keep(with_friction, tangents[k]));
+    friction_rows_[k].r1_cross_axis.set(keep(with_friction, row.r1_cross_axis));
+    friction_rows_[k].r2_cross_axis.set(keep(with_friction, row.r2_cross_axis));
+    friction_rows_[k].effective_mass.set(select(with_friction, row.effective_mass, zero));
+    friction_rows_[k].target.set(zero);
+    friction_rows_[k].lambda.set(select(with_friction, friction_lambdas[k]->get(), zero));
+  }
+  // The twist row (AngleConstraintPart about the normal): K = n·I1⁻¹n + n·I2⁻¹n.
+  const Lanes twist_k = dot(normal, b1.angular(normal)) + dot(normal, b2.angular(normal));
+  twist_mass_.set(select(with_friction & (twist_k > zero), Lanes::broadcast(1.0f) / twist_k, zero));
+  twist_target_.set(zero);
+  twist_lambda_.set(select(with_friction, in.twist_lambda.get(), zero));
+
+  friction_.set(select(with_friction, friction, zero));
+  normal_.set(keep(used_mask, normal));
+  inv_mass1_.set(b1.inv_mass * b1.mass_scale);
+  inv_mass2_.set(b2.inv_mass * b2.mass_scale);
+  // Symmetric in the solve: the diagonal and the upper triangle (xy, xz, yz), as set_lane.
+  for (const auto& [b, to] : {std::pair{&b1, inv_inertia1_}, std::pair{&b2, inv_inertia2_}}) {
+    const Lanes3* i = b->inertia;
+    to[0].set(Lanes3{i[0].x, i[1].y, i[2].z} * b->inertia_scale);
+    to[1].set(Lanes3{i[1].x, i[2].x, i[2].y} * b->inertia_scale);
+  }
+  num_points_.set(select(used_mask, num_points, zero));
+  face_inv_n_.set(zero);
+  write_bits_ = (movable1 & used) | (movable2 & used) << k_width;
+  for (uint32_t lane = 0; lane < k_width; ++lane) {
+    const bool lane_used = (used >> lane & 1u) != 0;
+    body1_[lane] = lane_used ? in.body1[lane] : 0;
+    body2_[lane] = lane_used ? in.body2[lane] : 0;
+    normals[lane] = lane_of(normal_, lane);
+  }
+
+  // The face block, lane by lane, from the same levers and targets.
+  if (!face_block) return;
+  LaneFloat3s lane_tangents[2];
+  lane_tangents[0].set(tangent1);
+  lane_tangents[1].set(tangent2);
+  const uint32_t faces = (num_points >= Lanes::broadcast(3.0f)).bits();
+  for (uint32_t lane = 0; lane < k_width; ++lane) {
+    if ((faces >> lane & 1u) == 0) continue;
+    const uint32_t n = static_cast<uint32_t>(in.num_points.v[lane]);
+    Vec3 r1[k_max_points];
+    Vec3 r2[k_max_points];
+    float lane_targets[k_max_points];
+    for (uint32_t p = 0; p < n; ++p) {
+      r1[p] = lane_of(lever1[p], lane);
+      r2[p] = lane_of(lever2[p], lane);
+      lane_targets[p] = targets[p].v[lane];
+    }
+    const InverseMassScales scales{in.inv_mass_scale1.v[lane], in.inv_inertia_scale1.v[lane],
+                                   in.inv_mass_scale2.v[lane], in.inv_inertia_scale2.v[lane]};
+    FaceContactPart face;
+    face.calculate_constraint_properties(
+        bodies[in.body1[lane]], bodies[in.body2[lane]], r1, r2, lane_targets, n, normals[lane],
+        lane_of(lane_tangents[0], lane), lane_of(lane_tangents[1], lane), scales);
+    if (face.is_active()) put_face(lane, face, n);
+  }
 }
 
 template <class F>

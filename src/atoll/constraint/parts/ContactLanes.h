@@ -81,6 +81,42 @@ class ContactLanes {
 
   /// Fills lane `lane` from `source`. Call drop_non_finite once the block is filled.
   void set_lane(uint32_t lane, const Source& source);
+
+  /// What setup() reads of each lane's contact: its bodies, its manifold in its bodies' frames
+  /// and last step's impulses (the impulse cache's), put lane by lane.
+  struct SetupInputs {
+    /// Solver body indices.
+    uint32_t body1[k_width] = {};
+    uint32_t body2[k_width] = {};
+    /// As a float; 0 for an empty lane, which solves nothing.
+    LaneFloats num_points;
+    /// Friction coefficient (0: no friction rows are solved).
+    LaneFloats friction;
+    /// The contact's InverseMassScales.
+    LaneFloats inv_mass_scale1, inv_inertia_scale1, inv_mass_scale2, inv_inertia_scale2;
+    /// The normal in body 1's rotation frame (the world normal is made unit from it).
+    LaneFloat3s local_normal;
+    /// Each point from body 1's / body 2's centre of mass, in that body's rotation frame.
+    LaneFloat3s local_on_1[k_max_points];
+    LaneFloat3s local_on_2[k_max_points];
+    /// Accumulated impulses of last step: each point's normal one (N·s), the manifold
+    /// friction rows' (N·s) and the twist row's (N·m·s).
+    LaneFloats normal_lambda[k_max_points];
+    LaneFloats friction_lambda1, friction_lambda2, twist_lambda;
+    /// Makes lane `lane` empty.
+    void clear_lane(uint32_t lane);
+  };
+  /// Sets up every lane from `in`, eight contacts at a time: what the scalar setup of a contact
+  /// without restitution or surface velocity computes and set_lane then copies
+  /// (solver/ContactConstraintManager.cpp, setup_velocity_constraints; seed 000 §3, §4.1, §7):
+  /// the world normal and tangents, each point's non-penetration row with its speculative
+  /// target, manifold friction and twist at the mean point, and last step's impulses. The face
+  /// block (with `face_block`, of the lanes with 3 or 4 points) is set up lane by lane by
+  /// FaceContactPart itself: its inverse is made in double. A lane's numbers are the scalar
+  /// setup's to float round-off. Writes each lane's world normal to `normals[lane]`. Call
+  /// drop_non_finite once the block is filled.
+  void setup(std::span<const SolverBody> bodies, const SetupInputs& in, float inv_dt,
+             bool face_block, Vec3 normals[k_width]);
   /// Empties the lanes that hold a number that is not finite (a body's pose went non-finite:
   /// the scalar solve applies nothing for such a contact either, and the world quarantines the
   /// body after the step) and zeroes their numbers: the solve multiplies the rows of empty lanes
@@ -138,6 +174,8 @@ class ContactLanes {
   template <class F>
   void for_each_number(F&& f);
   void gather(std::span<const SolverBody> bodies, Velocities& out) const;
+  // Puts the face block `face` (active, of `num_points` points) into lane `lane`.
+  void put_face(uint32_t lane, const FaceContactPart& face, uint32_t num_points);
   void scatter(std::span<SolverBody> bodies, const Velocities& in) const;
   // Non-penetration of the lanes in `mask`: face block, else point rows. Returns the lanes
   // that applied a significant impulse.
