@@ -110,11 +110,12 @@ void scalar_warm_start(TestContact& c, SolverBody& b1, SolverBody& b2, float rat
 
 // A box of half extents `half` resting (tilted a little, moving) on body 1, touching at up to
 // four corners of its bottom face; `points` 1–4. With a `gap` (m) the box's points lie that far
-// above body 1's along the normal, and each point's target is the speculative one of the
-// contact setup, -gap / dt.
+// above body 1's along the normal (the first point twice as far when `uneven`: four such targets
+// are not affine over the face, and the face block does not apply), and each point's target is
+// the speculative one of the contact setup, -gap / dt.
 TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32_t body1,
                          uint32_t body2, uint32_t points, float friction, bool warm,
-                         float gap = 0.0f, float inv_dt = 60.0f) {
+                         float gap = 0.0f, float inv_dt = 60.0f, bool uneven = false) {
   TestContact c;
   c.body1 = body1;
   c.body2 = body2;
@@ -140,10 +141,11 @@ TestContact make_contact(Random& random, std::vector<SolverBody>& bodies, uint32
   for (uint32_t p = 0; p < points; ++p) {
     const Vec3 at = contact_centre + c.tangent1 * corners[p][0] + c.tangent2 * corners[p][1];
     r1[p] = at - b1.com_position;
-    r2[p] = at + c.normal * gap - b2.com_position;
+    const float point_gap = uneven && p == 0 ? 2.0f * gap : gap;
+    r2[p] = at + c.normal * point_gap - b2.com_position;
     c.r1[p] = r1[p];
     c.r2[p] = r2[p];
-    targets[p] = -gap * inv_dt;
+    targets[p] = -point_gap * inv_dt;
     c.normal_rows[p].calculate_constraint_properties(b1, r1[p], b2, r2[p], c.normal, targets[p],
                                                      c.scales);
     if (warm) c.normal_rows[p].set_total_lambda(random.uniform(0.0f, 2.0f));
@@ -273,8 +275,8 @@ TEST(ContactLanesTest, EachLaneSolvesAsTheScalarPartsDo) {
 // The lanes' own setup (ContactLanes::setup, eight contacts at once from the manifolds in the
 // bodies' frames) against the scalar parts copied in by set_lane: the same normals, and the same
 // velocities and impulses to round-off after a warm start and ten iterations — face blocks,
-// edges and single points, speculative targets, friction or none, scaled masses, turned bodies
-// with full inverse inertias, a static floor, and empty lanes.
+// edges and single points, speculative targets (some not affine over a face), friction or none,
+// scaled masses, turned bodies with full inverse inertias, a static floor, and empty lanes.
 TEST(ContactLanesTest, SetupInLanesMatchesTheScalarSetup) {
   constexpr float k_inv_dt = 60.0f;
   for (uint32_t seed = 1; seed <= 40; ++seed) {
@@ -310,9 +312,10 @@ TEST(ContactLanesTest, SetupInLanesMatchesTheScalarSetup) {
       const uint32_t points = 1 + (lane + seed) % 4;
       const float friction = lane % 4 == 1 ? 0.0f : random.uniform(0.2f, 1.0f);
       const bool warm = (lane + seed) % 2 == 0;
-      const float gap = lane % 2 == 0 ? random.uniform(0.0f, 0.02f) : 0.0f;
+      const float gap = lane % 2 == 0 ? random.uniform(0.001f, 0.02f) : 0.0f;
+      const bool uneven = seed % 3 == 0;
       const TestContact c =
-          make_contact(random, bodies, body1, body2, points, friction, warm, gap, k_inv_dt);
+          make_contact(random, bodies, body1, body2, points, friction, warm, gap, k_inv_dt, uneven);
       contacts.push_back(c);
       const Quat& q1 = bodies[body1].rotation;
       const Quat& q2 = bodies[body2].rotation;

@@ -27,6 +27,12 @@ struct LaneMask {
   /// Bit i set when lane i is true.
   uint32_t bits() const { return static_cast<uint32_t>(_mm256_movemask_ps(v)); }
   static LaneMask none() { return {_mm256_setzero_ps()}; }
+  /// Lane i true when bit i of `bits` is set.
+  static LaneMask from_bits(uint32_t bits) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i set = _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit);
+    return {_mm256_castsi256_ps(_mm256_cmpeq_epi32(set, bit))};
+  }
 #else
   int32_t v[8];
   friend LaneMask operator&(LaneMask a, LaneMask b) {
@@ -50,6 +56,11 @@ struct LaneMask {
     return r;
   }
   static LaneMask none() { return LaneMask{}; }
+  static LaneMask from_bits(uint32_t bits) {
+    LaneMask r;
+    for (int i = 0; i < 8; ++i) r.v[i] = (bits >> i & 1u) != 0 ? -1 : 0;
+    return r;
+  }
 #endif
   /// True when any lane is true.
   bool any() const { return bits() != 0; }

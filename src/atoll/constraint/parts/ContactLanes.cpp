@@ -156,12 +156,14 @@ Lanes3 zero3() { return {Lanes::zero(), Lanes::zero(), Lanes::zero()}; }
 // -x, as float negation (0 - x would turn -0 into +0).
 Lanes negative(Lanes x) { return x * Lanes::broadcast(-1.0f); }
 
+}  // namespace
+
 // One side of eight contacts: each lane's body, its numbers in lanes. The masses and inertias
 // are the body's; the contact's scales of them are applied where the scalar parts apply them,
 // so that each product rounds as theirs (with the same operations in the same order, a lane's
 // numbers are the scalar setup's bit for bit where the compiler fuses no multiply-add, as in a
 // cross-platform deterministic build).
-struct BodyLanes {
+struct ContactBodyLanes {
   Lanes3 rotation;  // the quaternion's x, y, z
   Lanes rotation_w;
   Lanes3 com_position;
@@ -189,12 +191,14 @@ struct BodyLanes {
   Lanes3 angular(const Lanes3& v) const { return inv_inertia_times(v) * inertia_scale; }
 };
 
+namespace {
+
 // The bodies `index[lane]` of the used lanes (a lane of no contact reads a body at rest with
 // no mass), with the contacts' scales of their masses and inertias. `movable` gets a bit per
 // lane whose body the solve may write.
-BodyLanes gather_bodies(std::span<const SolverBody> bodies, const uint32_t* index, uint32_t used,
-                        const LaneFloats& mass_scale, const LaneFloats& inertia_scale,
-                        uint32_t& movable) {
+ContactBodyLanes gather_bodies(std::span<const SolverBody> bodies, const uint32_t* index,
+                               uint32_t used, const LaneFloats& mass_scale,
+                               const LaneFloats& inertia_scale, uint32_t& movable) {
   static const SolverBody k_no_body{};
   // Where each number goes in f: the rotation's x, y, z, w, the centre of mass, the inverse
   // mass, and the inverse inertia's columns.
@@ -214,7 +218,7 @@ BodyLanes gather_bodies(std::span<const SolverBody> bodies, const uint32_t* inde
   const auto vec = [&f](uint32_t first) -> Lanes3 {
     return {f[first].get(), f[first + 1].get(), f[first + 2].get()};
   };
-  BodyLanes out;
+  ContactBodyLanes out;
   out.rotation = vec(k_rotation);
   out.rotation_w = f[k_rotation + 3].get();
   out.com_position = vec(k_com);
@@ -234,8 +238,8 @@ struct RowLanes {
   Lanes effective_mass;
 };
 
-RowLanes row_lanes(const BodyLanes& b1, const Lanes3& r1, const BodyLanes& b2, const Lanes3& r2,
-                   const Lanes3& axis) {
+RowLanes row_lanes(const ContactBodyLanes& b1, const Lanes3& r1, const ContactBodyLanes& b2,
+                   const Lanes3& r2, const Lanes3& axis) {
   RowLanes row;
   row.r1_cross_axis = cross(r1, axis);
   row.r2_cross_axis = cross(r2, axis);
@@ -264,9 +268,9 @@ void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& 
   const uint32_t used = used_mask.bits();
   uint32_t movable1 = 0;
   uint32_t movable2 = 0;
-  const BodyLanes b1 =
+  const ContactBodyLanes b1 =
       gather_bodies(bodies, in.body1, used, in.inv_mass_scale1, in.inv_inertia_scale1, movable1);
-  const BodyLanes b2 =
+  const ContactBodyLanes b2 =
       gather_bodies(bodies, in.body2, used, in.inv_mass_scale2, in.inv_inertia_scale2, movable2);
   const Lanes zero = Lanes::zero();
   const auto keep = [](LaneMask mask, const Lanes3& a) { return select3(mask, a, zero3()); };
@@ -364,30 +368,146 @@ void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& 
     normals[lane] = lane_of(normal_, lane);
   }
 
-  // The face block, lane by lane, from the same levers and targets.
-  if (!face_block) return;
-  LaneFloat3s lane_tangents[2];
-  lane_tangents[0].set(tangent1);
-  lane_tangents[1].set(tangent2);
-  const uint32_t faces = (num_points >= Lanes::broadcast(3.0f)).bits();
-  for (uint32_t lane = 0; lane < k_width; ++lane) {
-    if ((faces >> lane & 1u) == 0) continue;
-    const uint32_t n = static_cast<uint32_t>(in.num_points.v[lane]);
-    Vec3 r1[k_max_points];
-    Vec3 r2[k_max_points];
-    float lane_targets[k_max_points];
-    for (uint32_t p = 0; p < n; ++p) {
-      r1[p] = lane_of(lever1[p], lane);
-      r2[p] = lane_of(lever2[p], lane);
-      lane_targets[p] = targets[p].v[lane];
+  if (face_block) setup_faces(b1, b2, lever1, targets, mean1, mean2, normal, tangent1, tangent2);
+}
+
+void ContactLanes::setup_faces(const ContactBodyLanes& b1, const ContactBodyLanes& b2,
+                               const LaneFloat3s (&lever1)[k_max_points],
+                               const LaneFloats (&targets)[k_max_points], const Lanes3& centroid1,
+                               const Lanes3& centroid2, const Lanes3& normal,
+                               const Lanes3& tangent1, const Lanes3& tangent2) {
+  // FaceContactPart::calculate_constraint_properties in lanes, operation for operation (see
+  // there for the why of each step), but for the inversion of A in double, lane by lane with the
+  // part's own invert_block. Where the block does not apply, the lane keeps its point form.
+  const Lanes zero = Lanes::zero();
+  const Lanes num_points = num_points_.get();
+  LaneMask face = num_points >= Lanes::broadcast(3.0f);
+  if (!face.any()) return;
+  LaneMask point[k_max_points];
+  Lanes offset[k_max_points][2];
+  Lanes sxx = zero;
+  Lanes sxy = zero;
+  Lanes syy = zero;
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    point[p] = num_points > Lanes::broadcast(static_cast<float>(p));
+    const Lanes3 d = lever1[p].get() - centroid1;
+    offset[p][0] = select(point[p], dot(d, tangent1), zero);
+    offset[p][1] = select(point[p], dot(d, tangent2), zero);
+    sxx = select(point[p], sxx + offset[p][0] * offset[p][0], sxx);
+    sxy = select(point[p], sxy + offset[p][0] * offset[p][1], sxy);
+    syy = select(point[p], syy + offset[p][1] * offset[p][1], syy);
+  }
+  const Lanes trace = sxx + syy;
+  const Lanes det = sxx * syy - sxy * sxy;
+  face = and_not(
+      face, (trace < Lanes::broadcast(FaceContactPart::k_min_face_spread_sq)) |
+                (det < Lanes::broadcast(FaceContactPart::k_min_face_flatness) * trace * trace));
+  const Lanes inv_det = Lanes::broadcast(1.0f) / det;
+  const Lanes s00 = syy * inv_det;
+  const Lanes s01 = negative(sxy) * inv_det;
+  const Lanes s11 = sxx * inv_det;
+  Lanes mean_target = zero;
+  Lanes moment_x = zero;
+  Lanes moment_y = zero;
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const Lanes t = targets[p].get();
+    mean_target = select(point[p], mean_target + t, mean_target);
+    moment_x = select(point[p], moment_x + t * offset[p][0], moment_x);
+    moment_y = select(point[p], moment_y + t * offset[p][1], moment_y);
+  }
+  const Lanes inv_n = select(face, Lanes::broadcast(1.0f) / num_points, zero);
+  const Lanes target[3] = {mean_target * inv_n, s00 * moment_x + s01 * moment_y,
+                           s01 * moment_x + s11 * moment_y};
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const Lanes fit = target[0] + offset[p][0] * target[1] + offset[p][1] * target[2];
+    face = and_not(face, point[p] & (abs(fit - targets[p].get()) >
+                                     Lanes::broadcast(FaceContactPart::k_max_target_misfit)));
+  }
+  if (!face.any()) return;
+
+  const Lanes3 angular1[3] = {cross(centroid1, normal), cross(tangent1, normal),
+                              cross(tangent2, normal)};
+  const Lanes3 angular2[3] = {cross(centroid2, normal), angular1[1], angular1[2]};
+  Lanes3 inv_i_angular1[3];
+  Lanes3 inv_i_angular2[3];
+  for (int k = 0; k < 3; ++k) {
+    inv_i_angular1[k] = b1.angular(angular1[k]);
+    inv_i_angular2[k] = b2.angular(angular2[k]);
+  }
+  LaneFloats dots1[3][3];
+  LaneFloats dots2[3][3];
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      dots1[k][l].set(dot(angular1[k], inv_i_angular1[l]));
+      dots2[k][l].set(dot(angular2[k], inv_i_angular2[l]));
     }
-    const InverseMassScales scales{in.inv_mass_scale1.v[lane], in.inv_inertia_scale1.v[lane],
-                                   in.inv_mass_scale2.v[lane], in.inv_inertia_scale2.v[lane]};
-    FaceContactPart face;
-    face.calculate_constraint_properties(
-        bodies[in.body1[lane]], bodies[in.body2[lane]], r1, r2, lane_targets, n, normals[lane],
-        lane_of(lane_tangents[0], lane), lane_of(lane_tangents[1], lane), scales);
-    if (face.is_active()) put_face(lane, face, n);
+  LaneFloats linear;
+  linear.set(dot(normal, b1.linear(normal) + b2.linear(normal)));
+  LaneFloats offsets[k_max_points][2];
+  for (uint32_t p = 0; p < k_max_points; ++p)
+    for (int k = 0; k < 2; ++k) offsets[p][k].set(offset[p][k]);
+
+  // A and its inverse, lane by lane in double; the null vector of four points likewise.
+  LaneFloat3s a[2];
+  LaneFloat3s inv_a[2];
+  LaneFloats null[k_max_points];
+  uint32_t active = face.bits();
+  for (uint32_t lane = 0; lane < k_width; ++lane) {
+    if ((active >> lane & 1u) == 0) continue;
+    float lane_dots1[3][3];
+    float lane_dots2[3][3];
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < 3; ++l) {
+        lane_dots1[k][l] = dots1[k][l].v[lane];
+        lane_dots2[k][l] = dots2[k][l].v[lane];
+      }
+    float lane_a[3][3];
+    float lane_inv_a[3][3];
+    if (!FaceContactPart::invert_block(lane_dots1, lane_dots2, linear.v[lane], lane_a,
+                                       lane_inv_a)) {
+      active &= ~(1u << lane);
+      continue;
+    }
+    // Symmetric: the diagonal and the upper triangle (xy, xz, yz), as put_face.
+    a[0].set_lane(lane, std::array<float, 3>{lane_a[0][0], lane_a[1][1], lane_a[2][2]});
+    a[1].set_lane(lane, std::array<float, 3>{lane_a[0][1], lane_a[0][2], lane_a[1][2]});
+    inv_a[0].set_lane(lane,
+                      std::array<float, 3>{lane_inv_a[0][0], lane_inv_a[1][1], lane_inv_a[2][2]});
+    inv_a[1].set_lane(lane,
+                      std::array<float, 3>{lane_inv_a[0][1], lane_inv_a[0][2], lane_inv_a[1][2]});
+    if (num_points_.v[lane] == 4.0f) {
+      float lane_offset[k_max_points][2];
+      float lane_null[k_max_points];
+      for (uint32_t p = 0; p < k_max_points; ++p)
+        for (int k = 0; k < 2; ++k) lane_offset[p][k] = offsets[p][k].v[lane];
+      FaceContactPart::null_vector(lane_offset, lane_null);
+      for (uint32_t p = 0; p < k_max_points; ++p) null[p].v[lane] = lane_null[p];
+    }
+  }
+  if (active == 0) return;
+
+  // The face form in the lanes whose block applies (ContactLanes.h: geometry_).
+  const LaneMask in = LaneMask::from_bits(active);
+  const auto put = [&in](LaneFloat3s& to, const Lanes3& face_value) {
+    to.set(select3(in, face_value, to.get()));
+  };
+  for (uint32_t k = 0; k < 3; ++k) put(geometry_[k_face_angular1 + k], angular1[k]);
+  put(geometry_[k_face_angular2], angular2[0]);
+  for (uint32_t k = 0; k < 2; ++k) {
+    put(geometry_[k_face_a + k], a[k].get());
+    put(geometry_[k_face_inv_a + k], inv_a[k].get());
+  }
+  face_inv_n_.set(select(in, inv_n, zero));
+  for (uint32_t k = 0; k < 3; ++k) face_target_[k].set(select(in, target[k], zero));
+  const Lanes distribute[2][2] = {{s00, s01}, {s01, s11}};
+  for (uint32_t p = 0; p < k_max_points; ++p) {
+    const LaneMask here = in & point[p];
+    for (int k = 0; k < 2; ++k) {
+      face_distribute_[p][k].set(
+          select(here, distribute[k][0] * offset[p][0] + distribute[k][1] * offset[p][1], zero));
+      face_offset_[p][k].set(select(here, offset[p][k], zero));
+    }
+    face_null_[p].set(select(here & (num_points == Lanes::broadcast(4.0f)), null[p].get(), zero));
   }
 }
 

@@ -40,6 +40,8 @@
 
 namespace atl {
 
+struct ContactBodyLanes;  // one side of a block's contacts, for setup (ContactLanes.cpp)
+
 class ContactLanes {
  public:
   static constexpr uint32_t k_width = Lanes::k_width;
@@ -174,6 +176,14 @@ class ContactLanes {
   template <class F>
   void for_each_number(F&& f);
   void gather(std::span<const SolverBody> bodies, Velocities& out) const;
+  // setup's face blocks: FaceContactPart::calculate_constraint_properties in lanes, from the
+  // points' levers on body 1 and their targets, the centroids of the levers on each body, the
+  // normal and the tangents; the lanes whose block applies get the face form.
+  void setup_faces(const ContactBodyLanes& b1, const ContactBodyLanes& b2,
+                   const LaneFloat3s (&lever1)[k_max_points],
+                   const LaneFloats (&targets)[k_max_points], const Lanes3& centroid1,
+                   const Lanes3& centroid2, const Lanes3& normal, const Lanes3& tangent1,
+                   const Lanes3& tangent2);
   // Puts the face block `face` (active, of `num_points` points) into lane `lane`.
   void put_face(uint32_t lane, const FaceContactPart& face, uint32_t num_points);
   void scatter(std::span<SolverBody> bodies, const Velocities& in) const;

@@ -4,17 +4,6 @@ namespace atl {
 
 namespace {
 
-// Points closer to a line than this (det of their second moment / trace², 1e-3 ≈ a 1:30 strip)
-// are an edge contact: two tilts are not both defined, so the points are solved one by one.
-constexpr float k_min_face_flatness = 1.0e-3f;
-// A face smaller than this (sum of squared distances from the centroid, m²) has no tilt worth
-// solving.
-constexpr float k_min_face_spread_sq = 1.0e-6f;
-// How far (m/s) a point's target may be from an affine function over the face. Resting points
-// have target 0 and a slightly tilted face has targets affine in position; a mix of resting and
-// speculative points is not, and is solved point by point.
-constexpr float k_max_target_misfit = 1.0e-4f;
-
 double det3(const double m[3][3]) {
   return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
          m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
@@ -99,30 +88,14 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
     inv_i_angular2_[k] = inv_i_angular2[k].to_float3();
   }
 
-  // A = J M⁻¹ Jᵀ over the three rows, inverted in double: tall boxes on light ones make it
-  // poorly scaled, and it is computed once per step.
-  double a[3][3];
+  float dots1[3][3];
+  float dots2[3][3];
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < 3; ++l) {
-      double value = static_cast<double>(angular1[k].dot(inv_i_angular1[l])) +
-                     static_cast<double>(angular2[k].dot(inv_i_angular2[l]));
-      if (k == 0 && l == 0) value += static_cast<double>(normal.dot(linear1 + linear2));
-      a[k][l] = value;
+      dots1[k][l] = angular1[k].dot(inv_i_angular1[l]);
+      dots2[k][l] = angular2[k].dot(inv_i_angular2[l]);
     }
-  const double det_a = det3(a);
-  // Singular when the bodies cannot tilt (rotation locked by allowed DOFs, or both immovable).
-  if (!(a[0][0] > 0.0 && a[1][1] > 0.0 && a[2][2] > 0.0) ||
-      det_a <= 1.0e-6 * a[0][0] * a[1][1] * a[2][2])
-    return;
-  const double inv_det_a = 1.0 / det_a;
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) {
-      // Cofactor (l, k) / det: the inverse is the transposed cofactor matrix over det.
-      const int r0 = (l + 1) % 3, r1i = (l + 2) % 3, c0 = (k + 1) % 3, c1 = (k + 2) % 3;
-      inv_a_[k][l] =
-          static_cast<float>((a[r0][c0] * a[r1i][c1] - a[r0][c1] * a[r1i][c0]) * inv_det_a);
-      a_[k][l] = static_cast<float>(a[k][l]);
-    }
+  if (!invert_block(dots1, dots2, normal.dot(linear1 + linear2), a_, inv_a_)) return;
 
   // Generalised impulse (push, moment about t1, moment about t2) → point impulses, with the
   // least change: λ = Dᵀ (D Dᵀ)⁻¹ P.
@@ -136,24 +109,58 @@ void FaceContactPart::calculate_constraint_properties(const SolverBody& body1,
   // (D z = 0) shifts load between diagonal corners without moving anything. Its entries are
   // the signed 3×3 minors of D.
   null_[0] = null_[1] = null_[2] = null_[3] = 0.0f;
-  if (num_points == 4) {
-    float largest = 0.0f;
-    for (uint32_t i = 0; i < 4; ++i) {
-      double m[3][3];
-      int column = 0;
-      for (uint32_t j = 0; j < 4; ++j) {
-        if (j == i) continue;
-        m[0][column] = 1.0;
-        m[1][column] = offset_[j][0];
-        m[2][column] = offset_[j][1];
-        ++column;
-      }
-      null_[i] = static_cast<float>((i % 2 == 0 ? 1.0 : -1.0) * det3(m));
-      largest = std::max(largest, std::fabs(null_[i]));
-    }
-    for (uint32_t i = 0; i < 4; ++i) null_[i] /= largest;
-  }
+  if (num_points == 4) null_vector(offset_, null_);
   num_points_ = num_points;
+}
+
+bool FaceContactPart::invert_block(const float (&dots1)[3][3], const float (&dots2)[3][3],
+                                   float linear, float (&a_out)[3][3], float (&inv_a_out)[3][3]) {
+  // A = J M⁻¹ Jᵀ over the three rows, inverted in double: tall boxes on light ones make it
+  // poorly scaled, and it is computed once per step.
+  double a[3][3];
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      double value = static_cast<double>(dots1[k][l]) + static_cast<double>(dots2[k][l]);
+      if (k == 0 && l == 0) value += static_cast<double>(linear);
+      a[k][l] = value;
+    }
+  const double det_a = det3(a);
+  // Singular when the bodies cannot tilt (rotation locked by allowed DOFs, or both immovable).
+  if (!(a[0][0] > 0.0 && a[1][1] > 0.0 && a[2][2] > 0.0) ||
+      det_a <= 1.0e-6 * a[0][0] * a[1][1] * a[2][2])
+    return false;
+  const double inv_det_a = 1.0 / det_a;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      // Cofactor (l, k) / det: the inverse is the transposed cofactor matrix over det.
+      const int r0 = (l + 1) % 3, r1i = (l + 2) % 3, c0 = (k + 1) % 3, c1 = (k + 2) % 3;
+      inv_a_out[k][l] =
+          static_cast<float>((a[r0][c0] * a[r1i][c1] - a[r0][c1] * a[r1i][c0]) * inv_det_a);
+      a_out[k][l] = static_cast<float>(a[k][l]);
+    }
+  return true;
+}
+
+void FaceContactPart::null_vector(const float (&offset)[k_max_points][2],
+                                  float (&null)[k_max_points]) {
+  // Four points carry one more unknown than the three degrees of freedom: the null vector z
+  // (D z = 0) shifts load between diagonal corners without moving anything. Its entries are
+  // the signed 3×3 minors of D.
+  float largest = 0.0f;
+  for (uint32_t i = 0; i < 4; ++i) {
+    double m[3][3];
+    int column = 0;
+    for (uint32_t j = 0; j < 4; ++j) {
+      if (j == i) continue;
+      m[0][column] = 1.0;
+      m[1][column] = offset[j][0];
+      m[2][column] = offset[j][1];
+      ++column;
+    }
+    null[i] = static_cast<float>((i % 2 == 0 ? 1.0 : -1.0) * det3(m));
+    largest = std::max(largest, std::fabs(null[i]));
+  }
+  for (uint32_t i = 0; i < 4; ++i) null[i] /= largest;
 }
 
 void FaceContactPart::generalised_velocity(const SolverBody& body1, const SolverBody& body2,

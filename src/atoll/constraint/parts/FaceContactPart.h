@@ -81,9 +81,28 @@ class FaceContactPart {
   friend class ContactLanes;
 
  private:
+  // Points closer to a line than this (det of their second moment / trace², 1e-3 ≈ a 1:30 strip)
+  // are an edge contact: two tilts are not both defined, so the points are solved one by one.
+  static constexpr float k_min_face_flatness = 1.0e-3f;
+  // A face smaller than this (sum of squared distances from the centroid, m²) has no tilt worth
+  // solving.
+  static constexpr float k_min_face_spread_sq = 1.0e-6f;
+  // How far (m/s) a point's target may be from an affine function over the face. Resting points
+  // have target 0 and a slightly tilted face has targets affine in position; a mix of resting and
+  // speculative points is not, and is solved point by point.
+  static constexpr float k_max_target_misfit = 1.0e-4f;
+
   // Changes of the point impulses below this fraction of the largest one are round-off (float has
   // 24 bits, ≈ 6e-8; a few operations lose a few more).
   static constexpr float k_min_relative_change = 1.0e-5f;
+
+  // A = J M⁻¹ Jᵀ of the three rows from their dot products — dots1[k][l] = ang1_k·I1⁻¹ang1_l,
+  // dots2[k][l] = ang2_k·I2⁻¹ang2_l (scaled), `linear` = normal·(M1⁻¹ + M2⁻¹)·normal — summed and
+  // inverted in double. Returns false (and writes nothing) when A is singular.
+  static bool invert_block(const float (&dots1)[3][3], const float (&dots2)[3][3], float linear,
+                           float (&a_out)[3][3], float (&inv_a_out)[3][3]);
+  // The null vector of four points at face coordinates `offset` (D z = 0), its largest entry 1.
+  static void null_vector(const float (&offset)[k_max_points][2], float (&null)[k_max_points]);
 
   // Generalised velocity g = (normal velocity at the centroid, tilt rates about t1 and t2).
   void generalised_velocity(const SolverBody& body1, const SolverBody& body2, float g[3]) const;
