@@ -23,6 +23,61 @@ Lanes3 select3(LaneMask mask, const Lanes3& a, const Lanes3& b) {
 
 }  // namespace
 
+#if ATOLL_USE_AVX2
+// With AVX2 a body's vectors are 16-byte registers (Vec3 keeps z in its fourth float): four
+// lanes' vectors become x, y, z rows by one 4×4 transpose, and back.
+static_assert(sizeof(Vec3) == 16 && alignof(Vec3) == 16);
+static_assert(std::is_standard_layout_v<SolverBody>);
+static_assert(offsetof(SolverBody, linear_velocity) == 0);
+static_assert(offsetof(SolverBody, angular_velocity) == 16);
+
+namespace {
+// The velocities of an empty lane: zero, as the rows of an empty lane expect.
+alignas(16) constexpr float k_no_velocity[8] = {};
+
+// Loads the 16-byte vector at `offset` floats into each of four lanes' bodies (0: linear, 4:
+// angular velocity) as x, y, z and w rows.
+inline void load_rows4(const float* const* body, int offset, __m128& x, __m128& y, __m128& z,
+                       __m128& w) {
+  __m128 r0 = _mm_load_ps(body[0] + offset);
+  __m128 r1 = _mm_load_ps(body[1] + offset);
+  __m128 r2 = _mm_load_ps(body[2] + offset);
+  __m128 r3 = _mm_load_ps(body[3] + offset);
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  x = r0;
+  y = r1;
+  z = r2;
+  w = r3;
+}
+
+// The same for eight lanes; their fourth numbers to `w` when asked for.
+inline Lanes3 load_rows(const float* const* body, int offset, Lanes* w = nullptr) {
+  __m128 x0, y0, z0, w0, x1, y1, z1, w1;
+  load_rows4(body, offset, x0, y0, z0, w0);
+  load_rows4(body + 4, offset, x1, y1, z1, w1);
+  if (w != nullptr) *w = Lanes{_mm256_set_m128(w1, w0)};
+  return {Lanes{_mm256_set_m128(x1, x0)}, Lanes{_mm256_set_m128(y1, y0)},
+          Lanes{_mm256_set_m128(z1, z0)}};
+}
+
+// Transposes x, y, z rows of eight lanes back into eight Vec3 registers (z mirrored into the
+// fourth float, as Vec3 keeps it).
+inline void to_vectors(const Lanes3& rows, __m128 (&out)[8]) {
+  for (int half = 0; half < 2; ++half) {
+    __m128 x = half == 0 ? _mm256_castps256_ps128(rows.x.v) : _mm256_extractf128_ps(rows.x.v, 1);
+    __m128 y = half == 0 ? _mm256_castps256_ps128(rows.y.v) : _mm256_extractf128_ps(rows.y.v, 1);
+    __m128 z = half == 0 ? _mm256_castps256_ps128(rows.z.v) : _mm256_extractf128_ps(rows.z.v, 1);
+    __m128 w = z;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    out[4 * half + 0] = x;
+    out[4 * half + 1] = y;
+    out[4 * half + 2] = z;
+    out[4 * half + 3] = w;
+  }
+}
+}  // namespace
+#endif
+
 void ContactLanes::clear_lane(uint32_t lane) {
   body1_[lane] = body2_[lane] = 0;
   write_bits_ &= ~((1u << lane) | (1u << (k_width + lane)));
@@ -200,30 +255,48 @@ ContactBodyLanes gather_bodies(std::span<const SolverBody> bodies, const uint32_
                                uint32_t used, const LaneFloats& mass_scale,
                                const LaneFloats& inertia_scale, uint32_t& movable) {
   static const SolverBody k_no_body{};
+  ContactBodyLanes out;
+  movable = 0;
+  const SolverBody* body[Lanes::k_width];
+  for (uint32_t lane = 0; lane < Lanes::k_width; ++lane) {
+    body[lane] = (used >> lane & 1u) != 0 ? &bodies[index[lane]] : &k_no_body;
+    if (!body[lane]->is_immovable()) movable |= 1u << lane;
+  }
+#if ATOLL_USE_AVX2
+  // Each 16-byte vector of the eight bodies by two 4×4 transposes (as gather does).
+  const float* numbers[Lanes::k_width];
+  for (uint32_t lane = 0; lane < Lanes::k_width; ++lane)
+    numbers[lane] = body[lane]->linear_velocity.data();
+  constexpr int k_float = sizeof(float);
+  out.rotation = load_rows(numbers, offsetof(SolverBody, rotation) / k_float, &out.rotation_w);
+  out.com_position = load_rows(numbers, offsetof(SolverBody, com_position) / k_float);
+  out.inv_mass = load_rows(numbers, offsetof(SolverBody, inv_mass) / k_float);
+  for (int column = 0; column < 3; ++column)
+    out.inertia[column] =
+        load_rows(numbers, offsetof(SolverBody, inv_inertia) / k_float + 4 * column);
+#else
   // Where each number goes in f: the rotation's x, y, z, w, the centre of mass, the inverse
   // mass, and the inverse inertia's columns.
   enum : uint32_t { k_rotation = 0, k_com = 4, k_inv_mass = 7, k_inertia = 10, count = 19 };
   LaneFloats f[count];
-  movable = 0;
   for (uint32_t lane = 0; lane < Lanes::k_width; ++lane) {
-    const SolverBody& b = (used >> lane & 1u) != 0 ? bodies[index[lane]] : k_no_body;
+    const SolverBody& b = *body[lane];
     const float numbers[k_inertia] = {
         b.rotation.x(),     b.rotation.y(),     b.rotation.z(), b.rotation.w(), b.com_position.x(),
         b.com_position.y(), b.com_position.z(), b.inv_mass.x(), b.inv_mass.y(), b.inv_mass.z()};
     for (uint32_t k = 0; k < k_inertia; ++k) f[k].v[lane] = numbers[k];
     for (int column = 0; column < 3; ++column)
       for (int r = 0; r < 3; ++r) f[k_inertia + 3 * column + r].v[lane] = b.inv_inertia(r, column);
-    if (!b.is_immovable()) movable |= 1u << lane;
   }
   const auto vec = [&f](uint32_t first) -> Lanes3 {
     return {f[first].get(), f[first + 1].get(), f[first + 2].get()};
   };
-  ContactBodyLanes out;
   out.rotation = vec(k_rotation);
   out.rotation_w = f[k_rotation + 3].get();
   out.com_position = vec(k_com);
   out.inv_mass = vec(k_inv_mass);
   for (uint32_t column = 0; column < 3; ++column) out.inertia[column] = vec(k_inertia + 3 * column);
+#endif
   out.mass_scale = mass_scale.get();
   out.inertia_scale = inertia_scale.get();
   out.max_inv_mass = max(max(out.inv_mass.x, out.inv_mass.y), out.inv_mass.z);
@@ -580,53 +653,6 @@ bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& fric
 }
 
 #if ATOLL_USE_AVX2
-// With AVX2 a body's two velocities are two 16-byte registers (Vec3 keeps z in its fourth
-// float): four lanes' vectors become x, y, z rows by one 4×4 transpose, and back.
-static_assert(sizeof(Vec3) == 16 && alignof(Vec3) == 16);
-static_assert(std::is_standard_layout_v<SolverBody>);
-static_assert(offsetof(SolverBody, angular_velocity) == offsetof(SolverBody, linear_velocity) + 16);
-
-namespace {
-// The velocities of an empty lane: zero, as the rows of an empty lane expect.
-alignas(16) constexpr float k_no_velocity[8] = {};
-
-// Loads vector `offset` (0: linear, 4: angular velocity, in floats) of the bodies of four lanes
-// as x, y and z rows.
-inline void load_rows4(const float* const* body, int offset, __m128& x, __m128& y, __m128& z) {
-  __m128 r0 = _mm_load_ps(body[0] + offset);
-  __m128 r1 = _mm_load_ps(body[1] + offset);
-  __m128 r2 = _mm_load_ps(body[2] + offset);
-  __m128 r3 = _mm_load_ps(body[3] + offset);
-  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-  x = r0;
-  y = r1;
-  z = r2;
-}
-
-inline Lanes3 load_rows(const float* const* body, int offset) {
-  __m128 x0, y0, z0, x1, y1, z1;
-  load_rows4(body, offset, x0, y0, z0);
-  load_rows4(body + 4, offset, x1, y1, z1);
-  return {Lanes{_mm256_set_m128(x1, x0)}, Lanes{_mm256_set_m128(y1, y0)},
-          Lanes{_mm256_set_m128(z1, z0)}};
-}
-
-// Transposes x, y, z rows of eight lanes back into eight Vec3 registers (z mirrored into the
-// fourth float, as Vec3 keeps it).
-inline void to_vectors(const Lanes3& rows, __m128 (&out)[8]) {
-  for (int half = 0; half < 2; ++half) {
-    __m128 x = half == 0 ? _mm256_castps256_ps128(rows.x.v) : _mm256_extractf128_ps(rows.x.v, 1);
-    __m128 y = half == 0 ? _mm256_castps256_ps128(rows.y.v) : _mm256_extractf128_ps(rows.y.v, 1);
-    __m128 z = half == 0 ? _mm256_castps256_ps128(rows.z.v) : _mm256_extractf128_ps(rows.z.v, 1);
-    __m128 w = z;
-    _MM_TRANSPOSE4_PS(x, y, z, w);
-    out[4 * half + 0] = x;
-    out[4 * half + 1] = y;
-    out[4 * half + 2] = z;
-    out[4 * half + 3] = w;
-  }
-}
-}  // namespace
 
 void ContactLanes::gather(std::span<const SolverBody> bodies, Velocities& out) const {
   const float* body1[k_width];
