@@ -13,9 +13,10 @@
 // the accumulated one and the one its normal row is about to reach), and the twist row about
 // the normal, bounded by μ·Σ(lever·λ); then the non-penetration — as the face block of
 // FaceContactPart when the contact has one and its step pushes at every point, else point by
-// point. Warm start too is done in lanes, as the scalar parts do it. A lane takes its data from
-// the contact's parts once they are set up, and gives the accumulated impulses back for the
-// impulse cache after the last iteration.
+// point. Warm start too is done in lanes, as the scalar parts do it. A lane is set up in lanes
+// with the others of its block (setup), or takes its data from the contact's scalar parts once
+// they are set up (set_lane), and gives the accumulated impulses back for the impulse cache
+// after the last iteration.
 //
 // Branches become masks: every lane computes both the face block and the point rows, and each
 // keeps the result its contact's scalar solve would have used; a lane's result is the scalar
@@ -112,11 +113,13 @@ class ContactLanes {
   /// without restitution or surface velocity computes and set_lane then copies
   /// (solver/ContactConstraintManager.cpp, setup_velocity_constraints; seed 000 §3, §4.1, §7):
   /// the world normal and tangents, each point's non-penetration row with its speculative
-  /// target, manifold friction and twist at the mean point, and last step's impulses. The face
-  /// block (with `face_block`, of the lanes with 3 or 4 points) is set up lane by lane by
-  /// FaceContactPart itself: its inverse is made in double. A lane's numbers are the scalar
-  /// setup's to float round-off. Writes each lane's world normal to `normals[lane]`. Call
-  /// drop_non_finite once the block is filled.
+  /// target, manifold friction and twist at the mean point, the face block (with `face_block`,
+  /// of the lanes with 3 or 4 points; its 3×3 inverse and null vector are made lane by lane, in
+  /// double, by FaceContactPart) and last step's impulses. The lanes do the scalar parts'
+  /// operations in their order: where the compiler fuses no multiply-add (a cross-platform
+  /// deterministic build) a lane's numbers are the scalar setup's bit for bit, else to float
+  /// round-off. Writes each lane's world normal to `normals[lane]`. Call drop_non_finite once
+  /// the block is filled.
   void setup(std::span<const SolverBody> bodies, const SetupInputs& in, float inv_dt,
              bool face_block, Vec3 normals[k_width]);
   /// Empties the lanes that hold a number that is not finite (a body's pose went non-finite:
