@@ -637,11 +637,10 @@ TEST(ContactConstraintManager, LanePlanDoesNotDependOnTheOrderBatchesArePlaced) 
 
 // Contacts in lanes are set up eight at a time (ContactLanes::setup), but a contact with
 // restitution or surface velocity is set up by the scalar setup and copied into its lane: every
-// kind solves in lanes as it does one by one, to round-off (which a face block near its switch
-// to point rows may raise to a few 1e-4 m/s: the lanes fuse other multiply-adds, and the
-// tolerance is 1e-3). 24 cubes hitting the ground at 2 m/s or slowly, a quarter bouncing
-// (restitution 0.5), a quarter on a conveyor, a quarter with scaled masses, some a little above the
-// ground (speculative), with and without friction and last step's impulses.
+// kind solves in lanes as it does one by one, to round-off (the lanes fuse other multiply-adds).
+// 24 cubes hitting the ground at 2 m/s or slowly, a quarter bouncing (restitution 0.5), a quarter
+// on a conveyor, a quarter with scaled masses, some a little above the ground (speculative),
+// with and without friction and last step's impulses.
 TEST(ContactConstraintManager, LaneSetupSolvesAsTheScalarSetup) {
   constexpr uint32_t k_cubes = 24;
   const auto solve = [&](bool lanes) {
@@ -718,9 +717,9 @@ TEST(ContactConstraintManager, LaneSetupSolvesAsTheScalarSetup) {
   const std::vector<SolverBody> in_lanes = solve(true);
   for (uint32_t i = 1; i <= k_cubes; ++i) {
     for (int k = 0; k < 3; ++k) {
-      EXPECT_NEAR(in_lanes[i].linear_velocity[k], one_by_one[i].linear_velocity[k], 1.0e-3f)
+      EXPECT_NEAR(in_lanes[i].linear_velocity[k], one_by_one[i].linear_velocity[k], 1.0e-4f)
           << "cube " << i;
-      EXPECT_NEAR(in_lanes[i].angular_velocity[k], one_by_one[i].angular_velocity[k], 1.0e-3f)
+      EXPECT_NEAR(in_lanes[i].angular_velocity[k], one_by_one[i].angular_velocity[k], 1.0e-4f)
           << "cube " << i;
     }
   }
