@@ -21,6 +21,14 @@ Lanes3 select3(LaneMask mask, const Lanes3& a, const Lanes3& b) {
   return {select(mask, a.x, b.x), select(mask, a.y, b.y), select(mask, a.z, b.z)};
 }
 
+// Lane `lane` of a symmetric 3×3 matrix, element (r, c) = at(r, c), as its diagonal (to[0]) and
+// its off-diagonal xy, xz, yz (to[1]): the layout symmetric_times reads.
+template <class At>
+void put_symmetric(LaneFloat3s* to, uint32_t lane, const At& at) {
+  to[0].set_lane(lane, std::array<float, 3>{at(0, 0), at(1, 1), at(2, 2)});
+  to[1].set_lane(lane, std::array<float, 3>{at(0, 1), at(0, 2), at(1, 2)});
+}
+
 }  // namespace
 
 #if ATOLL_USE_AVX2
@@ -100,12 +108,6 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
     put(to.y, a[1]);
     put(to.z, a[2]);
   };
-  // A symmetric 3×3 matrix, element (r, c) = at(r, c), as its diagonal and its off-diagonal
-  // (xy, xz, yz): the layout symmetric_times reads.
-  const auto put_symmetric = [&put3](LaneFloat3s* to, const auto& at) {
-    put3(to[0], std::array<float, 3>{at(0, 0), at(1, 1), at(2, 2)});
-    put3(to[1], std::array<float, 3>{at(0, 1), at(0, 2), at(1, 2)});
-  };
   const auto put_row = [&](Row& row, const AxisConstraintPart& part) {
     put3(row.r1_cross_axis, part.r1_cross_axis_);
     put3(row.r2_cross_axis, part.r2_cross_axis_);
@@ -130,9 +132,9 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   put3(inv_mass1_, s.inv_mass1 * s.scales.inv_mass1);
   put3(inv_mass2_, s.inv_mass2 * s.scales.inv_mass2);
   // Each body's inverse inertia times its scale.
-  put_symmetric(inv_inertia1_,
+  put_symmetric(inv_inertia1_, lane,
                 [&s](int r, int c) { return (*s.inv_inertia1)(r, c) * s.scales.inv_inertia1; });
-  put_symmetric(inv_inertia2_,
+  put_symmetric(inv_inertia2_, lane,
                 [&s](int r, int c) { return (*s.inv_inertia2)(r, c) * s.scales.inv_inertia2; });
 
   // Without friction the friction rows are not set up (all zero): zero tangents make their
@@ -151,36 +153,29 @@ void ContactLanes::set_lane(uint32_t lane, const Source& s) {
   put(twist_target_, twist.row_.spring().target());
   put(twist_lambda_, twist.total_lambda());
 
-  face_inv_n_.v[lane] = 0.0f;
-  if (face.is_active()) put_face(lane, face, s.num_points);
+  face_inv_n_.v[lane] = face.is_active() ? face.distribute_[0][0] : 0.0f;
+  if (face.is_active()) {
+    for (uint32_t k = 0; k < 3; ++k) {
+      put3(geometry_[k_face_angular1 + k], face.angular1_[k]);
+      put(face_target_[k], face.target_[k]);
+    }
+    // A and A⁻¹ are symmetric: their upper triangles.
+    put_symmetric(&geometry_[k_face_a], lane, [&face](int r, int c) { return face.a_[r][c]; });
+    put_symmetric(&geometry_[k_face_inv_a], lane,
+                  [&face](int r, int c) { return face.inv_a_[r][c]; });
+    put3(geometry_[k_face_angular2], face.angular2_);
+    for (uint32_t p = 0; p < k_max_points; ++p) {
+      const bool in = p < s.num_points;
+      for (int k = 0; k < 2; ++k)
+        put(face_distribute_[p][k], in ? face.distribute_[p][k + 1] : 0.0f);
+      for (int k = 0; k < 2; ++k) put(face_offset_[p][k], in ? face.offset_[p][k] : 0.0f);
+      put(face_null_[p], in ? face.null_[p] : 0.0f);
+    }
+  }
   body1_[lane] = s.body1;
   body2_[lane] = s.body2;
   write_bits_ |= (s.write1 ? 1u << lane : 0u) | (s.write2 ? 1u << (k_width + lane) : 0u);
   num_points_.v[lane] = static_cast<float>(s.num_points);
-}
-
-void ContactLanes::put_face(uint32_t lane, const FaceContactPart& face, uint32_t num_points) {
-  const auto put = [lane](LaneFloats& to, float x) { to.v[lane] = x; };
-  // A symmetric 3×3 matrix as its diagonal and its off-diagonal (xy, xz, yz): the layout
-  // symmetric_times reads. A and A⁻¹ are symmetric: their upper triangles.
-  const auto put_symmetric = [lane](LaneFloat3s* to, const float(&m)[3][3]) {
-    to[0].set_lane(lane, std::array<float, 3>{m[0][0], m[1][1], m[2][2]});
-    to[1].set_lane(lane, std::array<float, 3>{m[0][1], m[0][2], m[1][2]});
-  };
-  face_inv_n_.v[lane] = face.distribute_[0][0];
-  for (uint32_t k = 0; k < 3; ++k) {
-    geometry_[k_face_angular1 + k].set_lane(lane, face.angular1_[k]);
-    put(face_target_[k], face.target_[k]);
-  }
-  put_symmetric(&geometry_[k_face_a], face.a_);
-  put_symmetric(&geometry_[k_face_inv_a], face.inv_a_);
-  geometry_[k_face_angular2].set_lane(lane, face.angular2_);
-  for (uint32_t p = 0; p < k_max_points; ++p) {
-    const bool in = p < num_points;
-    for (int k = 0; k < 2; ++k) put(face_distribute_[p][k], in ? face.distribute_[p][k + 1] : 0.0f);
-    for (int k = 0; k < 2; ++k) put(face_offset_[p][k], in ? face.offset_[p][k] : 0.0f);
-    put(face_null_[p], in ? face.null_[p] : 0.0f);
-  }
 }
 
 void ContactLanes::SetupInputs::clear_lane(uint32_t lane) {
@@ -365,17 +360,16 @@ void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& 
 
   // Each point's non-penetration row, its target the speculative one (seed 000 §7): a separated
   // pair may still close the gap this step.
+  LaneMask point_in[k_max_points];
   LaneFloat3s lever1[k_max_points];
-  LaneFloat3s lever2[k_max_points];
   LaneFloats targets[k_max_points];
   Lanes3 mean1 = zero3();
   Lanes3 mean2 = zero3();
   for (uint32_t p = 0; p < k_max_points; ++p) {
-    const LaneMask point = num_points > Lanes::broadcast(static_cast<float>(p));
+    const LaneMask point = point_in[p] = num_points > Lanes::broadcast(static_cast<float>(p));
     const Lanes3 r1 = keep(point, b1.rotate(in.local_on_1[p].get()));
     const Lanes3 r2 = keep(point, b2.rotate(in.local_on_2[p].get()));
     lever1[p].set(r1);
-    lever2[p].set(r2);
     mean1 += r1;
     mean2 += r2;
     const Lanes separation = dot((b2.com_position + r2) - (b1.com_position + r1), normal);
@@ -399,10 +393,9 @@ void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& 
   mean1 = mean1 * inv_n;
   mean2 = mean2 * inv_n;
   for (uint32_t p = 0; p < k_max_points; ++p) {
-    const LaneMask point = num_points > Lanes::broadcast(static_cast<float>(p));
     const Lanes3 d = lever1[p].get() - mean1;
     const Lanes3 in_plane = d - normal * dot(d, normal);
-    lever_[p].set(select(point & with_friction, sqrt(dot(in_plane, in_plane)), zero));
+    lever_[p].set(select(point_in[p] & with_friction, sqrt(dot(in_plane, in_plane)), zero));
   }
   const Lanes3 tangents[2] = {tangent1, tangent2};
   const LaneFloats* friction_lambdas[2] = {&in.friction_lambda1, &in.friction_lambda2};
@@ -541,13 +534,8 @@ void ContactLanes::setup_faces(const ContactBodyLanes& b1, const ContactBodyLane
       active &= ~(1u << lane);
       continue;
     }
-    // Symmetric: the diagonal and the upper triangle (xy, xz, yz), as put_face.
-    a[0].set_lane(lane, std::array<float, 3>{lane_a[0][0], lane_a[1][1], lane_a[2][2]});
-    a[1].set_lane(lane, std::array<float, 3>{lane_a[0][1], lane_a[0][2], lane_a[1][2]});
-    inv_a[0].set_lane(lane,
-                      std::array<float, 3>{lane_inv_a[0][0], lane_inv_a[1][1], lane_inv_a[2][2]});
-    inv_a[1].set_lane(lane,
-                      std::array<float, 3>{lane_inv_a[0][1], lane_inv_a[0][2], lane_inv_a[1][2]});
+    put_symmetric(a, lane, [&lane_a](int r, int c) { return lane_a[r][c]; });
+    put_symmetric(inv_a, lane, [&lane_inv_a](int r, int c) { return lane_inv_a[r][c]; });
     if (num_points_.v[lane] == 4.0f) {
       float lane_offset[k_max_points][2];
       float lane_null[k_max_points];
@@ -653,7 +641,6 @@ bool ContactLanes::get_lambdas(uint32_t lane, float* normal_lambdas, float& fric
 }
 
 #if ATOLL_USE_AVX2
-
 void ContactLanes::gather(std::span<const SolverBody> bodies, Velocities& out) const {
   const float* body1[k_width];
   const float* body2[k_width];

@@ -187,8 +187,6 @@ class ContactLanes {
                    const LaneFloats (&targets)[k_max_points], const Lanes3& centroid1,
                    const Lanes3& centroid2, const Lanes3& normal, const Lanes3& tangent1,
                    const Lanes3& tangent2);
-  // Puts the face block `face` (active, of `num_points` points) into lane `lane`.
-  void put_face(uint32_t lane, const FaceContactPart& face, uint32_t num_points);
   void scatter(std::span<SolverBody> bodies, const Velocities& in) const;
   // Non-penetration of the lanes in `mask`: face block, else point rows. Returns the lanes
   // that applied a significant impulse.
