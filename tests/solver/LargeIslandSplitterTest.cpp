@@ -1,7 +1,7 @@
 // LargeIslandSplitter on hand-made islands (seed 001 §4): every item in exactly one split, no
 // two items of a parallel split sharing a movable body, immovable bodies blocking nothing, the
 // 128-item threshold, small splits (below a lane block, 8 items) merged into the non-parallel
-// split, batches of 16.
+// split, batches of 16, and groups of small islands split as one.
 
 #include "atoll/solver/LargeIslandSplitter.h"
 
@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -416,6 +417,87 @@ TEST(LargeIslandSplitter, TheFitOfTheWholeStepGivesEveryIslandItsOwnSplits) {
     EXPECT_EQ(all_splits(whole_step, 5), all_splits(own_fit, 5)) << "order " << order;
     for (uint32_t i = 0; i < 2; ++i) EXPECT_GE(own_fit.island(i).num_splits(), 4u);
   }
+}
+
+// Small islands of one key (key_island_groups) are split as one group once a run of them has
+// more than 128 items, whatever the splitter's own switch says; a key change, an island to be
+// solved alone and the end of the islands cut a run, and a run's rest below 128 items stays
+// island by island. In a group every item gets the split its own island's fit would give it
+// (here a body's k-th contact with the floor goes to split k), and the colour_all fit gives the
+// same groups.
+TEST(LargeIslandSplitter, SmallIslandsOfOneKeyAreSplitAsOneGroup) {
+  // Island 0: a 12 × 12 layer (408 items, split on its own when the splitter is on); islands
+  // 1 … 80: one box each with 4 contacts with the floor, in body order.
+  Island step = grid_layer(12, 12);
+  const uint32_t first_box = static_cast<uint32_t>(step.movable.size());
+  const uint32_t first_box_contact = static_cast<uint32_t>(step.contact_body1.size());
+  for (uint32_t i = 0; i < 80; ++i) {
+    const uint32_t box = step.add_body(true);
+    for (int k = 0; k < 4; ++k) step.contact(0, box);
+  }
+  IslandBuilder islands;
+  islands.begin(step.movable);
+  for (size_t k = 0; k < step.contact_body1.size(); ++k)
+    islands.link(step.contact_body1[k], step.contact_body2[k]);
+  islands.finish(step.contact_body1, step.contact_body2);
+  ASSERT_EQ(islands.num_islands(), 81u);
+  ASSERT_EQ(islands.island_bodies(1)[0], first_box);
+  IslandConstraints no_constraints;
+  no_constraints.begin.assign(islands.num_islands() + 1, 0);
+  const ConstraintManager joints;
+  // Islands 1 … 40 key 1, island 41 alone, islands 42 … 80 key 2.
+  std::vector<uint64_t> keys(islands.num_islands());
+  for (uint32_t i = 0; i < keys.size(); ++i)
+    keys[i] = i == 0 || i == 41 ? Splitter::k_solve_alone : i < 41 ? 1 : 2;
+
+  for (const bool enabled : {true, false})
+    for (const bool coloured : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "splitter " << enabled << ", colour_all " << coloured);
+      Splitter splitter;
+      if (coloured)
+        splitter.colour_all({}, {}, step.contact_body1, step.contact_body2, step.movable);
+      splitter.prepare(enabled, islands, no_constraints, joints, step.contact_body1,
+                       step.contact_body2, step.movable, keys);
+      EXPECT_EQ(splitter.num_split_islands(), enabled ? 1u : 0u);
+      EXPECT_EQ(splitter.num_groups(), 2u);
+      // 33 islands of 4 items (132 > 128) from island 1 and from island 42; islands 34 … 40 (28
+      // items, then an island alone) and 75 … 80 (24, then the end) stay island by island.
+      const std::vector<uint32_t> leaders =
+          enabled ? std::vector<uint32_t>{0, 1, 42} : std::vector<uint32_t>{1, 42};
+      EXPECT_EQ(
+          std::vector<uint32_t>(splitter.split_islands().begin(), splitter.split_islands().end()),
+          leaders);
+      for (uint32_t i = 0; i < islands.num_islands(); ++i) {
+        const bool member = (i > 1 && i < 34) || (i > 42 && i < 75);
+        EXPECT_EQ(splitter.in_earlier_group(i), member) << "island " << i;
+        EXPECT_EQ(splitter.group_end(i), i == 1 ? 34u : i == 42 ? 75u : i + 1) << "island " << i;
+        if (i != 0 && i != 1 && i != 42) {
+          EXPECT_TRUE(splitter.island(i).empty()) << "island " << i;
+        }
+      }
+      for (const uint32_t leader : {1u, 42u}) {
+        const IslandSplits splits = splitter.island(leader);
+        ASSERT_EQ(splits.num_splits(), 4u);
+        std::vector<uint32_t> seen;
+        for (uint32_t s = 0; s < 4; ++s) {
+          EXPECT_FALSE(splits.is_non_parallel(s));
+          EXPECT_EQ(splits.contacts(s).size(), 33u);
+          std::set<uint32_t> bodies;
+          for (const uint32_t c : splits.contacts(s)) {
+            seen.push_back(c);
+            EXPECT_TRUE(bodies.insert(step.contact_body2[c]).second) << "split " << s;
+            // A box's k-th contact is in split k, as in its own island.
+            EXPECT_EQ((c - first_box_contact) % 4u, s);
+          }
+        }
+        std::sort(seen.begin(), seen.end());
+        const std::span<const uint32_t> items =
+            islands.island_items(leader, splitter.group_end(leader));
+        std::vector<uint32_t> expected(items.begin(), items.end());
+        std::sort(expected.begin(), expected.end());
+        EXPECT_EQ(seen, expected) << "group " << leader;
+      }
+    }
 }
 
 }  // namespace

@@ -841,12 +841,31 @@ void ContactConstraintManager::setup_velocity_constraints(
     lane_chunks_.push_back(std::make_unique<ContactLanes[]>(k_lane_chunk));
   // What the lanes' own setup (ContactLanes::setup) reads of contact `index`, put into lane
   // `lane` of `in`; false for a contact it does not cover, which the scalar setup above then
-  // sets up and copies into its lane: one with restitution (its target depends on the approach
-  // speed before this step's forces) or with side settings (surface velocities).
+  // sets up and copies into its lane: one with side settings (surface velocities).
   const auto put_input = [&](ContactLanes::SetupInputs& in, uint32_t lane, uint32_t index) {
     const ContactHeader& c = added_[index];
     const CachedManifold& m = cache.manifolds[c.cache_manifold];
-    if (m.combined_restitution > 0.0f || m.settings != k_no_settings) return false;
+    if (m.settings != k_no_settings) return false;
+    in.restitution.v[lane] = m.combined_restitution;
+    if (m.combined_restitution > 0.0f) {
+      // The bounce target's velocities (point_velocity_before_forces).
+      const SolverBody& b1 = bodies[c.body1];
+      const SolverBody& b2 = bodies[c.body2];
+      const BodyVelocity before1 = c.body1 < before_forces.size()
+                                       ? before_forces[c.body1]
+                                       : BodyVelocity{b1.linear_velocity, b1.angular_velocity};
+      const BodyVelocity before2 = c.body2 < before_forces.size()
+                                       ? before_forces[c.body2]
+                                       : BodyVelocity{b2.linear_velocity, b2.angular_velocity};
+      in.linear1.set_lane(lane, b1.linear_velocity);
+      in.angular1.set_lane(lane, b1.angular_velocity);
+      in.linear2.set_lane(lane, b2.linear_velocity);
+      in.angular2.set_lane(lane, b2.angular_velocity);
+      in.linear1_before.set_lane(lane, before1.linear);
+      in.angular1_before.set_lane(lane, before1.angular);
+      in.linear2_before.set_lane(lane, before2.linear);
+      in.angular2_before.set_lane(lane, before2.angular);
+    }
     in.body1[lane] = c.body1;
     in.body2[lane] = c.body2;
     in.num_points.v[lane] = static_cast<float>(c.num_points);
@@ -870,6 +889,7 @@ void ContactConstraintManager::setup_velocity_constraints(
   const auto setup_blocks = [&](uint32_t begin, uint32_t end, uint32_t) {
     Constraint local;
     ContactLanes::SetupInputs inputs;
+    inputs.min_velocity_for_restitution = settings.min_velocity_for_restitution;
     Vec3 normals[ContactLanes::k_width];
     for (uint32_t block = begin; block < end; ++block) {
       // The next block's contacts are scattered over the inputs: fetch them while this block

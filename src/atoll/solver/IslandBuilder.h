@@ -34,14 +34,18 @@ class IslandBuilder {
   /// Number of islands with at least one movable body.
   uint32_t num_islands() const { return static_cast<uint32_t>(island_body_begin_.size()) - 1; }
   /// Movable bodies of island i.
-  std::span<const uint32_t> island_bodies(uint32_t i) const {
-    return std::span(bodies_).subspan(island_body_begin_[i],
-                                      island_body_begin_[i + 1] - island_body_begin_[i]);
-  }
+  std::span<const uint32_t> island_bodies(uint32_t i) const { return island_bodies(i, i + 1); }
   /// Items (contact constraints) of island i.
-  std::span<const uint32_t> island_items(uint32_t i) const {
-    return std::span(items_).subspan(island_item_begin_[i],
-                                     island_item_begin_[i + 1] - island_item_begin_[i]);
+  std::span<const uint32_t> island_items(uint32_t i) const { return island_items(i, i + 1); }
+  /// Movable bodies of islands first … last − 1, island by island (each island's ascending).
+  std::span<const uint32_t> island_bodies(uint32_t first, uint32_t last) const {
+    return std::span(bodies_).subspan(island_body_begin_[first],
+                                      island_body_begin_[last] - island_body_begin_[first]);
+  }
+  /// Items of islands first … last − 1, island by island.
+  std::span<const uint32_t> island_items(uint32_t first, uint32_t last) const {
+    return std::span(items_).subspan(island_item_begin_[first],
+                                     island_item_begin_[last] - island_item_begin_[first]);
   }
   /// Island of a movable body (after finish), or k_no_island.
   uint32_t island_of_body(uint32_t body) const { return body_island_[body]; }

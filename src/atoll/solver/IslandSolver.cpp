@@ -255,19 +255,72 @@ void solve_island_position(ContactConstraintManager& contacts, ConstraintManager
 
 namespace {
 
+// Whether the stack solve may take island `i` (ContactStackChain.cpp): its contacts are a
+// chain, each moving body joining at most two of them, so it has at most one contact more than
+// moving bodies (the pyramid, 8400 contacts on 1240 bodies, is not).
+bool may_be_stack(const ContactConstraintManager& contacts, std::span<const SolverBody> bodies,
+                  const IslandBuilder& islands, uint32_t i, const PhysicsSettings& settings,
+                  ContactConstraintManager::StackSolve& stack) {
+  const std::span<const uint32_t> items = islands.island_items(i);
+  return items.size() <= islands.island_bodies(i).size() + 1 &&
+         contacts.may_be_stack(bodies, items, settings, stack);
+}
+
+}  // namespace
+
+void key_island_groups(const ContactConstraintManager& contacts,
+                       const ConstraintManager& constraints, std::span<const SolverBody> bodies,
+                       const IslandBuilder& islands, const IslandConstraints& island_constraints,
+                       const PhysicsSettings& settings, IslandSolveScratch& scratch) {
+  scratch.group_keys.clear();
+  if (!settings.use_wide_contact_solver) return;
+  if (scratch.stacks.empty()) scratch.stacks.resize(1);
+  const uint32_t count = islands.num_islands();
+  scratch.group_keys.resize(count);
+  const auto key_of = [](int velocity_steps, int position_steps) {
+    return uint64_t{static_cast<uint32_t>(velocity_steps)} << 32 |
+           static_cast<uint32_t>(position_steps);
+  };
+  const uint64_t global_key = key_of(settings.velocity_steps, settings.position_steps);
+  for (uint32_t i = 0; i < count; ++i) {
+    const size_t num_contacts = islands.island_items(i).size();
+    const std::span<const uint32_t> items = island_constraints.island_items(i);
+    uint64_t& key = scratch.group_keys[i];
+    key = LargeIslandSplitter::k_solve_alone;
+    // An island without contacts brings no lanes (most of highspeed's 5 000 islands, bodies in
+    // flight: keying them cost 60 µs a step).
+    if (num_contacts == 0 ||
+        num_contacts + items.size() > LargeIslandSplitter::k_large_island_threshold ||
+        (num_contacts >= 2 &&
+         may_be_stack(contacts, bodies, islands, i, settings, scratch.stacks[0])))
+      continue;
+    if (items.empty()) {
+      key = global_key;
+      continue;
+    }
+    const SolverSteps steps = island_solver_steps(constraints, items);
+    key = key_of(steps.velocity_steps(settings), steps.position_steps(settings));
+  }
+}
+
+namespace {
+
 // Cuts the islands into at most `workers` contiguous shares of about equal work (an island's
 // contacts + constraints + 1; the islands solved on every worker count nothing, they are solved
 // before): share k is islands [share_begin[k], share_begin[k + 1]). A share smaller than
 // k_min_share_work items is not worth a core (waking a worker and moving the islands' data to
 // it costs more).
 void plan_island_shares(const IslandBuilder& islands, const IslandConstraints& island_constraints,
+                        const LargeIslandSplitter& splitter,
                         std::span<const uint8_t> on_every_worker, uint32_t workers,
                         std::vector<uint32_t>& share_begin) {
   constexpr uint64_t k_min_share_work = 128;
   const uint32_t count = islands.num_islands();
+  // A group's work is its leader's.
   const auto work = [&](uint32_t i) -> uint64_t {
     if (on_every_worker[i] != 0) return 0;
-    return islands.island_items(i).size() + island_constraints.island_items(i).size() + 1;
+    const uint32_t end = splitter.group_end(i);
+    return islands.island_items(i, end).size() + island_constraints.island_items(i, end).size() + 1;
   };
   uint64_t total = 0;
   for (uint32_t i = 0; i < count; ++i) total += work(i);
@@ -300,6 +353,14 @@ void for_each_island_on_one_worker(JobSystem& jobs, const IslandSolveScratch& sc
     for (uint32_t i = scratch.share_begin[first]; i < scratch.share_begin[last]; ++i)
       if (scratch.on_every_worker[i] == 0) solve(i, worker);
   });
+}
+
+// A group's islands have its leader's step counts (key_island_groups) and ran its iterations.
+void copy_to_group(IslandSolveScratch& scratch, uint32_t leader, uint32_t end) {
+  for (uint32_t i = leader + 1; i < end; ++i) {
+    scratch.steps[i] = scratch.steps[leader];
+    scratch.iterations[i] = scratch.iterations[leader];
+  }
 }
 
 // The shares of a split's batches are SplitRounds' (plan_wide_contacts lays the lanes out by
@@ -348,17 +409,14 @@ void plan_wide_contacts(ContactConstraintManager& contacts, std::span<const Solv
   scratch.wide_batches.clear();
   scratch.wide_scalar.clear();
   scratch.wide_planned.clear();
-  if (!settings.use_wide_contact_solver || splitter.num_split_islands() == 0) return;
+  if (!settings.use_wide_contact_solver || splitter.split_islands().empty()) return;
   if (scratch.stacks.empty()) scratch.stacks.resize(1);
-  for (uint32_t i = 0; i < islands.num_islands(); ++i) {
+  for (uint32_t i : splitter.split_islands()) {
     const IslandSplits splits = splitter.island(i);
-    if (splits.empty()) continue;
-    // The stack solve works on the contacts' own rows: an island it may take stays scalar. A
-    // stack is a chain, each moving body joining at most two contacts, so it has at most one
-    // contact more than moving bodies (the pyramid, 8400 contacts on 1240 bodies, is not).
-    const std::span<const uint32_t> items = islands.island_items(i);
-    if (items.size() <= islands.island_bodies(i).size() + 1 &&
-        contacts.may_be_stack(bodies, items, settings, scratch.stacks[0]))
+    // The stack solve works on the contacts' own rows: an island it may take stays scalar (a
+    // group holds none).
+    if (splitter.group_end(i) == i + 1 &&
+        may_be_stack(contacts, bodies, islands, i, settings, scratch.stacks[0]))
       continue;
     scratch.wide_island[i] = static_cast<uint32_t>(scratch.wide_split_first_batch.size());
     scratch.wide_planned.push_back(i);
@@ -611,6 +669,10 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
   scratch.split_rounds.resize(jobs.num_workers());
   scratch.on_every_worker.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
+    if (splitter.in_earlier_group(i)) {
+      scratch.on_every_worker[i] = 2;
+      continue;
+    }
     const IslandSplits splits = splitter.island(i);
     // A split island whose splits are too small to share would run on the caller alone while
     // the other workers wait (SplitRounds::run): it is solved whole on one worker instead,
@@ -622,12 +684,14 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
     if (scratch.on_every_worker[i] == 0) continue;
     const std::span<const uint32_t> items = island_constraints.island_items(i);
     scratch.steps[i] = island_solver_steps(constraints, items);
+    const uint32_t end = splitter.group_end(i);
     scratch.iterations[i] =
-        solve_split_island_velocity(contacts, constraints, bodies, i, islands.island_items(i),
+        solve_split_island_velocity(contacts, constraints, bodies, i, islands.island_items(i, end),
                                     splits, scratch.steps[i], settings, jobs, scratch, 0);
+    copy_to_group(scratch, i, end);
   }
-  plan_island_shares(islands, island_constraints, scratch.on_every_worker, jobs.num_workers(),
-                     scratch.share_begin);
+  plan_island_shares(islands, island_constraints, splitter, scratch.on_every_worker,
+                     jobs.num_workers(), scratch.share_begin);
   for_each_island_on_one_worker(jobs, scratch, [&](uint32_t i, uint32_t worker) {
     const std::span<const uint32_t> items = island_constraints.island_items(i);
     scratch.steps[i] = island_solver_steps(constraints, items);
@@ -639,9 +703,11 @@ uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& c
       return;
     }
     InlineJobSystem alone;
+    const uint32_t end = splitter.group_end(i);
     scratch.iterations[i] =
-        solve_split_island_velocity(contacts, constraints, bodies, i, islands.island_items(i),
+        solve_split_island_velocity(contacts, constraints, bodies, i, islands.island_items(i, end),
                                     splits, scratch.steps[i], settings, alone, scratch, worker);
+    copy_to_group(scratch, i, end);
   });
   // The plan was for this solve only.
   scratch.wide_island.clear();
@@ -657,7 +723,7 @@ void solve_position(ContactConstraintManager& contacts, ConstraintManager& const
                     JobSystem& jobs, IslandSolveScratch& scratch) {
   const uint32_t count = islands.num_islands();
   for (uint32_t i = 0; i < count; ++i)
-    if (scratch.on_every_worker[i] != 0)
+    if (scratch.on_every_worker[i] == 1)
       solve_split_island_position(contacts, constraints, bodies, splitter.island(i),
                                   scratch.steps[i], settings, jobs, scratch, 0);
   for_each_island_on_one_worker(jobs, scratch, [&](uint32_t i, uint32_t worker) {

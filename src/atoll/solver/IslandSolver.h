@@ -59,8 +59,10 @@ class SolverSteps {
 /// The constraints (solve-list positions in ConstraintManager) of each island, in solve order.
 struct IslandConstraints {
   /// Constraints of island i.
-  std::span<const uint32_t> island_items(uint32_t i) const {
-    return std::span(items).subspan(begin[i], begin[i + 1] - begin[i]);
+  std::span<const uint32_t> island_items(uint32_t i) const { return island_items(i, i + 1); }
+  /// Constraints of islands first … last − 1, island by island.
+  std::span<const uint32_t> island_items(uint32_t first, uint32_t last) const {
+    return std::span(items).subspan(begin[first], begin[last] - begin[first]);
   }
   std::vector<uint32_t> begin{0};
   std::vector<uint32_t> items;
@@ -122,9 +124,13 @@ struct IslandSolveScratch {
   std::vector<uint8_t> worker_changed;
   /// Per island: 1 when it is split and every worker takes part in solving it
   /// (SplitRounds::shares_work), one such island after the other; 0 when one worker solves it
-  /// whole, beside the other workers' islands. Made by solve_velocity, reused by
-  /// solve_position.
+  /// whole (with the islands of the group it leads, LargeIslandSplitter::group_end), beside
+  /// the other workers' islands; 2 when it is solved in an earlier island's group. Made by
+  /// solve_velocity, reused by solve_position.
   std::vector<uint8_t> on_every_worker;
+  /// Per island, the key under which the splitter may group it with its neighbours
+  /// (key_island_groups); empty when islands are not grouped.
+  std::vector<uint64_t> group_keys;
   /// The islands that one worker solves whole, in contiguous shares of about equal work
   /// (contacts + constraints), one per worker: share k is islands [share_begin[k],
   /// share_begin[k + 1]). Made by solve_velocity, reused by solve_position, so that an island
@@ -153,13 +159,30 @@ struct IslandSolveScratch {
   std::vector<SplitRounds> split_rounds;
 };
 
+/// Stage split_islands, before the splitter (LargeIslandSplitter::prepare), with
+/// use_wide_contact_solver: the key under which each island may be solved in a group of small
+/// islands, whose contacts then fill the wide solver's lane blocks together (an island of a
+/// few bodies alone fills none: its contacts share bodies). The key is the island's velocity
+/// and position step counts, so that a group's islands iterate as each would alone; an island
+/// that the stack solve may take (it works on the island's own rows) and an island over the
+/// splitter's threshold are solved alone (LargeIslandSplitter::k_solve_alone). A group
+/// iterates until none of its islands applies an impulse: an island that applied none in an
+/// iteration applies none in the next (its bodies' velocities did not change), so the extra
+/// iterations leave it as it was. Without the wide solver, no keys: a group's split solve
+/// would only reorder its items.
+void key_island_groups(const ContactConstraintManager& contacts,
+                       const ConstraintManager& constraints, std::span<const SolverBody> bodies,
+                       const IslandBuilder& islands, const IslandConstraints& island_constraints,
+                       const PhysicsSettings& settings, IslandSolveScratch& scratch);
+
 /// Stage solve_velocity. First the split islands (LargeIslandSplitter) whose splits are large
 /// enough to share among the workers (SplitRounds::shares_work), one at a time, every worker
 /// taking a share of the batches of each split (solve_split_island_velocity); then every other
-/// island, split or not, whole on one worker, in one share of islands of about equal work per
-/// worker. Islands share no moving body, contact or constraint, and the items of a split share
-/// no moving body, so each is solved from its own data and the result is the same bits for any
-/// number of workers. Returns the iterations run, summed over the islands in order.
+/// island, split or not, whole on one worker (a group of small islands with its leader, as
+/// one), in one share of islands of about equal work per worker. Islands share no moving body,
+/// contact or constraint, and the items of a split share no moving body, so each is solved from
+/// its own data and the result is the same bits for any number of workers. Returns the
+/// iterations run, summed over the islands in order (a group's islands each count the group's).
 uint32_t solve_velocity(ContactConstraintManager& contacts, ConstraintManager& constraints,
                         std::span<SolverBody> bodies, const IslandBuilder& islands,
                         const IslandConstraints& island_constraints,

@@ -44,6 +44,8 @@ void LargeIslandSplitter::begin(uint32_t num_islands, uint32_t num_bodies) {
   constraint_items_.clear();
   contact_items_.clear();
   num_split_islands_ = 0;
+  num_groups_ = 0;
+  split_list_.clear();
   // Masks are zero outside split_island, so growing keeps them all zero.
   if (body_mask_.size() < num_bodies) body_mask_.resize(num_bodies, 0);
 }
@@ -99,34 +101,68 @@ void LargeIslandSplitter::prepare(bool enabled, const IslandBuilder& islands,
                                   const ConstraintManager& constraints,
                                   std::span<const uint32_t> contact_body1,
                                   std::span<const uint32_t> contact_body2,
-                                  std::span<const uint8_t> movable) {
+                                  std::span<const uint8_t> movable,
+                                  std::span<const uint64_t> group_keys) {
   // colour_all's fit is for this prepare only.
   const bool coloured = coloured_;
   coloured_ = false;
-  begin(islands.num_islands(), static_cast<uint32_t>(movable.size()));
-  if (!enabled) return;
+  const uint32_t count = islands.num_islands();
+  begin(count, static_cast<uint32_t>(movable.size()));
+  // The constraints' bodies by solve-list position (the world, k_world_entry, lies past every
+  // solver body and so counts as immovable).
+  const auto split = [&](uint32_t first, uint32_t last) {
+    return split_island(first, islands.island_bodies(first, last),
+                        island_constraints.island_items(first, last), constraints.solved_bodies1(),
+                        constraints.solved_bodies2(), islands.island_items(first, last),
+                        contact_body1, contact_body2, movable, coloured, last > first + 1);
+  };
   // Every island is looked at: IslandBuilder orders islands by their contacts alone, so an
   // island made large by its constraints may come after a small one (no early break).
-  for (uint32_t i = 0; i < islands.num_islands(); ++i) {
-    const std::span<const uint32_t> contact_items = islands.island_items(i);
-    const std::span<const uint32_t> constraint_items = island_constraints.island_items(i);
-    if (contact_items.size() + constraint_items.size() <= k_large_island_threshold) continue;
-    // The constraints' bodies by solve-list position (the world, k_world_entry, lies past every
-    // solver body and so counts as immovable).
-    split_island(i, islands.island_bodies(i), constraint_items, constraints.solved_bodies1(),
-                 constraints.solved_bodies2(), contact_items, contact_body1, contact_body2, movable,
-                 coloured);
+  if (enabled)
+    for (uint32_t i = 0; i < count; ++i) split(i, i + 1);
+  if (!group_keys.empty()) group_small_islands(islands, island_constraints, group_keys, split);
+  // Ascending (the large islands were listed first).
+  std::sort(split_list_.begin(), split_list_.end());
+}
+
+template <class Split>
+void LargeIslandSplitter::group_small_islands(const IslandBuilder& islands,
+                                              const IslandConstraints& island_constraints,
+                                              std::span<const uint64_t> group_keys, Split&& split) {
+  const uint32_t count = islands.num_islands();
+  const auto num_items = [&](uint32_t i) {
+    return islands.island_items(i).size() + island_constraints.island_items(i).size();
+  };
+  // Runs of small islands with one key, each cut once it has more than
+  // k_large_island_threshold items; a run's rest below that stays island by island.
+  const auto groupable = [&](uint32_t i, uint64_t key) {
+    return group_keys[i] == key && islands_[i].split_begin == islands_[i].split_end &&
+           num_items(i) <= k_large_island_threshold;
+  };
+  for (uint32_t first = 0; first < count;) {
+    const uint64_t key = group_keys[first];
+    if (key == k_solve_alone || !groupable(first, key)) {
+      ++first;
+      continue;
+    }
+    uint32_t last = first;
+    size_t items = 0;
+    while (last < count && items <= k_large_island_threshold && groupable(last, key))
+      items += num_items(last), ++last;
+    if (items > k_large_island_threshold && split(first, last)) {
+      islands_[first].group_end = last;
+      for (uint32_t i = first + 1; i < last; ++i) islands_[i].grouped = true;
+    }
+    first = last;
   }
 }
 
-bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t> island_bodies,
-                                       std::span<const uint32_t> constraint_items,
-                                       std::span<const uint32_t> constraint_body1,
-                                       std::span<const uint32_t> constraint_body2,
-                                       std::span<const uint32_t> contact_items,
-                                       std::span<const uint32_t> contact_body1,
-                                       std::span<const uint32_t> contact_body2,
-                                       std::span<const uint8_t> movable, bool coloured) {
+bool LargeIslandSplitter::split_island(
+    uint32_t island, std::span<const uint32_t> island_bodies,
+    std::span<const uint32_t> constraint_items, std::span<const uint32_t> constraint_body1,
+    std::span<const uint32_t> constraint_body2, std::span<const uint32_t> contact_items,
+    std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
+    std::span<const uint8_t> movable, bool coloured, bool group) {
   const size_t num_constraints = constraint_items.size();
   const size_t num_items = num_constraints + contact_items.size();
   if (num_items <= k_large_island_threshold) return false;
@@ -217,7 +253,8 @@ bool LargeIslandSplitter::split_island(uint32_t island, std::span<const uint32_t
     const uint32_t t = target[item_split_[num_constraints + k]];
     if (t != non_parallel) contact_items_[out[t].contact_end++] = contact_items[k];
   }
-  ++num_split_islands_;
+  ++(group ? num_groups_ : num_split_islands_);
+  split_list_.push_back(island);
   return true;
 }
 

@@ -127,14 +127,26 @@ class LargeIslandSplitter {
   /// Items per batch of a split.
   static constexpr uint32_t k_batch_size = 16;
 
+  /// A group key (prepare) of an island that is solved on its own.
+  static constexpr uint64_t k_solve_alone = ~uint64_t{0};
+
   /// Stage split_islands: forgets last step's splits and, when `enabled`, splits every island
   /// of `islands` with more than k_large_island_threshold items. `movable[b]` is non-zero for
   /// the solver bodies that impulses move; contact i joins solver bodies contact_body1[i] and
   /// contact_body2[i].
+  ///
+  /// `group_keys` (one per island, or empty) groups small islands for the wide contact solver,
+  /// whatever `enabled` says: a run of consecutive islands of at most k_large_island_threshold
+  /// items each and the same key (not k_solve_alone) is split as one island as soon as it has
+  /// more than k_large_island_threshold items, so that their contacts fill lane blocks
+  /// together (IslandSolver.h, the solve's groups). Its first island is the group's leader
+  /// (group_end); island(leader) holds the group's splits. No two of its islands share a body,
+  /// so every item gets the split it would get in its own island, and each island's bodies see
+  /// their items in the order they would see them if it were split alone.
   void prepare(bool enabled, const IslandBuilder& islands,
                const IslandConstraints& island_constraints, const ConstraintManager& constraints,
                std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
-               std::span<const uint8_t> movable);
+               std::span<const uint8_t> movable, std::span<const uint64_t> group_keys = {});
 
   /// Optional, before prepare, for the step's items as a whole: each solved constraint k
   /// (joining solver bodies constraint_body1[k] and constraint_body2[k]) and each contact i
@@ -156,6 +168,8 @@ class LargeIslandSplitter {
   /// contact_body2[k]; an index at or past movable.size() (the world) is immovable.
   /// `island_bodies` are the island's movable bodies (their masks are cleared afterwards).
   /// `coloured`: the items' splits are colour_all's, made for this step's items (prepare).
+  /// `group`: the items are those of a group of small islands that `island` leads (counted in
+  /// num_groups, not num_split_islands; prepare marks the group).
   bool split_island(uint32_t island, std::span<const uint32_t> island_bodies,
                     std::span<const uint32_t> constraint_items,
                     std::span<const uint32_t> constraint_body1,
@@ -163,19 +177,39 @@ class LargeIslandSplitter {
                     std::span<const uint32_t> contact_items,
                     std::span<const uint32_t> contact_body1,
                     std::span<const uint32_t> contact_body2, std::span<const uint8_t> movable,
-                    bool coloured = false);
+                    bool coloured = false, bool group = false);
 
-  /// The splits of island `i` this step (empty when it is not split).
+  /// The splits of island `i` this step (empty when it is not split); for a group's leader,
+  /// the group's.
   IslandSplits island(uint32_t i) const;
-  /// Number of islands split this step.
+  /// The end of the islands solved with island `i`: the group [i, group_end(i)) when `i`
+  /// leads one, else i + 1.
+  uint32_t group_end(uint32_t i) const {
+    return i < islands_.size() && islands_[i].group_end > i + 1 ? islands_[i].group_end : i + 1;
+  }
+  /// True when island `i` is solved in an earlier island's group (not on its own).
+  bool in_earlier_group(uint32_t i) const { return i < islands_.size() && islands_[i].grouped; }
+  /// Number of islands split this step (large ones; the groups are counted apart).
   uint32_t num_split_islands() const { return num_split_islands_; }
+  /// Number of groups of small islands split this step.
+  uint32_t num_groups() const { return num_groups_; }
+  /// The islands split this step, large ones and groups' leaders, ascending.
+  std::span<const uint32_t> split_islands() const { return split_list_; }
 
  private:
   struct IslandRange {
     uint32_t split_begin = 0;
     uint32_t split_end = 0;
+    uint32_t group_end = 0;  // a group's leader: the end of its islands
     bool has_non_parallel = false;
+    bool grouped = false;  // solved in an earlier island's group
   };
+  // prepare's grouping of small islands; `split(first, last)` splits islands first … last − 1
+  // as one.
+  template <class Split>
+  void group_small_islands(const IslandBuilder& islands,
+                           const IslandConstraints& island_constraints,
+                           std::span<const uint64_t> group_keys, Split&& split);
 
   // Per island: its splits in splits_ (empty range: not split).
   std::vector<IslandRange> islands_;
@@ -183,6 +217,8 @@ class LargeIslandSplitter {
   std::vector<uint32_t> constraint_items_;
   std::vector<uint32_t> contact_items_;
   uint32_t num_split_islands_ = 0;
+  uint32_t num_groups_ = 0;
+  std::vector<uint32_t> split_list_;
   // The first fit of one item whose bodies are b1 and b2, noted in their masks.
   uint8_t fit(uint32_t b1, uint32_t b2, std::span<const uint8_t> movable);
   // contact_order_ = positions 0 … n-1 of `contact_items` ordered by their lower movable body

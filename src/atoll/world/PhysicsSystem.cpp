@@ -193,13 +193,17 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
         contact_manager_, constraint_manager_, solver, body_manager_, islands,
         ctx.island_constraints, ctx.constraint_body1, ctx.constraint_body2, *ctx.jobs,
         [](void* system) { static_cast<PhysicsSystem*>(system)->beside_island_linking(); }, this);
-    // Stage split_islands (timed with the islands): the large islands' splits for both solves.
+    // Stage split_islands (timed with the islands): the large islands' splits and the small
+    // islands' groups, for both solves.
+    key_island_groups(contact_manager_, constraint_manager_, solver.bodies, islands,
+                      ctx.island_constraints, settings_, ctx.island_scratch);
     ctx.splitter.prepare(settings_.use_large_island_splitter, islands, ctx.island_constraints,
                          constraint_manager_, ctx.constraint_body1, ctx.constraint_body2,
-                         solver.movable);
+                         solver.movable, ctx.island_scratch.group_keys);
   });
   result.num_islands = islands.num_islands();
   result.num_split_islands = ctx.splitter.num_split_islands();
+  result.num_island_groups = ctx.splitter.num_groups();
   result.largest_island_bodies = 0;
   for (uint32_t i = 0; i < islands.num_islands(); ++i)
     result.largest_island_bodies = std::max(result.largest_island_bodies,

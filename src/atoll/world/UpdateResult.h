@@ -75,6 +75,9 @@ struct UpdateResult {
   uint32_t largest_island_bodies = 0;
   /// Islands of the last collision step solved through splits (LargeIslandSplitter).
   uint32_t num_split_islands = 0;
+  /// Groups of small islands of the last collision step solved together through splits, so
+  /// that their contacts fill the wide solver's lane blocks (key_island_groups).
+  uint32_t num_island_groups = 0;
   /// Velocity iterations run, summed over islands and collision steps (early exit makes this
   /// less than islands × velocity_steps).
   uint32_t num_velocity_iterations = 0;

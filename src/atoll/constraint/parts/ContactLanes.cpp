@@ -193,6 +193,7 @@ void ContactLanes::SetupInputs::clear_lane(uint32_t lane) {
     normal_lambda[p].v[lane] = 0.0f;
   }
   friction_lambda1.v[lane] = friction_lambda2.v[lane] = twist_lambda.v[lane] = 0.0f;
+  restitution.v[lane] = 0.0f;
 }
 
 namespace {
@@ -359,7 +360,12 @@ void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& 
   const Lanes3 tangent2 = cross(normal, tangent1);
 
   // Each point's non-penetration row, its target the speculative one (seed 000 §7): a separated
-  // pair may still close the gap this step.
+  // pair may still close the gap this step. A point of a lane with restitution that will hit
+  // during this step bounces instead, with e × the approach speed, the slower of the approach
+  // now and before this step's forces (the scalar setup says why).
+  const Lanes restitution = in.restitution.get();
+  const LaneMask bouncy = used_mask & (restitution > zero);
+  const bool any_bouncy = bouncy.any();
   LaneMask point_in[k_max_points];
   LaneFloat3s lever1[k_max_points];
   LaneFloats targets[k_max_points];
@@ -373,8 +379,19 @@ void ContactLanes::setup(std::span<const SolverBody> bodies, const SetupInputs& 
     mean1 += r1;
     mean2 += r2;
     const Lanes separation = dot((b2.com_position + r2) - (b1.com_position + r1), normal);
-    const Lanes target =
-        select(point, negative(max(zero, separation) * Lanes::broadcast(inv_dt)), zero);
+    const Lanes speculative = max(zero, separation) * Lanes::broadcast(inv_dt);
+    Lanes target = select(point, negative(speculative), zero);
+    if (any_bouncy) {
+      const Lanes3 v1 = in.linear1.get() + cross(in.angular1.get(), r1);
+      const Lanes3 v2 = in.linear2.get() + cross(in.angular2.get(), r2);
+      const Lanes normal_velocity = dot(v2 - v1, normal);
+      const Lanes3 before1 = in.linear1_before.get() + cross(in.angular1_before.get(), r1);
+      const Lanes3 before2 = in.linear2_before.get() + cross(in.angular2_before.get(), r2);
+      const Lanes approach = max(normal_velocity, dot(before2 - before1, normal));
+      const LaneMask bounce = point & bouncy & (normal_velocity < negative(speculative)) &
+                              (approach < Lanes::broadcast(-in.min_velocity_for_restitution));
+      target = select(bounce, negative(restitution) * approach, target);
+    }
     targets[p].set(target);
     const RowLanes row = row_lanes(b1, r1, b2, r2, normal);
     points_[p].effective_mass.set(select(point, row.effective_mass, zero));

@@ -106,17 +106,25 @@ class ContactLanes {
     /// friction rows' (N·s) and the twist row's (N·m·s).
     LaneFloats normal_lambda[k_max_points];
     LaneFloats friction_lambda1, friction_lambda2, twist_lambda;
+    /// Restitution (0: none). A lane with restitution also needs its bodies' velocities now
+    /// and before this step's forces (m/s, rad/s), for its bounce target; no other lane's are
+    /// read.
+    LaneFloats restitution;
+    LaneFloat3s linear1, angular1, linear2, angular2;
+    LaneFloat3s linear1_before, angular1_before, linear2_before, angular2_before;
+    /// PhysicsSettings::min_velocity_for_restitution (m/s), for every lane.
+    float min_velocity_for_restitution = 0.0f;
     /// Makes lane `lane` empty.
     void clear_lane(uint32_t lane);
   };
   /// Sets up every lane from `in`, eight contacts at a time: what the scalar setup of a contact
-  /// without restitution or surface velocity computes and set_lane then copies
+  /// without surface velocity computes and set_lane then copies
   /// (solver/ContactConstraintManager.cpp, setup_velocity_constraints; seed 000 §3, §4.1, §7):
-  /// the world normal and tangents, each point's non-penetration row with its speculative
-  /// target, manifold friction and twist at the mean point, the face block (with `face_block`,
-  /// of the lanes with 3 or 4 points; its 3×3 inverse and null vector are made lane by lane, in
-  /// double, by FaceContactPart) and last step's impulses. The lanes do the scalar parts'
-  /// operations in their order: where the compiler fuses no multiply-add (a cross-platform
+  /// the world normal and tangents, each point's non-penetration row with its speculative or
+  /// bounce target, manifold friction and twist at the mean point, the face block (with
+  /// `face_block`, of the lanes with 3 or 4 points; its 3×3 inverse and null vector are made lane
+  /// by lane, in double, by FaceContactPart) and last step's impulses. The lanes do the scalar
+  /// parts' operations in their order: where the compiler fuses no multiply-add (a cross-platform
   /// deterministic build) a lane's numbers are the scalar setup's bit for bit, else to float
   /// round-off. Writes each lane's world normal to `normals[lane]`. Call drop_non_finite once
   /// the block is filled.
