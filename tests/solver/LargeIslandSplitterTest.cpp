@@ -419,36 +419,50 @@ TEST(LargeIslandSplitter, TheFitOfTheWholeStepGivesEveryIslandItsOwnSplits) {
   }
 }
 
-// Small islands of one key (key_island_groups) are split as one group once a run of them has
-// more than 128 items, whatever the splitter's own switch says; a key change, an island to be
-// solved alone and the end of the islands cut a run, and a run's rest below 128 items stays
-// island by island. In a group every item gets the split its own island's fit would give it
-// (here a body's k-th contact with the floor goes to split k), and the colour_all fit gives the
-// same groups.
-TEST(LargeIslandSplitter, SmallIslandsOfOneKeyAreSplitAsOneGroup) {
+// Islands of one key (key_island_groups) are split in groups, whatever the splitter's own switch
+// says: a run of them with more than 128 items in all is cut into groups of more than 512 items
+// (k_group_items) or an eighth of the run's if that is less, but not less than 128, the last
+// taking the rest; a key change and an island to be solved alone cut a run, and a run of at most
+// 128 items stays island by island. In a group every item gets the split its own island's fit
+// would give it (here a box's k-th contact with the floor goes to split k), and the colour_all
+// fit gives the same groups.
+TEST(LargeIslandSplitter, IslandsOfOneKeyAreSplitInGroups) {
   // Island 0: a 12 × 12 layer (408 items, split on its own when the splitter is on); islands
-  // 1 … 80: one box each with 4 contacts with the floor, in body order.
+  // 1 … 300: one box each with 16 contacts with the floor, in body order.
+  constexpr uint32_t k_contacts = 16;
   Island step = grid_layer(12, 12);
   const uint32_t first_box = static_cast<uint32_t>(step.movable.size());
   const uint32_t first_box_contact = static_cast<uint32_t>(step.contact_body1.size());
-  for (uint32_t i = 0; i < 80; ++i) {
+  for (uint32_t i = 0; i < 300; ++i) {
     const uint32_t box = step.add_body(true);
-    for (int k = 0; k < 4; ++k) step.contact(0, box);
+    for (uint32_t k = 0; k < k_contacts; ++k) step.contact(0, box);
   }
   IslandBuilder islands;
   islands.begin(step.movable);
   for (size_t k = 0; k < step.contact_body1.size(); ++k)
     islands.link(step.contact_body1[k], step.contact_body2[k]);
   islands.finish(step.contact_body1, step.contact_body2);
-  ASSERT_EQ(islands.num_islands(), 81u);
+  ASSERT_EQ(islands.num_islands(), 301u);
   ASSERT_EQ(islands.island_bodies(1)[0], first_box);
   IslandConstraints no_constraints;
   no_constraints.begin.assign(islands.num_islands() + 1, 0);
   const ConstraintManager joints;
-  // Islands 1 … 40 key 1, island 41 alone, islands 42 … 80 key 2.
+  // Islands 1 … 270 key 1 (4 320 items), island 271 alone, islands 272 … 290 key 2 (304
+  // items), 291 … 298 key 3 (128 items), 299 and 300 key 4.
   std::vector<uint64_t> keys(islands.num_islands());
   for (uint32_t i = 0; i < keys.size(); ++i)
-    keys[i] = i == 0 || i == 41 ? Splitter::k_solve_alone : i < 41 ? 1 : 2;
+    keys[i] = i == 0 || i == 271 ? Splitter::k_solve_alone
+              : i < 271          ? 1
+              : i < 291          ? 2
+              : i < 299          ? 3
+                                 : 4;
+  static_assert(Splitter::k_group_items == 512 && Splitter::k_groups_per_run == 8,
+                "the groups below assume groups of more than 512 items or an eighth of a run");
+  // Key 1: groups of 33 islands (528 items > 512), the eighth taking the last 39. Key 2: an eighth
+  // of 304 is below 128, so groups of 9 islands (144 > 128), the second taking the last 10.
+  const std::vector<std::pair<uint32_t, uint32_t>> groups{
+      {1, 34},    {34, 67},   {67, 100},  {100, 133}, {133, 166},
+      {166, 199}, {199, 232}, {232, 271}, {272, 281}, {281, 291}};
 
   for (const bool enabled : {true, false})
     for (const bool coloured : {false, true}) {
@@ -459,40 +473,44 @@ TEST(LargeIslandSplitter, SmallIslandsOfOneKeyAreSplitAsOneGroup) {
       splitter.prepare(enabled, islands, no_constraints, joints, step.contact_body1,
                        step.contact_body2, step.movable, keys);
       EXPECT_EQ(splitter.num_split_islands(), enabled ? 1u : 0u);
-      EXPECT_EQ(splitter.num_groups(), 2u);
-      // 33 islands of 4 items (132 > 128) from island 1 and from island 42; islands 34 … 40 (28
-      // items, then an island alone) and 75 … 80 (24, then the end) stay island by island.
-      const std::vector<uint32_t> leaders =
-          enabled ? std::vector<uint32_t>{0, 1, 42} : std::vector<uint32_t>{1, 42};
+      EXPECT_EQ(splitter.num_groups(), groups.size());
+      std::vector<uint32_t> leaders;
+      if (enabled) leaders.push_back(0);
+      std::vector<uint32_t> group_end(islands.num_islands());
+      for (uint32_t i = 0; i < islands.num_islands(); ++i) group_end[i] = i + 1;
+      std::vector<bool> member(islands.num_islands(), false);
+      for (const auto& [leader, end] : groups) {
+        leaders.push_back(leader);
+        group_end[leader] = end;
+        for (uint32_t i = leader + 1; i < end; ++i) member[i] = true;
+      }
       EXPECT_EQ(
           std::vector<uint32_t>(splitter.split_islands().begin(), splitter.split_islands().end()),
           leaders);
       for (uint32_t i = 0; i < islands.num_islands(); ++i) {
-        const bool member = (i > 1 && i < 34) || (i > 42 && i < 75);
-        EXPECT_EQ(splitter.in_earlier_group(i), member) << "island " << i;
-        EXPECT_EQ(splitter.group_end(i), i == 1 ? 34u : i == 42 ? 75u : i + 1) << "island " << i;
-        if (i != 0 && i != 1 && i != 42) {
+        EXPECT_EQ(splitter.in_earlier_group(i), member[i]) << "island " << i;
+        EXPECT_EQ(splitter.group_end(i), group_end[i]) << "island " << i;
+        if (std::find(leaders.begin(), leaders.end(), i) == leaders.end()) {
           EXPECT_TRUE(splitter.island(i).empty()) << "island " << i;
         }
       }
-      for (const uint32_t leader : {1u, 42u}) {
+      for (const auto& [leader, end] : groups) {
         const IslandSplits splits = splitter.island(leader);
-        ASSERT_EQ(splits.num_splits(), 4u);
+        ASSERT_EQ(splits.num_splits(), k_contacts);
         std::vector<uint32_t> seen;
-        for (uint32_t s = 0; s < 4; ++s) {
+        for (uint32_t s = 0; s < k_contacts; ++s) {
           EXPECT_FALSE(splits.is_non_parallel(s));
-          EXPECT_EQ(splits.contacts(s).size(), 33u);
+          EXPECT_EQ(splits.contacts(s).size(), end - leader);
           std::set<uint32_t> bodies;
           for (const uint32_t c : splits.contacts(s)) {
             seen.push_back(c);
             EXPECT_TRUE(bodies.insert(step.contact_body2[c]).second) << "split " << s;
             // A box's k-th contact is in split k, as in its own island.
-            EXPECT_EQ((c - first_box_contact) % 4u, s);
+            EXPECT_EQ((c - first_box_contact) % k_contacts, s);
           }
         }
         std::sort(seen.begin(), seen.end());
-        const std::span<const uint32_t> items =
-            islands.island_items(leader, splitter.group_end(leader));
+        const std::span<const uint32_t> items = islands.island_items(leader, end);
         std::vector<uint32_t> expected(items.begin(), items.end());
         std::sort(expected.begin(), expected.end());
         EXPECT_EQ(seen, expected) << "group " << leader;

@@ -5,18 +5,6 @@
 
 namespace atl {
 
-SolverSteps island_solver_steps(const ConstraintManager& constraints,
-                                std::span<const uint32_t> constraint_items) {
-  SolverSteps steps;
-  // The island's bodies: no overrides yet (0), so the global settings are in the maximum.
-  steps.add(0, 0);
-  for (uint32_t i : constraint_items) {
-    const Constraint& c = constraints.solved(i);
-    steps.add(c.velocity_steps_override(), c.position_steps_override());
-  }
-  return steps;
-}
-
 namespace {
 
 // The body of a constraint if it is present in the world (added, not destroyed); null for the
@@ -277,29 +265,35 @@ void key_island_groups(const ContactConstraintManager& contacts,
   if (scratch.stacks.empty()) scratch.stacks.resize(1);
   const uint32_t count = islands.num_islands();
   scratch.group_keys.resize(count);
-  const auto key_of = [](int velocity_steps, int position_steps) {
-    return uint64_t{static_cast<uint32_t>(velocity_steps)} << 32 |
-           static_cast<uint32_t>(position_steps);
+  // The step counts, and whether the island is over the splitter's threshold: small and
+  // larger islands are never in one run, so that the small islands' groups are the same with
+  // the splitter on and off (LAWS.md C2).
+  const auto key_of = [](int velocity_steps, int position_steps, bool large) {
+    return uint64_t{static_cast<uint32_t>(velocity_steps)} << 33 |
+           uint64_t{static_cast<uint32_t>(position_steps)} << 1 | (large ? 1u : 0u);
   };
-  const uint64_t global_key = key_of(settings.velocity_steps, settings.position_steps);
+  const size_t most_items = settings.use_large_island_splitter
+                                ? LargeIslandSplitter::k_max_grouped_island_items
+                                : LargeIslandSplitter::k_large_island_threshold;
   for (uint32_t i = 0; i < count; ++i) {
     const size_t num_contacts = islands.island_items(i).size();
     const std::span<const uint32_t> items = island_constraints.island_items(i);
+    const size_t num_items = num_contacts + items.size();
     uint64_t& key = scratch.group_keys[i];
     key = LargeIslandSplitter::k_solve_alone;
     // An island without contacts brings no lanes (most of highspeed's 5 000 islands, bodies in
     // flight: keying them cost 60 µs a step).
-    if (num_contacts == 0 ||
-        num_contacts + items.size() > LargeIslandSplitter::k_large_island_threshold ||
+    if (num_contacts == 0 || num_items > most_items ||
         (num_contacts >= 2 &&
          may_be_stack(contacts, bodies, islands, i, settings, scratch.stacks[0])))
       continue;
+    const bool large = num_items > LargeIslandSplitter::k_large_island_threshold;
     if (items.empty()) {
-      key = global_key;
+      key = key_of(settings.velocity_steps, settings.position_steps, large);
       continue;
     }
     const SolverSteps steps = island_solver_steps(constraints, items);
-    key = key_of(steps.velocity_steps(settings), steps.position_steps(settings));
+    key = key_of(steps.velocity_steps(settings), steps.position_steps(settings), large);
   }
 }
 

@@ -83,8 +83,18 @@ struct IslandConstraints {
 /// The step counts of an island with the constraints `constraint_items`: the largest of the
 /// constraints' overrides and of its bodies' (which have none yet, so at least the global
 /// settings; LAWS.md D7).
-SolverSteps island_solver_steps(const ConstraintManager& constraints,
-                                std::span<const uint32_t> constraint_items);
+/// (Inline: called for every island, thousands a step in highspeed.)
+inline SolverSteps island_solver_steps(const ConstraintManager& constraints,
+                                       std::span<const uint32_t> constraint_items) {
+  SolverSteps steps;
+  // The island's bodies: no overrides yet (0), so the global settings are in the maximum.
+  steps.add(0, 0);
+  for (uint32_t i : constraint_items) {
+    const Constraint& c = constraints.solved(i);
+    steps.add(c.velocity_steps_override(), c.position_steps_override());
+  }
+  return steps;
+}
 
 /// Before the step's body lists are made: wakes every sleeping dynamic body that an enabled
 /// constraint joins to an awake body, until no more wake (a chain wakes whole).
@@ -162,10 +172,12 @@ struct IslandSolveScratch {
 /// Stage split_islands, before the splitter (LargeIslandSplitter::prepare), with
 /// use_wide_contact_solver: the key under which each island may be solved in a group of small
 /// islands, whose contacts then fill the wide solver's lane blocks together (an island of a
-/// few bodies alone fills none: its contacts share bodies). The key is the island's velocity
-/// and position step counts, so that a group's islands iterate as each would alone; an island
-/// that the stack solve may take (it works on the island's own rows) and an island over the
-/// splitter's threshold are solved alone (LargeIslandSplitter::k_solve_alone). A group
+/// few bodies alone fills none: its contacts share bodies; one of a few hundred items fills some
+/// with its splits of a few dozen). The key is the island's velocity and position step counts,
+/// so that a group's islands iterate as each would alone, and whether it is over the splitter's
+/// threshold. An island without contacts, one that the stack solve may take (it works on the
+/// island's own rows), one over LargeIslandSplitter::k_max_grouped_island_items items, and,
+/// with the splitter off, one over its threshold are solved alone (k_solve_alone). A group
 /// iterates until none of its islands applies an impulse: an island that applied none in an
 /// iteration applies none in the next (its bodies' velocities did not change), so the extra
 /// iterations leave it as it was. Without the wide solver, no keys: a group's split solve

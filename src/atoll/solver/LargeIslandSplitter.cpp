@@ -116,44 +116,52 @@ void LargeIslandSplitter::prepare(bool enabled, const IslandBuilder& islands,
                         constraints.solved_bodies2(), islands.island_items(first, last),
                         contact_body1, contact_body2, movable, coloured, last > first + 1);
   };
+  const auto num_items = [&](uint32_t first, uint32_t last) {
+    return islands.island_items(first, last).size() +
+           island_constraints.island_items(first, last).size();
+  };
+  // An island on its own is split when the splitter is on and it is large (tested here: most
+  // islands are small, highspeed's 5 000 among them).
+  const auto split_alone = [&](uint32_t i) {
+    if (enabled && num_items(i, i + 1) > k_large_island_threshold) split(i, i + 1);
+  };
+  const auto key = [&](uint32_t i) { return group_keys.empty() ? k_solve_alone : group_keys[i]; };
   // Every island is looked at: IslandBuilder orders islands by their contacts alone, so an
-  // island made large by its constraints may come after a small one (no early break).
-  if (enabled)
-    for (uint32_t i = 0; i < count; ++i) split(i, i + 1);
-  if (!group_keys.empty()) group_small_islands(islands, island_constraints, group_keys, split);
-  // Ascending (the large islands were listed first).
-  std::sort(split_list_.begin(), split_list_.end());
-}
-
-template <class Split>
-void LargeIslandSplitter::group_small_islands(const IslandBuilder& islands,
-                                              const IslandConstraints& island_constraints,
-                                              std::span<const uint64_t> group_keys, Split&& split) {
-  const uint32_t count = islands.num_islands();
-  const auto num_items = [&](uint32_t i) {
-    return islands.island_items(i).size() + island_constraints.island_items(i).size();
-  };
-  // Runs of small islands with one key, each cut once it has more than
-  // k_large_island_threshold items; a run's rest below that stays island by island.
-  const auto groupable = [&](uint32_t i, uint64_t key) {
-    return group_keys[i] == key && islands_[i].split_begin == islands_[i].split_end &&
-           num_items(i) <= k_large_island_threshold;
-  };
+  // island made large by its constraints may come after a small one (no early break). A run of
+  // islands of one key with more than k_large_island_threshold items is cut into groups (the
+  // last taking what is left, so that none of its islands is left out); the other islands, and
+  // the groups of one island, are split on their own when large.
   for (uint32_t first = 0; first < count;) {
-    const uint64_t key = group_keys[first];
-    if (key == k_solve_alone || !groupable(first, key)) {
-      ++first;
+    const uint64_t run_key = key(first);
+    uint32_t end = first + 1;
+    if (run_key != k_solve_alone)
+      while (end < count && key(end) == run_key) ++end;
+    size_t left = num_items(first, end);
+    if (run_key == k_solve_alone || left <= k_large_island_threshold) {
+      for (uint32_t i = first; i < end; ++i) split_alone(i);
+      first = end;
       continue;
     }
-    uint32_t last = first;
-    size_t items = 0;
-    while (last < count && items <= k_large_island_threshold && groupable(last, key))
-      items += num_items(last), ++last;
-    if (items > k_large_island_threshold && split(first, last)) {
-      islands_[first].group_end = last;
-      for (uint32_t i = first + 1; i < last; ++i) islands_[i].grouped = true;
+    // Groups of more than k_group_items items, but at least k_groups_per_run of them where
+    // each can have more than k_large_island_threshold: workers solve groups beside each other
+    // (three pyramids of 78 boxes, a run of 600 items, make three groups of one, not one).
+    const size_t group_items =
+        std::clamp<size_t>(left / k_groups_per_run, k_large_island_threshold, k_group_items);
+    for (uint32_t leader = first; leader < end;) {
+      uint32_t last = leader;
+      size_t items = 0;
+      while (last < end && (items <= group_items || left - items <= group_items))
+        items += num_items(last, last + 1), ++last;
+      left -= items;
+      if (last > leader + 1 && split(leader, last)) {
+        islands_[leader].group_end = last;
+        for (uint32_t i = leader + 1; i < last; ++i) islands_[i].grouped = true;
+      } else {
+        for (uint32_t i = leader; i < last; ++i) split_alone(i);
+      }
+      leader = last;
     }
-    first = last;
+    first = end;
   }
 }
 
@@ -302,15 +310,6 @@ void LargeIslandSplitter::order_by_key(std::span<const uint32_t> island_bodies,
   }
   for (uint32_t k = 0; k < n; ++k) contact_order_[body_cursor_[key(k)]++] = k;
   for (uint32_t b : island_bodies) body_cursor_[b] = 0;
-}
-
-IslandSplits LargeIslandSplitter::island(uint32_t i) const {
-  if (i >= islands_.size()) return {};
-  const IslandRange& range = islands_[i];
-  if (range.split_begin == range.split_end) return {};
-  return IslandSplits(
-      std::span(splits_).subspan(range.split_begin, range.split_end - range.split_begin),
-      constraint_items_, contact_items_, range.has_non_parallel);
 }
 
 }  // namespace atl

@@ -129,20 +129,29 @@ class LargeIslandSplitter {
 
   /// A group key (prepare) of an island that is solved on its own.
   static constexpr uint64_t k_solve_alone = ~uint64_t{0};
+  /// Groups of islands (prepare) are cut once they have more than this many items, the last
+  /// group of a run taking what is left, or once they have more than a k_groups_per_run-th of
+  /// the run's items when that is less (but not less than k_large_island_threshold).
+  static constexpr uint32_t k_group_items = 512;
+  static constexpr uint32_t k_groups_per_run = 8;
+  /// The most items an island may have to be grouped (with the splitter on; without it only
+  /// islands of at most k_large_island_threshold items are): a larger one fills lane blocks on
+  /// its own.
+  static constexpr uint32_t k_max_grouped_island_items = 512;
 
   /// Stage split_islands: forgets last step's splits and, when `enabled`, splits every island
   /// of `islands` with more than k_large_island_threshold items. `movable[b]` is non-zero for
   /// the solver bodies that impulses move; contact i joins solver bodies contact_body1[i] and
   /// contact_body2[i].
   ///
-  /// `group_keys` (one per island, or empty) groups small islands for the wide contact solver,
-  /// whatever `enabled` says: a run of consecutive islands of at most k_large_island_threshold
-  /// items each and the same key (not k_solve_alone) is split as one island as soon as it has
-  /// more than k_large_island_threshold items, so that their contacts fill lane blocks
-  /// together (IslandSolver.h, the solve's groups). Its first island is the group's leader
-  /// (group_end); island(leader) holds the group's splits. No two of its islands share a body,
-  /// so every item gets the split it would get in its own island, and each island's bodies see
-  /// their items in the order they would see them if it were split alone.
+  /// `group_keys` (one per island, or empty) groups islands for the wide contact solver: a run
+  /// of consecutive islands of the same key (not k_solve_alone) with more than
+  /// k_large_island_threshold items in all is cut into groups of more than k_group_items items
+  /// or an eighth of the run's (the last taking the rest), each split as one island, so that their
+  /// contacts fill lane blocks together (IslandSolver.h, key_island_groups). A group's first island
+  /// is its leader (group_end); island(leader) holds the group's splits. No two of its islands
+  /// share a body, so every item gets the split it would get in its own island, and each island's
+  /// bodies see their items in the order they would see them if it were split alone.
   void prepare(bool enabled, const IslandBuilder& islands,
                const IslandConstraints& island_constraints, const ConstraintManager& constraints,
                std::span<const uint32_t> contact_body1, std::span<const uint32_t> contact_body2,
@@ -181,7 +190,14 @@ class LargeIslandSplitter {
 
   /// The splits of island `i` this step (empty when it is not split); for a group's leader,
   /// the group's.
-  IslandSplits island(uint32_t i) const;
+  IslandSplits island(uint32_t i) const {
+    if (i >= islands_.size()) return {};
+    const IslandRange& range = islands_[i];
+    if (range.split_begin == range.split_end) return {};
+    return IslandSplits(
+        std::span(splits_).subspan(range.split_begin, range.split_end - range.split_begin),
+        constraint_items_, contact_items_, range.has_non_parallel);
+  }
   /// The end of the islands solved with island `i`: the group [i, group_end(i)) when `i`
   /// leads one, else i + 1.
   uint32_t group_end(uint32_t i) const {
@@ -204,12 +220,6 @@ class LargeIslandSplitter {
     bool has_non_parallel = false;
     bool grouped = false;  // solved in an earlier island's group
   };
-  // prepare's grouping of small islands; `split(first, last)` splits islands first … last − 1
-  // as one.
-  template <class Split>
-  void group_small_islands(const IslandBuilder& islands,
-                           const IslandConstraints& island_constraints,
-                           std::span<const uint64_t> group_keys, Split&& split);
 
   // Per island: its splits in splits_ (empty range: not split).
   std::vector<IslandRange> islands_;
