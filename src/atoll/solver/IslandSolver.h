@@ -170,18 +170,19 @@ struct IslandSolveScratch {
 };
 
 /// Stage split_islands, before the splitter (LargeIslandSplitter::prepare), with
-/// use_wide_contact_solver: the key under which each island may be solved in a group of small
+/// use_wide_contact_solver: the key under which each island may be solved in a group of
 /// islands, whose contacts then fill the wide solver's lane blocks together (an island of a
 /// few bodies alone fills none: its contacts share bodies; one of a few hundred items fills some
 /// with its splits of a few dozen). The key is the island's velocity and position step counts,
-/// so that a group's islands iterate as each would alone, and whether it is over the splitter's
-/// threshold. An island without contacts, one that the stack solve may take (it works on the
-/// island's own rows), one over LargeIslandSplitter::k_max_grouped_island_items items, and,
+/// so that a group's islands have the counts each would have alone, and whether it is over the
+/// splitter's threshold. An island without contacts, one that the stack solve may take (it works on
+/// the island's own rows), one over LargeIslandSplitter::k_max_grouped_island_items items, and,
 /// with the splitter off, one over its threshold are solved alone (k_solve_alone). A group
-/// iterates until none of its islands applies an impulse: an island that applied none in an
-/// iteration applies none in the next (its bodies' velocities did not change), so the extra
-/// iterations leave it as it was. Without the wide solver, no keys: a group's split solve
-/// would only reorder its items.
+/// iterates until none of its islands applies a significant impulse (the early exit's test, a
+/// velocity change over ConstraintRow::k_min_velocity_change, 1e-6 m/s): an island that would
+/// have stopped alone iterates on with its group, its further impulses each under that, so it
+/// ends within about that of where it ends alone (not always with the same bits). Without the wide
+/// solver, no keys: a group's split solve would only reorder its items.
 void key_island_groups(const ContactConstraintManager& contacts,
                        const ConstraintManager& constraints, std::span<const SolverBody> bodies,
                        const IslandBuilder& islands, const IslandConstraints& island_constraints,

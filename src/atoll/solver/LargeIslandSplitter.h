@@ -30,6 +30,10 @@
 // order of every island's items (IslandBuilder) — gives each island the same splits. With
 // threads, build_islands runs it on one worker while the caller links the islands.
 //
+// For the wide contact solver, islands are also split in groups (prepare's `group_keys`, made by
+// IslandSolver.h's key_island_groups): consecutive islands split as one, so that their contacts
+// fill lane blocks together.
+//
 // The splits of every island are made once per collision step, before the velocity solve, and
 // the position solve reuses them (seed 001 §4.5). Everything is a function of the island's items
 // in order, so the splits — and the solve through them — are deterministic. All storage is kept
@@ -177,7 +181,7 @@ class LargeIslandSplitter {
   /// contact_body2[k]; an index at or past movable.size() (the world) is immovable.
   /// `island_bodies` are the island's movable bodies (their masks are cleared afterwards).
   /// `coloured`: the items' splits are colour_all's, made for this step's items (prepare).
-  /// `group`: the items are those of a group of small islands that `island` leads (counted in
+  /// `group`: the items are those of a group of islands that `island` leads (counted in
   /// num_groups, not num_split_islands; prepare marks the group).
   bool split_island(uint32_t island, std::span<const uint32_t> island_bodies,
                     std::span<const uint32_t> constraint_items,
@@ -207,7 +211,7 @@ class LargeIslandSplitter {
   bool in_earlier_group(uint32_t i) const { return i < islands_.size() && islands_[i].grouped; }
   /// Number of islands split this step (large ones; the groups are counted apart).
   uint32_t num_split_islands() const { return num_split_islands_; }
-  /// Number of groups of small islands split this step.
+  /// Number of groups of islands split this step (prepare's `group_keys`).
   uint32_t num_groups() const { return num_groups_; }
   /// The islands split this step, large ones and groups' leaders, ascending.
   std::span<const uint32_t> split_islands() const { return split_list_; }
