@@ -639,11 +639,14 @@ void ContactConstraintManager::setup_velocity_constraints(
 
   const Cache& cache = cache_;
   const float inv_dt = 1.0f / dt;
-  auto point_velocity_before_forces = [&](uint32_t body, const Vec3& r) {
+  // A body's velocities before this step's forces (an immovable entry has none listed: its own).
+  const auto velocity_before_forces = [&](uint32_t body) {
     const SolverBody& b = bodies[body];
-    const BodyVelocity v = body < before_forces.size()
-                               ? before_forces[body]
-                               : BodyVelocity{b.linear_velocity, b.angular_velocity};
+    return body < before_forces.size() ? before_forces[body]
+                                       : BodyVelocity{b.linear_velocity, b.angular_velocity};
+  };
+  auto point_velocity_before_forces = [&](uint32_t body, const Vec3& r) {
+    const BodyVelocity v = velocity_before_forces(body);
     return v.linear + v.angular.cross(r);
   };
   // `rolling`: the contact's rolling rows, if it has rolling resistance.
@@ -851,12 +854,8 @@ void ContactConstraintManager::setup_velocity_constraints(
       // The bounce target's velocities (point_velocity_before_forces).
       const SolverBody& b1 = bodies[c.body1];
       const SolverBody& b2 = bodies[c.body2];
-      const BodyVelocity before1 = c.body1 < before_forces.size()
-                                       ? before_forces[c.body1]
-                                       : BodyVelocity{b1.linear_velocity, b1.angular_velocity};
-      const BodyVelocity before2 = c.body2 < before_forces.size()
-                                       ? before_forces[c.body2]
-                                       : BodyVelocity{b2.linear_velocity, b2.angular_velocity};
+      const BodyVelocity before1 = velocity_before_forces(c.body1);
+      const BodyVelocity before2 = velocity_before_forces(c.body2);
       in.linear1.set_lane(lane, b1.linear_velocity);
       in.angular1.set_lane(lane, b1.angular_velocity);
       in.linear2.set_lane(lane, b2.linear_velocity);

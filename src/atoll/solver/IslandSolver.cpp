@@ -287,13 +287,9 @@ void key_island_groups(const ContactConstraintManager& contacts,
         (num_contacts >= 2 &&
          may_be_stack(contacts, bodies, islands, i, settings, scratch.stacks[0])))
       continue;
-    const bool large = num_items > LargeIslandSplitter::k_large_island_threshold;
-    if (items.empty()) {
-      key = key_of(settings.velocity_steps, settings.position_steps, large);
-      continue;
-    }
     const SolverSteps steps = island_solver_steps(constraints, items);
-    key = key_of(steps.velocity_steps(settings), steps.position_steps(settings), large);
+    key = key_of(steps.velocity_steps(settings), steps.position_steps(settings),
+                 num_items > LargeIslandSplitter::k_large_island_threshold);
   }
 }
 
