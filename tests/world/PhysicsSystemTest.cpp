@@ -140,6 +140,52 @@ TEST(PhysicsSystem, BadUpdateArgumentsChangeNothing) {
   EXPECT_EQ(world.system.step_count(), 0u);
 }
 
+// A game's own job system that reports a worker count the step cannot use: every per-worker
+// list is sized by num_workers(), so 0 would index an empty list and a huge count would allocate
+// per-worker scratch for threads that do not exist.
+class ReportingJobSystem final : public JobSystem {
+ public:
+  explicit ReportingJobSystem(uint32_t workers) : workers_(workers) {}
+  uint32_t num_workers() const override { return workers_; }
+  void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) override {
+    ++runs;
+    InlineJobSystem().run(task, count, min_range, context);
+  }
+  int runs = 0;
+
+ private:
+  uint32_t workers_;
+};
+
+TEST(PhysicsSystem, AJobSystemWithoutWorkersOrWithTooManyChangesNothing) {
+  World world;
+  for (int i = 0; i < 40; ++i) world.add_box(Vec3(0.0f, 0.5f + 1.0f * static_cast<float>(i), 0.0f));
+  const uint64_t before = state_hash(world.system.bodies());
+  ReportingJobSystem none(0);
+  Result<UpdateResult> r = world.system.update(k_dt, 1, &none);
+  ASSERT_FALSE(r.ok());
+  EXPECT_STREQ(r.error().message(),
+               "PhysicsSystem::update: jobs: num_workers() must be in [1, 256], got 0");
+  ReportingJobSystem many(257);
+  r = world.system.update(k_dt, 1, &many);
+  ASSERT_FALSE(r.ok());
+  EXPECT_STREQ(r.error().message(),
+               "PhysicsSystem::update: jobs: num_workers() must be in [1, 256], got 257");
+  EXPECT_EQ(none.runs + many.runs, 0);
+  EXPECT_EQ(state_hash(world.system.bodies()), before);
+  EXPECT_EQ(world.system.step_count(), 0u);
+  // The most it accepts works, and gives the bits one thread gives.
+  World alone;
+  for (int i = 0; i < 40; ++i) alone.add_box(Vec3(0.0f, 0.5f + 1.0f * static_cast<float>(i), 0.0f));
+  ReportingJobSystem most(256);
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_TRUE(world.system.update(k_dt, 1, &most).ok());
+    ASSERT_TRUE(alone.system.update(k_dt).ok());
+  }
+  EXPECT_GT(most.runs, 0);
+  EXPECT_EQ(state_hash(world.system.bodies()), state_hash(alone.system.bodies()));
+}
+
 TEST(PhysicsSystem, InvalidSettingsAreRejectedWhole) {
   World world;
   PhysicsSettings settings;

@@ -26,8 +26,14 @@ class JobSystem {
 
   virtual ~JobSystem() = default;
 
-  /// Threads that may run one task's ranges at the same time, the caller included (≥ 1). A stage
-  /// sizes its per-worker scratch by this.
+  /// The most workers a job system may report: the step keeps scratch per worker (a few
+  /// hundred bytes to a few kilobytes each, kept from step to step), so a count far beyond any
+  /// machine's threads would only allocate. PhysicsSystem::update refuses a job system that
+  /// reports 0 or more than this.
+  static constexpr uint32_t k_max_workers = 256;
+
+  /// Threads that may run one task's ranges at the same time, the caller included (in [1,
+  /// k_max_workers]). A stage sizes its per-worker scratch by this.
   virtual uint32_t num_workers() const = 0;
 
   /// Runs `task` over [0, count) in ranges of `min_range` items (the last may be shorter), in

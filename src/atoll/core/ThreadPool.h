@@ -29,8 +29,8 @@ namespace atl {
 
 class ThreadPool final : public JobSystem {
  public:
-  /// Largest num_workers accepted by create().
-  static constexpr uint32_t k_max_workers = 256;
+  /// Largest num_workers accepted by create(): the most a job system may report.
+  static constexpr uint32_t k_max_workers = JobSystem::k_max_workers;
   /// How long an idle worker polls for the next run() before it sleeps (µs). The trade-off: a
   /// sleeping worker wakes through a system call and, on a virtual machine, an interrupt to its
   /// core, late enough that the caller has often done the work alone; polling costs up to this

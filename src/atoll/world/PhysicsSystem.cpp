@@ -128,6 +128,12 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
   if (collision_steps < 1)
     return Error("PhysicsSystem::update: collision_steps: must be >= 1, got " +
                  std::to_string(collision_steps));
+  // Every per-worker list of the step is sized by the worker count: 0 would index an empty one.
+  if (jobs != nullptr &&
+      (jobs->num_workers() < 1 || jobs->num_workers() > JobSystem::k_max_workers))
+    return Error("PhysicsSystem::update: jobs: num_workers() must be in [1, " +
+                 std::to_string(JobSystem::k_max_workers) + "], got " +
+                 std::to_string(jobs->num_workers()));
   // The step's bits must not depend on the caller's floating-point environment.
   const ScopedDefaultFloatEnvironment environment;
   UpdateResult result;

@@ -110,9 +110,9 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
                                             const ObjectLayerFilter& filter = ObjectLayerFilter());
 
   /// Advances the world by `dt` s (> 0, finite) in `collision_steps` (≥ 1) sub-steps, running
-  /// the parallel stages on `jobs` (not owned; null: on the calling thread). The result is the
-  /// same bits for any job system and worker count. Invalid arguments return an error result
-  /// and change nothing.
+  /// the parallel stages on `jobs` (not owned; null: on the calling thread; its num_workers()
+  /// in [1, JobSystem::k_max_workers]). The result is the same bits for any job system and
+  /// worker count. Invalid arguments return an error result and change nothing.
   Result<UpdateResult> update(float dt, int collision_steps = 1, JobSystem* jobs = nullptr);
 
   /// Whether the two bodies had a contact in the last collision step of the last update():
