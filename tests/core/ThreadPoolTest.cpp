@@ -277,6 +277,43 @@ TEST(ThreadPool, ThousandsOfConsecutiveRunsNeitherLoseNorHang) {
   }
 }
 
+// Two worlds stepped on two threads may share one pool: run() called from several threads at
+// once covers each run's items exactly once, with worker indices in range and never shared by
+// two ranges of one run at the same time (a run that finds the workers taken runs on its own
+// thread).
+TEST(ThreadPool, RunsFromSeveralThreadsAtOnceEachCoverTheirItemsOnce) {
+  for (const uint32_t workers : {2u, 4u}) {
+    auto pool = make_pool(workers);
+    constexpr uint32_t k_callers = 3;
+    constexpr uint32_t k_runs = 2000;
+    constexpr uint32_t k_count = 48;
+    std::atomic<uint32_t> wrong{0};
+    std::vector<std::thread> callers;
+    for (uint32_t c = 0; c < k_callers; ++c) {
+      callers.emplace_back([&, c] {
+        std::vector<std::atomic<uint32_t>> covered(k_count);
+        std::vector<std::atomic<bool>> in_use(workers);
+        for (uint32_t r = 0; r < k_runs; ++r) {
+          for (auto& item : covered) item.store(0, std::memory_order_relaxed);
+          const uint32_t min_range = 1 + (r + c) % 3;
+          parallel_for(*pool, k_count, min_range, [&](uint32_t begin, uint32_t end, uint32_t w) {
+            if (w >= workers || in_use[w].exchange(true, std::memory_order_acquire)) {
+              wrong.fetch_add(1);
+              return;
+            }
+            for (uint32_t i = begin; i < end; ++i) covered[i].fetch_add(1);
+            in_use[w].store(false, std::memory_order_release);
+          });
+          for (auto& item : covered)
+            if (item.load(std::memory_order_relaxed) != 1) wrong.fetch_add(1);
+        }
+      });
+    }
+    for (std::thread& t : callers) t.join();
+    EXPECT_EQ(wrong.load(), 0u) << workers << " workers";
+  }
+}
+
 TEST(ThreadPool, DestroyedRightAfterCreation) {
   for (const uint32_t workers : {1u, 2u, 8u, 64u}) {
     auto pool = ThreadPool::create(workers);

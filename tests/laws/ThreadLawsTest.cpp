@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "BackwardsJobSystem.h"
@@ -297,6 +298,27 @@ uint64_t run_chain_and_gears(bool gears, JobSystem* jobs) {
     if (!result) return 0;
   }
   return world.system().state_hash();
+}
+
+// Two worlds stepped on two threads may share one pool (core/ThreadPool.h): a run() that finds
+// the workers taken by the other world's runs its ranges on its own thread. Each world ends bit
+// for bit as it ends alone (before, the two runs wrote one job over the other: wrong items, lost
+// ranges).
+TEST_F(ThreadLaws, C3_WorldsSteppedOnTwoThreadsMayShareOnePool) {
+  constexpr int k_steps = 150;
+  const WorldRun pyramid_alone = run_world(k_pyramid, "pyramid", Conditions::Law, k_steps, nullptr);
+  const WorldRun pile_alone = run_world(k_pile, "pile", Conditions::Law, k_steps, nullptr);
+  for (const uint32_t workers : {2u, 3u}) {
+    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
+    ASSERT_TRUE(pool.ok());
+    JobSystem* jobs = pool->get();
+    WorldRun pile;
+    std::thread other([&] { pile = run_world(k_pile, "pile", Conditions::Law, k_steps, jobs); });
+    const WorldRun pyramid = run_world(k_pyramid, "pyramid", Conditions::Law, k_steps, jobs);
+    other.join();
+    EXPECT_EQ(pyramid.hash, pyramid_alone.hash) << workers << " workers";
+    EXPECT_EQ(pile.hash, pile_alone.hash) << workers << " workers";
+  }
 }
 
 TEST_F(ThreadLaws, C3_ConstraintSetupIsTheSameForEveryJobSystem) {

@@ -90,19 +90,29 @@ void ThreadPool::take_ranges(const Job& job, uint32_t worker) {
   }
 }
 
+void ThreadPool::run_inline(TaskFunction task, uint32_t count, uint32_t step, void* context) {
+  for (uint32_t begin = 0; begin < count; begin += step) {
+    const uint32_t end = count - begin < step ? count : begin + step;
+    task(begin, end, 0, context);
+    if (end == count) break;  // begin + step could wrap around near 2^32
+  }
+}
+
 void ThreadPool::run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) {
   if (count == 0) return;
   const uint32_t step = min_range == 0 ? 1 : min_range;
   const uint32_t num_ranges = (count - 1) / step + 1;
-  if (threads_.empty() || num_ranges == 1) {
-    // Nothing to share: run inline without touching the workers.
-    for (uint32_t begin = 0; begin < count; begin += step) {
-      const uint32_t end = count - begin < step ? count : begin + step;
-      task(begin, end, 0, context);
-      if (end == count) break;  // begin + step could wrap around near 2^32
-    }
-    return;
-  }
+  // Nothing to share: run inline without touching the workers.
+  if (threads_.empty() || num_ranges == 1) return run_inline(task, count, step, context);
+  // Another thread's run() has the workers: this one's ranges run here. (Waiting for the
+  // workers instead would leave this thread idle; writing job_ beside the other run would
+  // hand the workers a mix of both.)
+  if (busy_.exchange(true, std::memory_order_acquire))
+    return run_inline(task, count, step, context);
+  struct LetGo {
+    std::atomic<bool>& busy;
+    ~LetGo() { busy.store(false, std::memory_order_release); }
+  } let_go{busy_};
 
   // No worker is inside (the previous run() waited for them all to leave; a late worker that
   // joins now sees the run closed and leaves without reading job_), so job_ may be written.

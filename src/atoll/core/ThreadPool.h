@@ -9,6 +9,11 @@
 // a task sees is in [0, N) and never shared by two ranges running at the same time (a stage may
 // keep per-worker scratch).
 //
+// run() may be called from several threads at once (two worlds stepped on two threads, one pool):
+// one run at a time has the workers, and a run() that finds them taken runs its ranges on its
+// own thread, in order, as worker 0 — the ranges of one run still never share a worker index,
+// and a step's bits do not depend on where its ranges ran.
+//
 // Cost of run(): no heap allocation, no lock. A worker that finishes a run keeps polling for the
 // next one for about k_spin_microseconds (a stage calls run() a few dozen times per step, with a
 // little serial work between), then sleeps on a futex (std::atomic::wait) so that an idle pool
@@ -53,7 +58,8 @@ class ThreadPool final : public JobSystem {
   /// With at most one range per worker (parallel_for_shares' shares), worker k takes range k
   /// first and then any range that no worker has taken yet, so that share k runs on the same
   /// core from run to run; with more ranges, they are handed out in order of their index to
-  /// whichever worker asks first.
+  /// whichever worker asks first. While another thread's run() has the workers, every range
+  /// runs on the calling thread.
   void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) override;
 
  private:
@@ -82,6 +88,8 @@ class ThreadPool final : public JobSystem {
   // Takes ranges of the current job as `worker` until none is left.
   void take_ranges(const Job& job, uint32_t worker);
   static void run_range(const Job& job, uint32_t range, uint32_t worker);
+  // Runs every range on the calling thread, in order, as worker 0.
+  static void run_inline(TaskFunction task, uint32_t count, uint32_t step, void* context);
 
   uint32_t num_workers_;
   std::vector<std::thread> threads_;
@@ -89,6 +97,8 @@ class ThreadPool final : public JobSystem {
   // The caller's side: the current job and state_ (written at every join and leave).
   alignas(64) Job job_;
   std::atomic<uint32_t> state_{0};
+  // Whether a run() has the workers (job_ and the claims are its own until it lets go).
+  std::atomic<bool> busy_{false};
   // The next range to hand out, or the ranges taken (bit k: range k), by Job::by_worker
   // (hammered while a job runs: a cache line of its own).
   alignas(64) std::atomic<uint32_t> next_range_{0};
