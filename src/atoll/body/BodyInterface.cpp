@@ -51,8 +51,13 @@ std::optional<std::string> dynamic_problem(const Body& body, const Shape& shape)
 
 // --- Lifetime ---------------------------------------------------------------------------------
 
+Result<Body*> BodyInterface::lookup_to_change(BodyID id, const char* call) {
+  if (Status allowed = manager_.check_not_stepping(call); !allowed) return allowed.error();
+  return manager_.lookup(id, call);
+}
+
 Result<Body*> BodyInterface::lookup_rigid(BodyID id, const char* call) {
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_to_change(id, call);
   if (found && (*found)->is_soft_body())
     return body_error(call, **found,
                       "is a soft body: its vertices move it (PhysicsSystem::soft_body), not "
@@ -66,12 +71,14 @@ void BodyInterface::add_to_simulation(Body& body, Activation activation) {
 }
 
 Result<BodyID> BodyInterface::create_body(const BodyCreationSettings& settings) {
+  if (Status allowed = manager_.check_not_stepping("BodyInterface::create_body"); !allowed)
+    return allowed.error();
   return manager_.create_body(settings);
 }
 
 Status BodyInterface::add_body(BodyID id, Activation activation) {
   constexpr const char* call = "BodyInterface::add_body";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_to_change(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_added()) return body_error(call, body, "is already added");
@@ -81,7 +88,7 @@ Status BodyInterface::add_body(BodyID id, Activation activation) {
 
 Status BodyInterface::remove_body(BodyID id) {
   constexpr const char* call = "BodyInterface::remove_body";
-  Result<Body*> found = manager_.lookup(id, call);
+  Result<Body*> found = lookup_to_change(id, call);
   if (!found) return found.error();
   Body& body = **found;
   if (!body.is_added()) return body_error(call, body, "is not added");
@@ -91,7 +98,7 @@ Status BodyInterface::remove_body(BodyID id) {
 }
 
 Status BodyInterface::destroy_body(BodyID id) {
-  Result<Body*> found = manager_.lookup(id, "BodyInterface::destroy_body");
+  Result<Body*> found = lookup_to_change(id, "BodyInterface::destroy_body");
   if (!found) return found.error();
   Body& body = **found;
   if (body.is_added()) {
@@ -103,6 +110,8 @@ Status BodyInterface::destroy_body(BodyID id) {
 
 Result<BodyID> BodyInterface::create_and_add_body(const BodyCreationSettings& settings,
                                                   Activation activation) {
+  if (Status allowed = manager_.check_not_stepping("BodyInterface::create_and_add_body"); !allowed)
+    return allowed.error();
   Result<BodyID> id = create_body(settings);
   if (!id) return id;
   add_to_simulation(*manager_.get(*id), activation);
@@ -111,6 +120,7 @@ Result<BodyID> BodyInterface::create_and_add_body(const BodyCreationSettings& se
 
 Result<BodyID> BodyInterface::create_soft_body(const SoftBodyCreationSettings& settings) {
   constexpr const char* call = "BodyInterface::create_soft_body";
+  if (Status allowed = manager_.check_not_stepping(call); !allowed) return allowed.error();
   if (soft_body_creator_ == nullptr)
     return Error(std::string(call) +
                  ": this BodyInterface belongs to no world that simulates "
@@ -120,6 +130,9 @@ Result<BodyID> BodyInterface::create_soft_body(const SoftBodyCreationSettings& s
 
 Result<BodyID> BodyInterface::create_and_add_soft_body(const SoftBodyCreationSettings& settings,
                                                        Activation activation) {
+  if (Status allowed = manager_.check_not_stepping("BodyInterface::create_and_add_soft_body");
+      !allowed)
+    return allowed.error();
   Result<BodyID> id = create_soft_body(settings);
   if (!id) return id;
   add_to_simulation(*manager_.get(*id), activation);
@@ -434,7 +447,7 @@ Result<ObjectLayer> BodyInterface::object_layer(BodyID id) const {
 }
 
 Status BodyInterface::set_object_layer(BodyID id, ObjectLayer layer) {
-  Result<Body*> found = manager_.lookup(id, "BodyInterface::set_object_layer");
+  Result<Body*> found = lookup_to_change(id, "BodyInterface::set_object_layer");
   if (!found) return found.error();
   Body& body = **found;
   const ObjectLayer old_layer = body.object_layer();
@@ -451,7 +464,7 @@ Result<CollisionGroup> BodyInterface::collision_group(BodyID id) const {
 }
 
 Status BodyInterface::set_collision_group(BodyID id, CollisionGroup group) {
-  Result<Body*> found = manager_.lookup(id, "BodyInterface::set_collision_group");
+  Result<Body*> found = lookup_to_change(id, "BodyInterface::set_collision_group");
   if (!found) return found.error();
   manager_.set_collision_group(**found, std::move(group));
   return Ok{};

@@ -166,7 +166,10 @@ class BodyInterface {
   Status release_quarantine(BodyID id, Activation activation = Activation::Activate);
 
  private:
-  // lookup, refusing a soft body (for the calls that move or change a rigid body).
+  // lookup for a call that changes the body, refused while the world steps
+  // (BodyManager::check_not_stepping).
+  Result<Body*> lookup_to_change(BodyID id, const char* call);
+  // lookup_to_change, refusing a soft body (for the calls that move or change a rigid body).
   Result<Body*> lookup_rigid(BodyID id, const char* call);
   // Adds a body that is not added yet and tells the listener.
   void add_to_simulation(Body& body, Activation activation);

@@ -91,6 +91,18 @@ class BodyManager {
   /// Changes the cap; a cap below the current count only blocks further creation.
   void set_max_bodies(uint32_t max_bodies) { max_bodies_ = max_bodies; }
 
+  // --- The step's lock -----------------------------------------------------------------------
+
+  /// Set by PhysicsSystem::update while its step runs. The step holds lists of the bodies and
+  /// pointers into them; a change made then (from a step-time callback: a contact listener's
+  /// on_contact_validate, on_contact_added or on_contact_persisted, a layer or group filter)
+  /// would pull them from under it, so every call that changes the world is refused meanwhile
+  /// (as Box2D v3 refuses calls while its world is locked).
+  void set_stepping(bool stepping) { stepping_ = stepping; }
+  bool is_stepping() const { return stepping_; }
+  /// Ok, or the error for `call` made while the world steps.
+  Status check_not_stepping(const char* call) const;
+
   // --- Creation and lookup ------------------------------------------------------------------
 
   /// Validates `settings` and creates a body (not added to the simulation, inactive).
@@ -227,6 +239,8 @@ class BodyManager {
   void take_activation_events(std::vector<BodyActivationEvent>& out);
 
  private:
+  // PhysicsSystem::update's step is running (set_stepping).
+  bool stepping_ = false;
   MotionProperties* allocate_motion_properties();
   void release_motion_properties(MotionProperties* motion);
   void init_motion_properties(Body& body, const BodyCreationSettings& settings);

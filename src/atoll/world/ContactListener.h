@@ -4,7 +4,10 @@
 //  1. During the step: on_contact_validate / on_contact_added / on_contact_persisted let the
 //     listener reject a pair or change how a manifold is solved (ContactSettings). They run
 //     inside the step — on worker threads once the step is parallel — so they must be
-//     thread-safe and must not create, remove, move or wake bodies.
+//     thread-safe and must not change the world: a call that would (creating, removing,
+//     moving or waking a body, changing a constraint list, the settings or the state, or
+//     update itself) returns an error naming the call and changes nothing
+//     (BodyManager::check_not_stepping). Reading bodies is allowed.
 //  2. After the step: on_contact_events receives every added / persisted / removed contact of
 //     the step, buffered, in a deterministic order, on the thread that called update(). Here
 //     the listener may freely change the world (create, move, remove bodies).

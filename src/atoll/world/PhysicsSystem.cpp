@@ -66,6 +66,9 @@ PhysicsSystem::PhysicsSystem(const PhysicsSystemSettings& settings)
 PhysicsSystem::~PhysicsSystem() = default;
 
 Status PhysicsSystem::set_settings(const PhysicsSettings& settings) {
+  // The step reads the settings throughout.
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::set_settings"); !allowed)
+    return allowed;
   if (Status valid = settings.validate(); !valid) return valid;
   // The broadphase reports pairs as close as the speculative contact distance (its fat margin).
   if (Status margin = broadphase_.set_fat_margin(settings.speculative_contact_distance); !margin)
@@ -123,6 +126,8 @@ void PhysicsSystem::on_quarantine_released(const Body& body) {
 // --- The step -------------------------------------------------------------------------------
 
 Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSystem* jobs) {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::update"); !allowed)
+    return allowed.error();
   if (!(dt > 0.0f) || !std::isfinite(dt))
     return Error("PhysicsSystem::update: dt: must be finite and > 0, got " + std::to_string(dt));
   if (collision_steps < 1)
@@ -142,9 +147,18 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
   InlineJobSystem inline_jobs;
   ctx_.jobs = jobs != nullptr ? jobs : &inline_jobs;
   const float sub_dt = dt / static_cast<float>(collision_steps);
-  for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
-  // Forces apply for one update (all its collision steps), as in Jolt.
-  clear_forces(body_manager_, *ctx_.jobs);
+  {
+    // Calls that would change the world are refused until the steps are done (even if a
+    // callback throws out of them).
+    struct Lock {
+      BodyManager& bodies;
+      explicit Lock(BodyManager& b) : bodies(b) { bodies.set_stepping(true); }
+      ~Lock() { bodies.set_stepping(false); }
+    } lock(body_manager_);
+    for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
+    // Forces apply for one update (all its collision steps), as in Jolt.
+    clear_forces(body_manager_, *ctx_.jobs);
+  }
   ctx_.jobs = nullptr;
 
   ++step_count_;
@@ -445,6 +459,8 @@ void PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,
 }
 
 Status PhysicsSystem::restore_state(const StateRecorder& recorder) {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::restore_state"); !allowed)
+    return allowed;
   return restore_world_state(state_refs(), recorder);
 }
 
@@ -454,6 +470,9 @@ void PhysicsSystem::save_snapshot(WorldSnapshot& snapshot) const {
 }
 
 Status PhysicsSystem::restore_snapshot(const WorldSnapshot& snapshot) {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::restore_snapshot");
+      !allowed)
+    return allowed;
   return restore_world_snapshot(state_refs(), snapshot);
 }
 
@@ -476,6 +495,7 @@ void PhysicsSystem::deliver_events() {
 
 Status PhysicsSystem::add_constraint(const Ref<Constraint>& constraint) {
   constexpr const char* call = "PhysicsSystem::add_constraint";
+  if (Status allowed = body_manager_.check_not_stepping(call); !allowed) return allowed;
   if (constraint == nullptr) return Error(std::string(call) + ": constraint: is null");
   if (constraint->index() != Constraint::k_not_in_world)
     return Error(std::string(call) + ": constraint: is already in a world");
@@ -501,6 +521,9 @@ Status PhysicsSystem::add_constraint(const Ref<Constraint>& constraint) {
 }
 
 Status PhysicsSystem::remove_constraint(const Ref<Constraint>& constraint) {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::remove_constraint");
+      !allowed)
+    return allowed;
   if (constraint == nullptr || !constraint_manager_.remove(*constraint))
     return Error("PhysicsSystem::remove_constraint: constraint: is not in this world");
   return Ok{};
@@ -513,6 +536,9 @@ void PhysicsSystem::set_body_activation_listener(BodyActivationListener* listene
 
 Result<uint32_t> PhysicsSystem::activate_bodies_in_aabox(const AABox& box,
                                                          const ObjectLayerFilter& filter) {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::activate_bodies_in_aabox");
+      !allowed)
+    return allowed.error();
   if (!box.min.is_finite() || !box.max.is_finite() || box.min.x() > box.max.x() ||
       box.min.y() > box.max.y() || box.min.z() > box.max.z())
     return Error("PhysicsSystem::activate_bodies_in_aabox: box: must be finite with min <= max");

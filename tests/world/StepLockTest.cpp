@@ -1,0 +1,177 @@
+// Calls that change the world, made from inside PhysicsSystem::update (a contact listener's
+// step-time callbacks), are refused with an error that names the call, and change nothing; the
+// same calls work after the step, in on_contact_events. Before, creating a body from
+// on_contact_added crashed the step (the active list it was walking grew under it), and
+// update() called from there ran a step inside the step.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "atoll/constraint/PointConstraint.h"
+#include "atoll/core/ThreadPool.h"
+#include "atoll/state/StateRecorder.h"
+#include "laws/LawFixture.h"
+
+namespace atl {
+namespace step_lock_test {
+namespace {
+
+using laws::LawWorld;
+
+constexpr char k_refused[] = ": not allowed while PhysicsSystem::update steps the world";
+
+// From every step-time callback, tries each kind of call that changes the world and keeps the
+// errors; reads are allowed. `meddle` off: the same callbacks, doing nothing (the twin world).
+struct Meddler : ContactListener {
+  PhysicsSystem* system = nullptr;
+  BodyID box;
+  Ref<Constraint> constraint;
+  const StateRecorder* saved = nullptr;
+  bool meddle = true;
+  int calls = 0;
+  int reads = 0;
+  std::vector<std::string> errors;
+  // After the step: a body made here is kept.
+  BodyID made_after_step;
+
+  void note(const Status& status) {
+    if (status) {
+      errors.push_back("accepted");
+    } else {
+      errors.push_back(status.error().message());
+    }
+  }
+  template <class T>
+  void note(const Result<T>& result) {
+    if (result) {
+      errors.push_back("accepted");
+    } else {
+      errors.push_back(result.error().message());
+    }
+  }
+  void meddle_now() {
+    ++calls;
+    if (!meddle) return;
+    BodyInterface& bodies = system->body_interface();
+    if (bodies.position(box).ok()) ++reads;
+    BodyCreationSettings settings(bodies.shape(box).value(), Vec3(9, 9, 9), Quat(),
+                                  MotionType::Dynamic);
+    note(bodies.create_body(settings));
+    note(bodies.create_and_add_body(settings, Activation::Activate));
+    note(bodies.set_position(box, Vec3(0, 5, 0)));
+    note(bodies.set_linear_velocity(box, Vec3(0, 9, 0)));
+    note(bodies.add_impulse(box, Vec3(0, 9, 0)));
+    note(bodies.remove_body(box));
+    note(bodies.destroy_body(box));
+    note(bodies.set_object_layer(box, 1));
+    note(bodies.deactivate(box));
+    note(system->remove_constraint(constraint));
+    note(system->set_settings(PhysicsSettings{}));
+    note(system->activate_bodies_in_aabox(AABox(Vec3(-1, -1, -1), Vec3(1, 1, 1))));
+    note(system->restore_state(*saved));
+    note(system->update(1.0f / 60.0f));
+  }
+  ValidateResult on_contact_validate(const Body&, const Body&) override {
+    meddle_now();
+    return ValidateResult::Accept;
+  }
+  void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                        ContactSettings&) override {
+    meddle_now();
+  }
+  void on_contact_persisted(const Body&, const Body&, const ContactManifold&,
+                            ContactSettings&) override {
+    meddle_now();
+  }
+  void on_contact_events(std::span<const ContactEvent>) override {
+    if (!meddle || made_after_step.is_valid()) return;
+    BodyInterface& bodies = system->body_interface();
+    BodyCreationSettings settings(bodies.shape(box).value(), Vec3(30, 1, 30), Quat(),
+                                  MotionType::Dynamic);
+    Result<BodyID> made = bodies.create_and_add_body(settings, Activation::Activate);
+    if (made) made_after_step = *made;
+  }
+};
+
+struct Scene {
+  LawWorld world;
+  BodyID box;
+  Ref<Constraint> constraint;
+  StateRecorder saved;
+  Meddler listener;
+
+  explicit Scene(bool meddle) {
+    world.add_floor();
+    box = world.add_box(Vec3(0.5f, 0.5f, 0.5f), Vec3(0.0f, 0.6f, 0.0f));
+    const std::vector<BodyID> tower = world.add_tower(6, Vec3(0.4f, 0.4f, 0.4f), 1.2f);
+    PointConstraintSettings joint;
+    joint.point1 = joint.point2 = Vec3(0.0f, 1.1f, 0.0f);
+    constraint = joint.create(world.system().body_interface(), box, tower[0]).value();
+    EXPECT_TRUE(world.system().add_constraint(constraint).ok());
+    world.system().save_state(saved);
+    listener.system = &world.system();
+    listener.box = box;
+    listener.constraint = constraint;
+    listener.saved = &saved;
+    listener.meddle = meddle;
+    world.system().set_contact_listener(&listener);
+  }
+};
+
+void expect_refused_and_nothing_changed(JobSystem* jobs, const std::string& label) {
+  Scene meddled(true);
+  Scene twin(false);
+  for (int step = 0; step < 40; ++step) {
+    ASSERT_TRUE(meddled.world.system().update(1.0f / 60.0f, 1, jobs).ok()) << label;
+    ASSERT_TRUE(twin.world.system().update(1.0f / 60.0f, 1, jobs).ok()) << label;
+  }
+  const Meddler& m = meddled.listener;
+  ASSERT_GT(m.calls, 0) << label;
+  // The body made in on_contact_events lands on the floor too: its contact adds calls.
+  EXPECT_GE(m.calls, twin.listener.calls) << label;
+  EXPECT_EQ(m.reads, m.calls) << label;
+  ASSERT_EQ(m.errors.size(), 14u * static_cast<size_t>(m.calls)) << label;
+  const char* names[14] = {
+      "BodyInterface::create_body",   "BodyInterface::create_and_add_body",
+      "BodyInterface::set_position",  "BodyInterface::set_linear_velocity",
+      "BodyInterface::add_impulse",   "BodyInterface::remove_body",
+      "BodyInterface::destroy_body",  "BodyInterface::set_object_layer",
+      "BodyInterface::deactivate",    "PhysicsSystem::remove_constraint",
+      "PhysicsSystem::set_settings",  "PhysicsSystem::activate_bodies_in_aabox",
+      "PhysicsSystem::restore_state", "PhysicsSystem::update"};
+  for (size_t k = 0; k < m.errors.size(); ++k)
+    EXPECT_EQ(m.errors[k].rfind(std::string(names[k % 14]) + k_refused, 0), 0u)
+        << label << ": " << m.errors[k];
+  // The one body made after the first step, in on_contact_events, is the only difference: the
+  // meddled world has it; the rest moved bit for bit as the twin's.
+  ASSERT_TRUE(m.made_after_step.is_valid()) << label;
+  EXPECT_EQ(meddled.world.system().bodies().num_bodies(),
+            twin.world.system().bodies().num_bodies() + 1)
+      << label;
+  EXPECT_EQ(meddled.world.system().constraints().size(), 1u) << label;
+  for (const BodyID id : {meddled.box}) {
+    EXPECT_EQ(meddled.world.bodies().position(id).value(), twin.world.bodies().position(id).value())
+        << label;
+    EXPECT_EQ(meddled.world.bodies().linear_velocity(id).value(),
+              twin.world.bodies().linear_velocity(id).value())
+        << label;
+  }
+  // And after the steps every call works again.
+  EXPECT_TRUE(meddled.world.bodies().set_position(meddled.box, Vec3(0, 3, 0)).ok()) << label;
+  EXPECT_TRUE(meddled.world.system().update(1.0f / 60.0f, 1, jobs).ok()) << label;
+}
+
+TEST(StepLock, CallsThatChangeTheWorldFromStepTimeCallbacksAreRefusedAndChangeNothing) {
+  expect_refused_and_nothing_changed(nullptr, "inline");
+  // With threads, on_contact_validate runs on the workers.
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
+  ASSERT_TRUE(pool.ok());
+  expect_refused_and_nothing_changed(pool->get(), "thread pool, 2 workers");
+}
+
+}  // namespace
+}  // namespace step_lock_test
+}  // namespace atl
