@@ -1,13 +1,14 @@
 // Calls that change the world, made from inside PhysicsSystem::update (a contact listener's
-// step-time callbacks), are refused with an error that names the call, and change nothing; the
-// same calls work after the step, in on_contact_events. Before, creating a body from
-// on_contact_added crashed the step (the active list it was walking grew under it), and
+// step-time callbacks, or another thread meanwhile), are refused with an error that names the call,
+// and change nothing; the same calls work after the step, in on_contact_events. Before, creating a
+// body from on_contact_added crashed the step (the active list it was walking grew under it), and
 // update() called from there ran a step inside the step.
 
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "atoll/constraint/PointConstraint.h"
@@ -170,6 +171,43 @@ TEST(StepLock, CallsThatChangeTheWorldFromStepTimeCallbacksAreRefusedAndChangeNo
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
   ASSERT_TRUE(pool.ok());
   expect_refused_and_nothing_changed(pool->get(), "thread pool, 2 workers");
+}
+
+// Another thread's calls while update runs are refused the same way (a game thread moving a
+// body while the physics thread steps): here made from inside the step, by a thread that
+// on_contact_added starts and waits for, so that the two surely overlap.
+struct OtherThread : ContactListener {
+  PhysicsSystem* system = nullptr;
+  BodyID box;
+  std::vector<std::string> errors;
+  void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                        ContactSettings&) override {
+    if (!errors.empty()) return;
+    std::thread other([this] {
+      Result<UpdateResult> update = system->update(1.0f / 60.0f);
+      errors.push_back(update ? "accepted" : update.error().message());
+      Status moved = system->body_interface().set_position(box, Vec3(0, 9, 0));
+      errors.push_back(moved ? "accepted" : moved.error().message());
+    });
+    other.join();
+  }
+};
+
+TEST(StepLock, AnotherThreadsUpdateOrChangeDuringTheStepIsRefused) {
+  LawWorld world;
+  world.add_floor();
+  OtherThread listener;
+  listener.system = &world.system();
+  listener.box = world.add_box(Vec3(0.5f, 0.5f, 0.5f), Vec3(0.0f, 0.6f, 0.0f));
+  world.system().set_contact_listener(&listener);
+  for (int step = 0; step < 30; ++step) world.step();
+  ASSERT_EQ(listener.errors.size(), 2u);
+  EXPECT_EQ(listener.errors[0].rfind(std::string("PhysicsSystem::update") + k_refused, 0), 0u)
+      << listener.errors[0];
+  EXPECT_EQ(listener.errors[1].rfind(std::string("BodyInterface::set_position") + k_refused, 0), 0u)
+      << listener.errors[1];
+  EXPECT_EQ(world.system().step_count(), 30u);
+  EXPECT_LT(world.bodies().position(listener.box).value().y(), 1.0f);
 }
 
 }  // namespace

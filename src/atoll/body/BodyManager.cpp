@@ -73,11 +73,11 @@ Body* BodyManager::get(BodyID id) {
 const Body* BodyManager::get(BodyID id) const { return const_cast<BodyManager*>(this)->get(id); }
 
 Status BodyManager::check_not_stepping(const char* call) const {
-  if (!stepping_) return Ok{};
+  if (!is_stepping()) return Ok{};
   return Error(std::string(call) +
                ": not allowed while PhysicsSystem::update steps the world (a call from a "
                "step-time callback: ContactListener::on_contact_validate, on_contact_added or "
-               "on_contact_persisted, or a filter); change the world in "
+               "on_contact_persisted, or a filter; or from another thread); change the world in "
                "ContactListener::on_contact_events or after update returns");
 }
 

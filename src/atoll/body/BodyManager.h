@@ -15,6 +15,7 @@
 //
 // Not thread-safe: the world calls it between (or in ordered parts of) steps.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -93,13 +94,15 @@ class BodyManager {
 
   // --- The step's lock -----------------------------------------------------------------------
 
-  /// Set by PhysicsSystem::update while its step runs. The step holds lists of the bodies and
+  /// Held by PhysicsSystem::update while its steps run. The step holds lists of the bodies and
   /// pointers into them; a change made then (from a step-time callback: a contact listener's
-  /// on_contact_validate, on_contact_added or on_contact_persisted, a layer or group filter)
-  /// would pull them from under it, so every call that changes the world is refused meanwhile
-  /// (as Box2D v3 refuses calls while its world is locked).
-  void set_stepping(bool stepping) { stepping_ = stepping; }
-  bool is_stepping() const { return stepping_; }
+  /// on_contact_validate, on_contact_added or on_contact_persisted, a layer or group filter; or
+  /// from another thread) would pull them from under it, so every call that changes the world
+  /// is refused meanwhile (as Box2D v3 refuses calls while its world is locked). begin_step
+  /// returns false when the lock is held already (an update inside or beside an update).
+  bool begin_step() { return !stepping_.exchange(true, std::memory_order_acquire); }
+  void end_step() { stepping_.store(false, std::memory_order_release); }
+  bool is_stepping() const { return stepping_.load(std::memory_order_acquire); }
   /// Ok, or the error for `call` made while the world steps.
   Status check_not_stepping(const char* call) const;
 
@@ -239,8 +242,8 @@ class BodyManager {
   void take_activation_events(std::vector<BodyActivationEvent>& out);
 
  private:
-  // PhysicsSystem::update's step is running (set_stepping).
-  bool stepping_ = false;
+  // PhysicsSystem::update's steps are running (begin_step).
+  std::atomic<bool> stepping_{false};
   MotionProperties* allocate_motion_properties();
   void release_motion_properties(MotionProperties* motion);
   void init_motion_properties(Body& body, const BodyCreationSettings& settings);

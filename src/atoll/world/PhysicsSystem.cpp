@@ -126,8 +126,6 @@ void PhysicsSystem::on_quarantine_released(const Body& body) {
 // --- The step -------------------------------------------------------------------------------
 
 Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSystem* jobs) {
-  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::update"); !allowed)
-    return allowed.error();
   if (!(dt > 0.0f) || !std::isfinite(dt))
     return Error("PhysicsSystem::update: dt: must be finite and > 0, got " + std::to_string(dt));
   if (collision_steps < 1)
@@ -139,6 +137,22 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
     return Error("PhysicsSystem::update: jobs: num_workers() must be in [1, " +
                  std::to_string(JobSystem::k_max_workers) + "], got " +
                  std::to_string(jobs->num_workers()));
+  // One update at a time (another would step the world under this one): from a step-time
+  // callback, or from another thread.
+  if (!body_manager_.begin_step()) {
+    Status refused = body_manager_.check_not_stepping("PhysicsSystem::update");
+    return refused ? Error("PhysicsSystem::update: another update was running") : refused.error();
+  }
+  // Calls that would change the world are refused until the steps are done (also if a
+  // callback throws out of them); the events after them may change it.
+  struct Unlock {
+    BodyManager* bodies;
+    void now() {
+      if (bodies != nullptr) bodies->end_step();
+      bodies = nullptr;
+    }
+    ~Unlock() { now(); }
+  } unlock{&body_manager_};
   // The step's bits must not depend on the caller's floating-point environment.
   const ScopedDefaultFloatEnvironment environment;
   UpdateResult result;
@@ -147,23 +161,15 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
   InlineJobSystem inline_jobs;
   ctx_.jobs = jobs != nullptr ? jobs : &inline_jobs;
   const float sub_dt = dt / static_cast<float>(collision_steps);
-  {
-    // Calls that would change the world are refused until the steps are done (even if a
-    // callback throws out of them).
-    struct Lock {
-      BodyManager& bodies;
-      explicit Lock(BodyManager& b) : bodies(b) { bodies.set_stepping(true); }
-      ~Lock() { bodies.set_stepping(false); }
-    } lock(body_manager_);
-    for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
-    // Forces apply for one update (all its collision steps), as in Jolt.
-    clear_forces(body_manager_, *ctx_.jobs);
-  }
+  for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
+  // Forces apply for one update (all its collision steps), as in Jolt.
+  clear_forces(body_manager_, *ctx_.jobs);
   ctx_.jobs = nullptr;
 
   ++step_count_;
   result.num_active_bodies = body_manager_.num_active_bodies();
   if (!ctx_.broken.empty()) result.broken = ctx_.broken;
+  unlock.now();
   deliver_events();
   return result;
 }
