@@ -28,6 +28,7 @@
 #include "atoll/constraint/PointConstraint.h"
 #include "atoll/core/JobSystem.h"
 #include "atoll/core/ThreadPool.h"
+#include "atoll/state/WorldSnapshot.h"
 #include "laws/LawFixture.h"
 
 namespace atl::laws {
@@ -318,6 +319,44 @@ TEST_F(ThreadLaws, C3_WorldsSteppedOnTwoThreadsMayShareOnePool) {
     other.join();
     EXPECT_EQ(pyramid.hash, pyramid_alone.hash) << workers << " workers";
     EXPECT_EQ(pile.hash, pile_alone.hash) << workers << " workers";
+  }
+}
+
+// A rollback (LAWS.md F4) on threads: what the step keeps from step to step for its workers
+// (last step's pairs, the contact cache, per-worker lists, the splitter's and the lanes'
+// storage) must not carry the abandoned future into the restored past. A world run on 2
+// workers, rolled back over 30 steps and a body it added, then run on 3 workers and on the
+// backwards job system, ends as the straight run on one thread ends.
+TEST_F(ThreadLaws, C3_RollbackOnThreadsEqualsTheStraightRunOnOneThread) {
+  constexpr int k_save = 40;
+  constexpr int k_after = 60;
+  for (const Scene& scene : {Scene{"pyramid", k_pyramid}, Scene{"pile", k_pile}}) {
+    const uint64_t straight =
+        run_world(scene.json, scene.name, Conditions::Law, k_save + k_after, nullptr).hash;
+    Result<std::unique_ptr<ThreadPool>> two = ThreadPool::create(2);
+    Result<std::unique_ptr<ThreadPool>> three = ThreadPool::create(3);
+    ASSERT_TRUE(two.ok() && three.ok());
+    BackwardsJobSystem backwards(2);
+    JobSystem* after_restore[] = {three->get(), &backwards};
+    std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name, Conditions::Law);
+    ASSERT_NE(world, nullptr);
+    PhysicsSystem& system = world->system();
+    for (int step = 0; step < k_save; ++step)
+      ASSERT_TRUE(system.update(1.0f / 60.0f, 1, two->get()).ok());
+    WorldSnapshot snapshot;
+    system.save_snapshot(snapshot);
+    for (JobSystem* jobs : after_restore) {
+      // The future that is thrown away: 30 steps with a ball dropped into the scene.
+      ASSERT_TRUE(world->add_sphere(0.4f, Vec3(0.3f, 6.0f, 0.2f)).is_valid());
+      for (int step = 0; step < 30; ++step)
+        ASSERT_TRUE(system.update(1.0f / 60.0f, 1, two->get()).ok());
+      ASSERT_TRUE(system.restore_snapshot(snapshot).ok()) << scene.name;
+      for (int step = 0; step < k_after; ++step)
+        ASSERT_TRUE(system.update(1.0f / 60.0f, 1, jobs).ok());
+      EXPECT_EQ(system.state_hash(), straight)
+          << scene.name << ", " << jobs->num_workers() << " workers after the restore";
+      ASSERT_TRUE(system.restore_snapshot(snapshot).ok()) << scene.name;
+    }
   }
 }
 
