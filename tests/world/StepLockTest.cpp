@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <thread>
@@ -208,6 +209,79 @@ TEST(StepLock, AnotherThreadsUpdateOrChangeDuringTheStepIsRefused) {
       << listener.errors[1];
   EXPECT_EQ(world.system().step_count(), 30u);
   EXPECT_LT(world.bodies().position(listener.box).value().y(), 1.0f);
+}
+
+// After the step, the listeners may call update() again (a game stepping on from an event).
+// Each listener's list is taken out before the first of them runs, so the events handed out
+// stay those of the step that made them while the update inside runs and delivers its own.
+// Before, the update inside cleared and refilled the lists being handed out.
+struct StepsAgain : ContactListener, BodyActivationListener {
+  PhysicsSystem* system = nullptr;
+  bool inside = false;
+  int nested_updates = 0;
+  int changed_lists = 0;
+  int contact_deliveries = 0;
+  int activation_calls = 0;
+  // Added events, by body pair: each contact of the tower is added once.
+  std::vector<std::pair<BodyID, BodyID>> added;
+  void step_again() {
+    if (inside || nested_updates >= 3) return;
+    inside = true;
+    ++nested_updates;
+    EXPECT_TRUE(system->update(1.0f / 60.0f).ok());
+    inside = false;
+  }
+  void on_contact_events(std::span<const ContactEvent> events) override {
+    ++contact_deliveries;
+    for (const ContactEvent& e : events)
+      if (e.type == ContactEventType::Added) added.emplace_back(e.body1, e.body2);
+    const std::vector<ContactEvent> before(events.begin(), events.end());
+    step_again();
+    if (events.size() != before.size()) {
+      ++changed_lists;
+      return;
+    }
+    for (size_t k = 0; k < events.size(); ++k)
+      if (events[k].body1 != before[k].body1 || events[k].body2 != before[k].body2 ||
+          events[k].type != before[k].type || events[k].collision_step != before[k].collision_step)
+        ++changed_lists;
+  }
+  void on_body_activated(BodyID) override {
+    ++activation_calls;
+    step_again();
+  }
+  void on_body_deactivated(BodyID) override { ++activation_calls; }
+};
+
+TEST(StepLock, ListenersMayUpdateAgainAfterTheStepAndTheirListsStayTheirStepsOwn) {
+  LawWorld world;
+  StepsAgain listener;
+  listener.system = &world.system();
+  world.system().set_contact_listener(&listener);
+  world.system().set_body_activation_listener(&listener);
+  world.add_floor();
+  world.add_tower(8, Vec3(0.4f, 0.4f, 0.4f), 0.05f);
+  const BodyID late = world.add_box(Vec3(0.4f, 0.4f, 0.4f), Vec3(5.0f, 0.45f, 0.0f));
+  for (int step = 0; step < 10; ++step) world.step();
+  // Three updates from inside the listeners, the first from on_body_activated (the nine bodies
+  // activated before the first update: eight more calls follow from the list it was handed),
+  // with contact events delivered around them.
+  EXPECT_EQ(listener.nested_updates, 3);
+  EXPECT_GE(listener.activation_calls, 9);
+  EXPECT_GT(listener.contact_deliveries, 10);
+  EXPECT_EQ(listener.changed_lists, 0);
+  // The first update's events (the tower's seven box-on-box contacts, added) reached the
+  // listener after the update inside on_body_activated; then the two floor contacts. Before,
+  // that update replaced them with its own, and they were never seen.
+  EXPECT_EQ(listener.added.size(), 9u);
+  std::vector<std::pair<BodyID, BodyID>> pairs = listener.added;
+  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+    return std::make_pair(a.first.value(), a.second.value()) <
+           std::make_pair(b.first.value(), b.second.value());
+  });
+  EXPECT_TRUE(std::adjacent_find(pairs.begin(), pairs.end()) == pairs.end());
+  EXPECT_EQ(world.system().step_count(), 13u);
+  EXPECT_TRUE(world.bodies().is_active(late).value());
 }
 
 }  // namespace

@@ -10,7 +10,8 @@
 //     (BodyManager::check_not_stepping). Reading bodies is allowed.
 //  2. After the step: on_contact_events receives every added / persisted / removed contact of
 //     the step, buffered, in a deterministic order, on the thread that called update(). Here
-//     the listener may freely change the world (create, move, remove bodies).
+//     the listener may freely change the world (create, move, remove bodies), and even call
+//     update() again (the events it was handed stay those of their own step).
 //
 // Body order, in every callback and event: body1 is the more dynamic body (dynamic before
 // kinematic before static), and of two bodies of the same motion type the one with the lower

@@ -36,6 +36,27 @@ class StageTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
+// A list of the step's events taken out of its place while its listener runs: an update()
+// called by a listener (allowed after the step) then fills a list of its own, and what is handed
+// out stays as it was. The buffer goes back afterwards (a warmed-up step allocates nothing).
+template <class T>
+class Taken {
+ public:
+  explicit Taken(std::vector<T>& place) : place_(place) { list_.swap(place_); }
+  ~Taken() {
+    if (place_.capacity() != 0) return;  // an update inside made a list of its own
+    list_.clear();
+    place_.swap(list_);
+  }
+  Taken(const Taken&) = delete;
+  Taken& operator=(const Taken&) = delete;
+  std::span<const T> list() const { return list_; }
+
+ private:
+  std::vector<T>& place_;
+  std::vector<T> list_;
+};
+
 }  // namespace
 
 PhysicsSystem::PhysicsSystem(const PhysicsSystemSettings& settings)
@@ -483,20 +504,25 @@ Status PhysicsSystem::restore_snapshot(const WorldSnapshot& snapshot) {
 }
 
 void PhysicsSystem::deliver_events() {
+  // The listeners may change the world here, and call update() again: every list is taken out
+  // before the first of them runs (Taken).
+  // What the activation listener changes now is buffered for the next update.
+  if (activation_listener_ != nullptr) body_manager_.take_activation_events(activation_events_);
+  const Taken<BodyActivationEvent> activations(activation_events_);
+  const Taken<ContactEvent> events(ctx_.events);
+  const Taken<Ref<Constraint>> broken(ctx_.broken);
   if (activation_listener_ != nullptr) {
-    // Taken out first: what the listener changes now is buffered for the next update.
-    body_manager_.take_activation_events(activation_events_);
-    for (const BodyActivationEvent& e : activation_events_) {
+    for (const BodyActivationEvent& e : activations.list()) {
       if (e.activated)
         activation_listener_->on_body_activated(e.body);
       else
         activation_listener_->on_body_deactivated(e.body);
     }
   }
-  if (contact_listener_ != nullptr && !ctx_.events.empty())
-    contact_listener_->on_contact_events(ctx_.events);
-  if (constraint_listener_ != nullptr && !ctx_.broken.empty())
-    constraint_listener_->on_constraints_broken(ctx_.broken);
+  if (contact_listener_ != nullptr && !events.list().empty())
+    contact_listener_->on_contact_events(events.list());
+  if (constraint_listener_ != nullptr && !broken.list().empty())
+    constraint_listener_->on_constraints_broken(broken.list());
 }
 
 Status PhysicsSystem::add_constraint(const Ref<Constraint>& constraint) {
