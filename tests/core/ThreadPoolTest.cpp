@@ -314,6 +314,30 @@ TEST(ThreadPool, RunsFromSeveralThreadsAtOnceEachCoverTheirItemsOnce) {
   }
 }
 
+// A task of the pool that runs a world's step on the same pool (a game's job that steps a
+// world): the inner run() finds the workers taken and runs on the task's thread.
+TEST(ThreadPool, ARunFromInsideATaskRunsOnTheTasksThread) {
+  auto pool = make_pool(3);
+  std::atomic<uint32_t> wrong{0};
+  std::atomic<uint32_t> inner_items{0};
+  for (int repeat = 0; repeat < 200; ++repeat) {
+    parallel_for(*pool, 3, 1, [&](uint32_t, uint32_t, uint32_t) {
+      const std::thread::id outer = std::this_thread::get_id();
+      std::vector<uint32_t> covered(40, 0);
+      parallel_for(*pool, 40, 3, [&](uint32_t begin, uint32_t end, uint32_t worker) {
+        if (worker != 0 || std::this_thread::get_id() != outer) wrong.fetch_add(1);
+        for (uint32_t i = begin; i < end; ++i) ++covered[i];
+      });
+      for (uint32_t c : covered) {
+        if (c != 1) wrong.fetch_add(1);
+        inner_items.fetch_add(c);
+      }
+    });
+  }
+  EXPECT_EQ(wrong.load(), 0u);
+  EXPECT_EQ(inner_items.load(), 200u * 3u * 40u);
+}
+
 TEST(ThreadPool, DestroyedRightAfterCreation) {
   for (const uint32_t workers : {1u, 2u, 8u, 64u}) {
     auto pool = ThreadPool::create(workers);

@@ -9,10 +9,11 @@
 // a task sees is in [0, N) and never shared by two ranges running at the same time (a stage may
 // keep per-worker scratch).
 //
-// run() may be called from several threads at once (two worlds stepped on two threads, one pool):
-// one run at a time has the workers, and a run() that finds them taken runs its ranges on its
-// own thread, in order, as worker 0 — the ranges of one run still never share a worker index,
-// and a step's bits do not depend on where its ranges ran.
+// run() may be called from several threads at once (two worlds stepped on two threads, one pool),
+// and from inside a task (a job of the pool that steps a world): one run at a time has the
+// workers, and a run() that finds them taken runs its ranges on its own thread, in order, as
+// worker 0 — the ranges of one run still never share a worker index, and a step's bits do not
+// depend on where its ranges ran.
 //
 // Cost of run(): no heap allocation, no lock. A worker that finishes a run keeps polling for the
 // next one for about k_spin_microseconds (a stage calls run() a few dozen times per step, with a
