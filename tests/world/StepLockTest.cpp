@@ -168,7 +168,8 @@ void expect_refused_and_nothing_changed(JobSystem* jobs, const std::string& labe
 
 TEST(StepLock, CallsThatChangeTheWorldFromStepTimeCallbacksAreRefusedAndChangeNothing) {
   expect_refused_and_nothing_changed(nullptr, "inline");
-  // With threads, on_contact_validate runs on the workers.
+  // On a pool: the listener is still called on the calling thread (in pair order), and the
+  // workers' stages run while the world is locked.
   Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
   ASSERT_TRUE(pool.ok());
   expect_refused_and_nothing_changed(pool->get(), "thread pool, 2 workers");
