@@ -158,8 +158,11 @@ class ReportingJobSystem final : public JobSystem {
 };
 
 TEST(PhysicsSystem, AJobSystemWithoutWorkersOrWithTooManyChangesNothing) {
+  const auto add_column = [](World& w) {
+    for (int i = 0; i < 40; ++i) w.add_box(Vec3(0.0f, 0.5f + static_cast<float>(i), 0.0f));
+  };
   World world;
-  for (int i = 0; i < 40; ++i) world.add_box(Vec3(0.0f, 0.5f + 1.0f * static_cast<float>(i), 0.0f));
+  add_column(world);
   const uint64_t before = state_hash(world.system.bodies());
   ReportingJobSystem none(0);
   Result<UpdateResult> r = world.system.update(k_dt, 1, &none);
@@ -176,7 +179,7 @@ TEST(PhysicsSystem, AJobSystemWithoutWorkersOrWithTooManyChangesNothing) {
   EXPECT_EQ(world.system.step_count(), 0u);
   // The most it accepts works, and gives the bits one thread gives.
   World alone;
-  for (int i = 0; i < 40; ++i) alone.add_box(Vec3(0.0f, 0.5f + 1.0f * static_cast<float>(i), 0.0f));
+  add_column(alone);
   ReportingJobSystem most(256);
   for (int i = 0; i < 30; ++i) {
     ASSERT_TRUE(world.system.update(k_dt, 1, &most).ok());

@@ -72,8 +72,17 @@ Body* BodyManager::get(BodyID id) {
 
 const Body* BodyManager::get(BodyID id) const { return const_cast<BodyManager*>(this)->get(id); }
 
+Status BodyManager::begin_step(const char* call) {
+  if (stepping_.exchange(true, std::memory_order_acquire)) return stepping_error(call);
+  return Ok{};
+}
+
 Status BodyManager::check_not_stepping(const char* call) const {
   if (!is_stepping()) return Ok{};
+  return stepping_error(call);
+}
+
+Error BodyManager::stepping_error(const char* call) {
   return Error(std::string(call) +
                ": not allowed while PhysicsSystem::update steps the world (a call from a "
                "step-time callback: ContactListener::on_contact_validate, on_contact_added or "

@@ -99,8 +99,9 @@ class BodyManager {
   /// on_contact_validate, on_contact_added or on_contact_persisted, a layer or group filter; or
   /// from another thread) would pull them from under it, so every call that changes the world
   /// is refused meanwhile (as Box2D v3 refuses calls while its world is locked). begin_step
-  /// returns false when the lock is held already (an update inside or beside an update).
-  bool begin_step() { return !stepping_.exchange(true, std::memory_order_acquire); }
+  /// takes the lock, or returns the error for `call` when it is held already (an update inside
+  /// or beside an update).
+  Status begin_step(const char* call);
   void end_step() { stepping_.store(false, std::memory_order_release); }
   bool is_stepping() const { return stepping_.load(std::memory_order_acquire); }
   /// Ok, or the error for `call` made while the world steps.
@@ -244,6 +245,8 @@ class BodyManager {
  private:
   // PhysicsSystem::update's steps are running (begin_step).
   std::atomic<bool> stepping_{false};
+  // The error of a call made while the world steps.
+  static Error stepping_error(const char* call);
   MotionProperties* allocate_motion_properties();
   void release_motion_properties(MotionProperties* motion);
   void init_motion_properties(Body& body, const BodyCreationSettings& settings);

@@ -160,10 +160,8 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
                  std::to_string(jobs->num_workers()));
   // One update at a time (another would step the world under this one): from a step-time
   // callback, or from another thread.
-  if (!body_manager_.begin_step()) {
-    Status refused = body_manager_.check_not_stepping("PhysicsSystem::update");
-    return refused ? Error("PhysicsSystem::update: another update was running") : refused.error();
-  }
+  if (Status locked = body_manager_.begin_step("PhysicsSystem::update"); !locked)
+    return locked.error();
   // Calls that would change the world are refused until the steps are done (also if a
   // callback throws out of them); the events after them may change it.
   struct Unlock {
