@@ -39,6 +39,11 @@ struct SolverBodies {
   std::vector<BodyVelocity> velocities_before_forces;
   /// Solver index → body slot index.
   std::vector<uint32_t> source;
+  /// Scratch of gather_solver_bodies: the last step's `source`, whose entries' index_of it resets.
+  std::vector<uint32_t> last_source;
+  /// How many of the first entries are active bodies (in index order); the entries after them
+  /// were added by the narrow phase (index_for, add_woken).
+  uint32_t num_active = 0;
   /// Body slot index → solver index (or k_none); as large as the body storage.
   std::vector<uint32_t> index_of;
   /// Per solver index: 1 when impulses move it (dynamic), 0 otherwise.
