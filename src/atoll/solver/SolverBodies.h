@@ -25,6 +25,8 @@ struct NonFiniteBody {
   Vec3 com_position;
   /// Rotation at the start of the step.
   Quat rotation;
+  /// Its entry's place in SolverBodies::moving (the order in which they are listed).
+  uint32_t moving_position;
 };
 
 /// The solver-body array of one step and its index maps; buffers are kept between steps.
@@ -86,14 +88,12 @@ void gather_solver_bodies(const BodyManager& body_manager, SolverBodies& solver,
 /// division gives the same bits).
 void integrate_positions(SolverBodies& solver, float dt, JobSystem& jobs);
 
-/// Stage write_back, first half: lists the moving entries whose state is non-finite (with the
-/// body's pose at the start of the step, which Body still holds) and gives them that finite
-/// pose and zero velocity, so that write_back writes finite numbers.
-void find_non_finite(BodyManager& body_manager, SolverBodies& solver,
-                     std::vector<NonFiniteBody>& out);
-
 /// Stage write_back: the moving entries' poses and (dynamic) velocities into their bodies, in
-/// shares as integrate_positions.
-void write_back(BodyManager& body_manager, const SolverBodies& solver, JobSystem& jobs);
+/// shares as integrate_positions. An entry whose state is non-finite is listed in `non_finite`
+/// (cleared first; in the moving list's order) with its body's pose at the start of the step,
+/// which the body still holds, and gets that pose and zero velocity, so that every body is
+/// written finite numbers.
+void write_back(BodyManager& body_manager, SolverBodies& solver, JobSystem& jobs,
+                std::vector<NonFiniteBody>& non_finite);
 
 }  // namespace atl

@@ -280,10 +280,9 @@ void PhysicsSystem::step(float dt, bool last, int collision_step, UpdateResult& 
     constraint_manager_.break_constraints(ctx.broken);
   });
   timed(Stage::write_back, [&] {
-    // Non-finite bodies are found while every body still holds its pose from the start of the
-    // step, and quarantined after the write-back.
-    find_non_finite(body_manager_, solver, ctx.non_finite);
-    write_back(body_manager_, solver, *ctx.jobs);
+    // Non-finite bodies are found as they are written back (each still holds its pose from
+    // the start of the step), and quarantined after.
+    write_back(body_manager_, solver, *ctx.jobs, ctx.non_finite);
     quarantine_non_finite();
   });
   timed(Stage::finish_contacts, [&] { finish_contacts(ctx); });

@@ -178,7 +178,7 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   void find_pairs();
   // Stage build_islands, what runs beside the linking (build_islands' `beside`).
   void beside_island_linking();
-  // Stage write_back, last part: quarantines the bodies find_non_finite listed.
+  // Stage write_back, last part: quarantines the bodies write_back listed as non-finite.
   void quarantine_non_finite();
   // Stage update_bounds.
   void update_bounds(float dt);
