@@ -601,33 +601,37 @@ void ContactConstraintManager::setup_velocity_constraints(
         body(share, division.begin(share), division.end(share));
     });
   };
-  // First which contacts get rows in the side lists, so that the rest can be set up for each
-  // contact on its own, in parallel: with manifold friction off, every contact has point
-  // friction rows (at its own index); the contacts with rolling resistance have rolling rows,
-  // in contact order: share k's from share_rolling_[k] on. From the traits, not the headers
-  // (added_traits_).
+  // First which contacts get rows, so that the rest can be set up for each contact on its own,
+  // in parallel: with manifold friction off, every contact has point friction rows (at its own
+  // index); the contacts with rolling resistance have rolling rows, and the contacts the scalar
+  // solve takes (not in a lane) a row, each in contact order: share k's from share_rolling_[k]
+  // and share_rows_[k] on. Each share counts its own contacts, from the traits (not the
+  // headers: added_traits_) and the lane slots: on the caller, the count read the lane slots
+  // that plan_wide_contacts wrote on the other cores and wrote every contact's row pointer
+  // (the pyramid, 8 700 contacts, 2 threads: 7-9 µs a step in the fast cross-core state).
   share_rolling_.assign(division.shares + 1, 0);
-  if (settings.use_friction) {
-    for (uint32_t share = 0; share < division.shares; ++share) {
-      uint32_t rolling = share_rolling_[share];
-      for (uint32_t i = division.begin(share); i < division.end(share); ++i)
-        rolling += (added_traits_[i] & k_trait_rolling) != 0 ? 1 : 0;
-      share_rolling_[share + 1] = rolling;
+  share_rows_.assign(division.shares + 1, 0);
+  for_each_share([&](uint32_t share, uint32_t begin, uint32_t end) {
+    uint32_t rolling = 0;
+    uint32_t rows = 0;
+    for (uint32_t i = begin; i < end; ++i) {
+      rolling += (added_traits_[i] & k_trait_rolling) != 0 ? 1 : 0;
+      rows += lane_slot(i) == k_no_rows ? 1 : 0;
     }
+    share_rolling_[share + 1] = settings.use_friction ? rolling : 0;
+    share_rows_[share + 1] = rows;
+  });
+  for (uint32_t share = 0; share < division.shares; ++share) {
+    share_rolling_[share + 1] += share_rolling_[share];
+    share_rows_[share + 1] += share_rows_[share];
   }
   point_friction_.assign(settings.manifold_friction ? 0 : count, PointFrictionRows{});
   rolling_.assign(share_rolling_[division.shares], RollingRows{});
-  // The contacts the scalar solve takes get the first rows, in contact order.
+  // The contacts the scalar solve takes get the first rows (row_of_, set in the shares below).
   row_of_.resize(count);
-  uint32_t num_rows = 0;
-  for (uint32_t i = 0; i < count; ++i) {
-    row_of_[i] = nullptr;
-    if (lane_slot(i) != k_no_rows) continue;
-    if (num_rows == row_chunks_.size() * k_row_chunk)
-      row_chunks_.push_back(std::make_unique<Constraint[]>(k_row_chunk));
-    row_of_[i] = &row_chunks_[num_rows / k_row_chunk][num_rows % k_row_chunk];
-    ++num_rows;
-  }
+  const uint32_t num_rows = share_rows_[division.shares];
+  while (row_chunks_.size() * k_row_chunk < num_rows)
+    row_chunks_.push_back(std::make_unique<Constraint[]>(k_row_chunk));
   // The rows stay for the next steps, so that a warmed-up step does not allocate, until a step
   // needs fewer than half of more than k_rows_worth_giving_back: then the chunks past what it
   // needs are given back (the pyramid's 640 scalar contacts of its first 50 steps, 0.7 MB, fall
@@ -830,11 +834,17 @@ void ContactConstraintManager::setup_velocity_constraints(
   for_each_share([&](uint32_t share, uint32_t begin, uint32_t end) {
     Constraint local;
     uint32_t rolling = share_rolling_[share];
+    uint32_t next_row = share_rows_[share];
     for (uint32_t i = begin; i < end; ++i) {
       if (i + k_contacts_ahead < end && lane_slot(i + k_contacts_ahead) == k_no_rows)
         prefetch_setup_inputs(bodies, i + k_contacts_ahead);
       // A contact with rolling resistance is never in a lane (takes_lane).
-      if (lane_slot(i) != k_no_rows) continue;
+      if (lane_slot(i) != k_no_rows) {
+        row_of_[i] = nullptr;
+        continue;
+      }
+      row_of_[i] = &row_chunks_[next_row / k_row_chunk][next_row % k_row_chunk];
+      ++next_row;
       setup(i, rolling, local);
       if (settings.use_friction && (added_traits_[i] & k_trait_rolling) != 0) ++rolling;
     }

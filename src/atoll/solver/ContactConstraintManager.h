@@ -634,8 +634,10 @@ class ContactConstraintManager {
   const Constraint& row(uint32_t index) const { return *row_of_[index]; }
   std::vector<PointFrictionRows> point_friction_;  // filled by setup_velocity_constraints
   std::vector<RollingRows> rolling_;               // filled by setup_velocity_constraints
-  // setup_velocity_constraints' shares of the contacts: the first rolling row of share k.
+  // setup_velocity_constraints' shares of the contacts: the first rolling row and the first
+  // scalar row of share k.
   std::vector<uint32_t> share_rolling_;
+  std::vector<uint32_t> share_rows_;
   std::vector<uint32_t> ccd_stopped_;  // sorted body keys (set_ccd_stopped)
   // The wide solve's blocks this step, the contact in each lane (k_no_rows: empty), and each
   // contact's lane (block × k_width + lane; k_no_rows: solved by the scalar solve). Empty when
