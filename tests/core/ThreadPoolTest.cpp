@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -336,6 +338,45 @@ TEST(ThreadPool, ARunFromInsideATaskRunsOnTheTasksThread) {
   }
   EXPECT_EQ(wrong.load(), 0u);
   EXPECT_EQ(inner_items.load(), 200u * 3u * 40u);
+}
+
+// A range that throws on a background thread (the caller's own range waits until another
+// thread has started it) used to end the process. run() now rethrows it on the caller once the
+// other ranges running have finished, and the pool runs on; a
+// throw in the caller's own range comes out the same way. Both ways a range is handed out: one
+// per worker (2 ranges) and in order (200 ranges).
+TEST(ThreadPool, ARangeThatThrowsIsRethrownOnTheCallerAndThePoolRunsOn) {
+  auto pool = make_pool(2);
+  for (const uint32_t count : {2u, 200u})
+    for (const bool on_caller : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "count " << count << ", on the caller " << on_caller);
+      const std::thread::id caller = std::this_thread::get_id();
+      std::atomic<bool> thrower_started{false};
+      std::atomic<bool> threw_on_caller{false};
+      bool caught = false;
+      try {
+        parallel_for(*pool, count, 1, [&](uint32_t begin, uint32_t, uint32_t) {
+          const bool here = std::this_thread::get_id() == caller;
+          // The first range to run on the chosen side throws; on the other side, the first
+          // range waits (up to 10 s) for it to start.
+          if (here == on_caller) {
+            if (!thrower_started.exchange(true)) {
+              threw_on_caller = here;
+              throw std::runtime_error("range " + std::to_string(begin));
+            }
+          } else if (begin == 0 || begin == count - 1) {
+            for (int i = 0; i < 10000 && !thrower_started.load(); ++i)
+              std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+        });
+      } catch (const std::runtime_error& e) {
+        caught = std::string(e.what()).rfind("range ", 0) == 0;
+      }
+      EXPECT_TRUE(caught);
+      EXPECT_EQ(threw_on_caller.load(), on_caller);
+      // The next runs cover every item once.
+      for (uint32_t repeat = 0; repeat < 20; ++repeat) expect_covered_once(*pool, 1000, 7);
+    }
 }
 
 TEST(ThreadPool, DestroyedRightAfterCreation) {

@@ -18,7 +18,7 @@
 #include "laws/LawFixture.h"
 
 namespace atl {
-namespace step_lock_test {
+namespace step_lock_thread_test {
 namespace {
 
 using laws::LawWorld;
@@ -286,5 +286,5 @@ TEST(StepLock, ListenersMayUpdateAgainAfterTheStepAndTheirListsStayTheirStepsOwn
 }
 
 }  // namespace
-}  // namespace step_lock_test
+}  // namespace step_lock_thread_test
 }  // namespace atl

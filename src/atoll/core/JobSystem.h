@@ -39,7 +39,9 @@ class JobSystem {
   /// Runs `task` over [0, count) in ranges of `min_range` items (the last may be shorter), in
   /// any order and on any workers, each range exactly once, and returns when all have finished:
   /// a barrier. Called from one thread at a time (the step's); a task never calls back into the
-  /// job system.
+  /// job system. A range may throw (a user's filter or listener inside the step): run() should
+  /// then let the exception out on its calling thread once the ranges running have finished, and
+  /// may skip those not started (InlineJobSystem and ThreadPool do).
   virtual void run(TaskFunction task, uint32_t count, uint32_t min_range, void* context) = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include "atoll/core/CpuRelax.h"
 
@@ -55,9 +56,19 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::run_range(const Job& job, uint32_t range, uint32_t worker) {
+  // Once a range has thrown, the run's ranges not yet started are skipped, as run_inline's
+  // would be.
+  if (failed_.load(std::memory_order_relaxed)) return;
   const uint32_t begin = range * job.step;
   const uint32_t end = job.count - begin < job.step ? job.count : begin + job.step;
-  job.task(begin, end, worker, job.context);
+  try {
+    job.task(begin, end, worker, job.context);
+  } catch (...) {
+    // On a background thread the exception would end the process: it is kept for run()'s
+    // caller (the first one, if several ranges throw), who sees failure_ once every worker has
+    // left the run (their leaving releases it).
+    if (!failed_.exchange(true, std::memory_order_relaxed)) failure_ = std::current_exception();
+  }
 }
 
 void ThreadPool::take_ranges(const Job& job, uint32_t worker) {
@@ -138,14 +149,21 @@ void ThreadPool::run(TaskFunction task, uint32_t count, uint32_t min_range, void
   const auto all_left = [this] {
     return (state_.load(std::memory_order_acquire) & k_inside_mask) == 0;
   };
-  if (spin_until(all_left, k_spin_microseconds)) return;
-  // A worker is running a long range: sleep until the last one leaves and wakes us.
-  uint32_t state = state_.fetch_or(k_caller_waits, std::memory_order_acq_rel) | k_caller_waits;
-  while ((state & k_inside_mask) != 0) {
-    state_.wait(state, std::memory_order_acquire);
-    state = state_.load(std::memory_order_acquire);
+  if (!spin_until(all_left, k_spin_microseconds)) {
+    // A worker is running a long range: sleep until the last one leaves and wakes us.
+    uint32_t state = state_.fetch_or(k_caller_waits, std::memory_order_acq_rel) | k_caller_waits;
+    while ((state & k_inside_mask) != 0) {
+      state_.wait(state, std::memory_order_acquire);
+      state = state_.load(std::memory_order_acquire);
+    }
+    state_.fetch_and(~k_caller_waits, std::memory_order_relaxed);
   }
-  state_.fetch_and(~k_caller_waits, std::memory_order_relaxed);
+  if (failed_.load(std::memory_order_relaxed)) [[unlikely]] {
+    // Reset before the workers are let go (let_go, on the way out), for the next run.
+    std::exception_ptr failure = std::exchange(failure_, nullptr);
+    failed_.store(false, std::memory_order_relaxed);
+    std::rethrow_exception(failure);
+  }
 }
 
 void ThreadPool::worker_main(uint32_t worker) {

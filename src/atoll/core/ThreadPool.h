@@ -15,6 +15,11 @@
 // worker 0 — the ranges of one run still never share a worker index, and a step's bits do not
 // depend on where its ranges ran.
 //
+// A range that throws: run() rethrows the exception on its calling thread once the ranges
+// running beside it have finished, and the run's ranges not yet started are skipped — as when
+// the ranges run inline, where the exception leaves the loop. (Thrown on a background thread
+// and not caught, it would end the process.) The pool stays usable.
+//
 // Cost of run(): no heap allocation, no lock. A worker that finishes a run keeps polling for the
 // next one for about k_spin_microseconds (a stage calls run() a few dozen times per step, with a
 // little serial work between), then sleeps on a futex (std::atomic::wait) so that an idle pool
@@ -24,6 +29,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -88,7 +94,7 @@ class ThreadPool final : public JobSystem {
   void worker_main(uint32_t worker);
   // Takes ranges of the current job as `worker` until none is left.
   void take_ranges(const Job& job, uint32_t worker);
-  static void run_range(const Job& job, uint32_t range, uint32_t worker);
+  void run_range(const Job& job, uint32_t range, uint32_t worker);
   // Runs every range on the calling thread, in order, as worker 0.
   static void run_inline(TaskFunction task, uint32_t count, uint32_t step, void* context);
 
@@ -100,6 +106,10 @@ class ThreadPool final : public JobSystem {
   std::atomic<uint32_t> state_{0};
   // Whether a run() has the workers (job_ and the claims are its own until it lets go).
   std::atomic<bool> busy_{false};
+  // Whether a range of the current run threw, and the first such exception (written by the
+  // range's worker after it set failed_; read by the caller after every worker has left).
+  std::atomic<bool> failed_{false};
+  std::exception_ptr failure_;
   // The next range to hand out, or the ranges taken (bit k: range k), by Job::by_worker
   // (hammered while a job runs: a cache line of its own).
   alignas(64) std::atomic<uint32_t> next_range_{0};

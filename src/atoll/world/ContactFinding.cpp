@@ -634,6 +634,19 @@ void narrow_phase(StepContext& ctx) {
   ctx.wake_state.resize(bodies.num_slots(), k_not_woken);
   for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_pairs_found;
   ctx.wake.clear();
+  ctx.wake_batch.clear();
+  // Every mark is taken off when the stage ends, returning or throwing (a listener or a filter
+  // is user code): a mark left on a body that sleeps in a restored world kept it from waking.
+  // Every body marked k_pairs_found is active by then (those that were and those woken); the
+  // bodies queued to wake are in the wake lists.
+  struct ClearMarks {
+    StepContext& ctx;
+    ~ClearMarks() {
+      for (uint32_t index : ctx.body_manager->active_bodies()) ctx.wake_state[index] = k_not_woken;
+      for (uint32_t index : ctx.wake) ctx.wake_state[index] = k_not_woken;
+      for (uint32_t index : ctx.wake_batch) ctx.wake_state[index] = k_not_woken;
+    }
+  } clear_marks{ctx};
   collide_round(ctx, ctx.pairs, tally);
   ctx.pairs_complete = ctx.wake.empty() && result.skipped_body_pairs == 0;
 
@@ -673,8 +686,6 @@ void narrow_phase(StepContext& ctx) {
     result.num_body_pairs += static_cast<uint32_t>(ctx.wake_pairs.size());
     collide_round(ctx, ctx.wake_pairs, tally);
   }
-  // Every body marked k_pairs_found is active now (those that were and those woken).
-  for (uint32_t index : bodies.active_bodies()) ctx.wake_state[index] = k_not_woken;
 
   result.num_manifolds = tally.num_manifolds;
   result.num_contact_points = ctx.contacts->num_contact_points();

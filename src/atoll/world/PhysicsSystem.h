@@ -112,7 +112,11 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   /// Advances the world by `dt` s (> 0, finite) in `collision_steps` (≥ 1) sub-steps, running
   /// the parallel stages on `jobs` (not owned; null: on the calling thread; its num_workers()
   /// in [1, JobSystem::k_max_workers]). The result is the same bits for any job system and
-  /// worker count. Invalid arguments return an error result and change nothing.
+  /// worker count. Invalid arguments return an error result and change nothing. A filter or
+  /// step-time callback that throws ends the update with its exception, on the calling thread
+  /// whichever thread it was thrown on (JobSystem::run); the world is then part-way through a
+  /// step: restore a snapshot taken before to go on (the next updates then give the bits of a
+  /// world that never threw).
   Result<UpdateResult> update(float dt, int collision_steps = 1, JobSystem* jobs = nullptr);
 
   /// Whether the two bodies had a contact in the last collision step of the last update():

@@ -4,6 +4,7 @@
 #include <bit>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "atoll/core/RadixSort.h"
 
@@ -249,9 +250,9 @@ Status BroadPhase::find_pairs(std::span<const uint32_t> active_body_indices,
                               std::vector<BodyPair>& out, JobSystem* jobs) {
   out.clear();
   if (Status s = mark_active(active_body_indices, "find_pairs"); !s) return s;
+  const ActiveMarks marks{*this, active_body_indices};
   InlineJobSystem inline_jobs;
   collect_pairs(active_body_indices, out, jobs != nullptr ? *jobs : inline_jobs);
-  unmark_active(active_body_indices);
   return Ok{};
 }
 
@@ -289,10 +290,11 @@ Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices
                                    std::vector<BodyPair>& out, JobSystem* jobs) {
   out.clear();
   reused_step_pairs_ = false;
-  if (Status s = mark_active(active_body_indices, "find_step_pairs"); !s) {
-    step_pairs_valid_ = false;
-    return s;
-  }
+  // Valid again once this call has finished: should a filter throw (user code, on any worker),
+  // the next call looks for all pairs again.
+  const bool step_pairs_valid = std::exchange(step_pairs_valid_, false);
+  if (Status s = mark_active(active_body_indices, "find_step_pairs"); !s) return s;
+  const ActiveMarks marks{*this, active_body_indices};
   InlineJobSystem inline_jobs;
   JobSystem& job_system = jobs != nullptr ? *jobs : inline_jobs;
   // A body active now and not at the last call, or the other way round, has changed: its
@@ -315,7 +317,7 @@ Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices
   // Evaluated at every call, so that the answers kept are always the last call's.
   const bool same_filters = filters_answer_as_before();
   reused_step_pairs_ =
-      step_pairs_valid_ && same_filters && changed_.size() * 4 <= active_body_indices.size();
+      step_pairs_valid && same_filters && changed_.size() * 4 <= active_body_indices.size();
   if (reused_step_pairs_) {
     reuse_step_pairs(job_system);
   } else {
@@ -333,7 +335,6 @@ Status BroadPhase::find_step_pairs(std::span<const uint32_t> active_body_indices
   for (const uint32_t index : changed_) changed_bits_[index >> 6] &= ~(uint64_t{1} << (index & 63));
   changed_.clear();
   step_pairs_valid_ = true;
-  unmark_active(active_body_indices);
   return Ok{};
 }
 

@@ -276,6 +276,13 @@ class BroadPhase {
   // Marks the listed bodies active (active_bits_); on a bad list nothing stays marked.
   Status mark_active(std::span<const uint32_t> active_body_indices, const char* function);
   void unmark_active(std::span<const uint32_t> active_body_indices);
+  // Takes the marks off when the call that made them ends, returning or throwing (a filter is
+  // user code).
+  struct ActiveMarks {
+    BroadPhase& broadphase;
+    std::span<const uint32_t> active_body_indices;
+    ~ActiveMarks() { broadphase.unmark_active(active_body_indices); }
+  };
   // find_pairs on marked active bodies: every admitted pair into `out`, sorted.
   void collect_pairs(std::span<const uint32_t> active_body_indices, std::vector<BodyPair>& out,
                      JobSystem& jobs);

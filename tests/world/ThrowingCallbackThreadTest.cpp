@@ -1,0 +1,261 @@
+// User code that throws inside the step on a worker thread (a layer filter: the broadphase and
+// the narrow phase call it on every worker). Inline, the exception leaves update(); on a
+// ThreadPool it used to end the process (std::terminate on the background thread). Now it
+// leaves update() on the calling thread as well, the pool stays usable, and a snapshot taken
+// before the update restores a world that goes on bit for bit as one that never threw.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "atoll/core/ThreadPool.h"
+#include "atoll/shape/BoxShape.h"
+#include "atoll/shape/SphereShape.h"
+#include "atoll/state/WorldSnapshot.h"
+#include "atoll/world/PhysicsSystem.h"
+
+namespace atl {
+namespace throwing_callback_thread_test {
+namespace {
+
+constexpr float k_dt = 1.0f / 60.0f;
+
+// Everything collides but two static bodies; once armed, throws when called on any thread but
+// the one that armed it.
+class ThrowingFilter final : public ObjectLayerPairFilter {
+ public:
+  bool should_collide(ObjectLayer a, ObjectLayer b) const override {
+    if (armed_.load(std::memory_order_relaxed) && std::this_thread::get_id() != armer_) {
+      threw_.store(true, std::memory_order_relaxed);
+      throw std::runtime_error("filter: refused on a worker");
+    }
+    return a != layers::k_non_moving || b != layers::k_non_moving;
+  }
+  void arm(bool armed) {
+    armer_ = std::this_thread::get_id();
+    armed_.store(armed, std::memory_order_relaxed);
+  }
+  bool threw() const { return threw_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> armed_{false};
+  mutable std::atomic<bool> threw_{false};
+  std::thread::id armer_;
+};
+
+// 2 500 spheres in touching rows sunk 5 cm into a floor (pushed out, they move for a few steps):
+// thousands of pairs, shared among the workers.
+std::unique_ptr<PhysicsSystem> make_world(const ObjectLayerPairFilter& filter) {
+  PhysicsSystemSettings settings;
+  settings.object_layer_pair_filter = &filter;
+  auto system = std::make_unique<PhysicsSystem>(settings);
+  BodyInterface& bodies = system->body_interface();
+  const Ref<Shape> floor = BoxShapeSettings{Vec3(40, 1, 40)}.create().value();
+  EXPECT_TRUE(bodies
+                  .create_and_add_body({floor, Vec3(0, -1, 0), Quat(), MotionType::Static},
+                                       Activation::DontActivate)
+                  .ok());
+  const Ref<Shape> ball = SphereShapeSettings{0.5f}.create().value();
+  for (int x = 0; x < 50; ++x)
+    for (int z = 0; z < 50; ++z)
+      EXPECT_TRUE(bodies
+                      .create_and_add_body(
+                          {ball, Vec3(x - 25.0f, 0.45f, z - 25.0f), Quat(), MotionType::Dynamic},
+                          Activation::Activate)
+                      .ok());
+  return system;
+}
+
+// Throws from the chosen callback, once armed.
+class ThrowingListener final : public ContactListener {
+ public:
+  enum class Where { validate, added, persisted, events };
+  explicit ThrowingListener(Where where) : where_(where) {}
+  ValidateResult on_contact_validate(const Body&, const Body&) override {
+    throw_if(Where::validate);
+    return ValidateResult::Accept;
+  }
+  void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                        ContactSettings&) override {
+    throw_if(Where::added);
+  }
+  void on_contact_persisted(const Body&, const Body&, const ContactManifold&,
+                            ContactSettings&) override {
+    throw_if(Where::persisted);
+  }
+  void on_contact_events(std::span<const ContactEvent>) override { throw_if(Where::events); }
+  bool armed = false;
+
+ private:
+  void throw_if(Where where) const {
+    if (armed && where == where_) throw std::runtime_error("listener: refused");
+  }
+  Where where_;
+};
+
+// The twin that never throws, stepped `steps` times on `jobs`.
+uint64_t twin_hash(JobSystem* jobs, int steps) {
+  ThrowingFilter filter;
+  std::unique_ptr<PhysicsSystem> twin = make_world(filter);
+  for (int step = 0; step < steps; ++step) EXPECT_TRUE(twin->update(k_dt, 1, jobs).ok());
+  return twin->state_hash();
+}
+
+TEST(ThrowingCallback, AFiltersExceptionOnAWorkerLeavesUpdateAndASnapshotRestoresTheWorld) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
+  ASSERT_TRUE(pool.ok());
+  JobSystem* jobs = pool->get();
+  // The first step searches the whole broadphase, on every worker; should the background worker
+  // come too late to take a share (the caller then takes them all), the step is taken again.
+  ThrowingFilter filter;
+  std::unique_ptr<PhysicsSystem> world = make_world(filter);
+  WorldSnapshot snapshot;
+  world->save_snapshot(snapshot);
+  for (int attempt = 0; attempt < 20 && !filter.threw(); ++attempt) {
+    ASSERT_TRUE(world->restore_snapshot(snapshot).ok());
+    filter.arm(true);
+    try {
+      (void)world->update(k_dt, 1, jobs);
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "filter: refused on a worker");
+    }
+    filter.arm(false);
+  }
+  ASSERT_TRUE(filter.threw()) << "the filter never ran on the background worker";
+  // The step lock was let go, the pool runs on, and the snapshot puts the world back (the
+  // broadphase's marks of the interrupted pair search are gone).
+  ASSERT_TRUE(world->restore_snapshot(snapshot).ok());
+  for (int step = 0; step < 10; ++step) ASSERT_TRUE(world->update(k_dt, 1, jobs).ok());
+  EXPECT_EQ(world->state_hash(), twin_hash(jobs, 10));
+}
+
+TEST(ThrowingCallback, AListenersExceptionLeavesUpdateAndASnapshotRestoresTheWorld) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
+  ASSERT_TRUE(pool.ok());
+  using Where = ThrowingListener::Where;
+  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())})
+    for (const Where where : {Where::validate, Where::added, Where::persisted, Where::events}) {
+      const std::string label = std::string(jobs == nullptr ? "inline" : "pool") + ", callback " +
+                                std::to_string(static_cast<int>(where));
+      ThrowingFilter filter;
+      ThrowingListener listener(where);
+      std::unique_ptr<PhysicsSystem> world = make_world(filter);
+      world->set_contact_listener(&listener);
+      // New contacts come in the first step, persisted ones (recomputed as they move) after.
+      const int before = where == Where::validate || where == Where::added ? 0 : 3;
+      for (int step = 0; step < before; ++step)
+        ASSERT_TRUE(world->update(k_dt, 1, jobs).ok()) << label;
+      WorldSnapshot snapshot;
+      world->save_snapshot(snapshot);
+      listener.armed = true;
+      EXPECT_THROW((void)world->update(k_dt, 1, jobs), std::runtime_error) << label;
+      listener.armed = false;
+      ASSERT_TRUE(world->restore_snapshot(snapshot).ok()) << label;
+      for (int step = before; step < 10; ++step)
+        ASSERT_TRUE(world->update(k_dt, 1, jobs).ok()) << label;
+      world->set_contact_listener(nullptr);
+      EXPECT_EQ(world->state_hash(), twin_hash(jobs, 10)) << label;
+    }
+}
+
+// Throws from every step-time callback while armed.
+class ThrowAlways final : public ContactListener {
+ public:
+  ValidateResult on_contact_validate(const Body&, const Body&) override {
+    throw_if_armed();
+    return ValidateResult::Accept;
+  }
+  void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                        ContactSettings&) override {
+    throw_if_armed();
+  }
+  void on_contact_persisted(const Body&, const Body&, const ContactManifold&,
+                            ContactSettings&) override {
+    throw_if_armed();
+  }
+  bool armed = false;
+
+ private:
+  void throw_if_armed() const {
+    if (armed) throw std::runtime_error("listener: refused");
+  }
+};
+
+// A stack of three crates that falls asleep (by step 30), and a ball dropped on it from 8 m that
+// wakes it (at step 78; it sleeps again by step 125).
+struct WakeScene {
+  PhysicsSystem system;
+  BodyID top;
+  WakeScene() {
+    BodyInterface& bodies = system.body_interface();
+    const Ref<Shape> floor = BoxShapeSettings{Vec3(10, 1, 10)}.create().value();
+    const Ref<Shape> crate = BoxShapeSettings{Vec3(0.5f, 0.5f, 0.5f)}.create().value();
+    const Ref<Shape> ball = SphereShapeSettings{0.3f}.create().value();
+    EXPECT_TRUE(bodies
+                    .create_and_add_body({floor, Vec3(0, -1, 0), Quat(), MotionType::Static},
+                                         Activation::DontActivate)
+                    .ok());
+    for (int i = 0; i < 3; ++i)
+      top = bodies
+                .create_and_add_body({crate, Vec3(0, 0.5f + i, 0), Quat(), MotionType::Dynamic},
+                                     Activation::Activate)
+                .value();
+    EXPECT_TRUE(bodies
+                    .create_and_add_body({ball, Vec3(0.1f, 11, 0), Quat(), MotionType::Dynamic},
+                                         Activation::Activate)
+                    .ok());
+  }
+  bool top_awake() { return system.body_interface().body(top).value()->is_active(); }
+};
+
+// The narrow phase marks the bodies whose pairs it has found or queued to wake; a throw used to
+// leave the marks on, and a restored world whose stack slept then never woke it: the ball came
+// to rest on a stack that stayed asleep.
+TEST(ThrowingCallback, AThrowInTheNarrowPhaseLeavesNoMarkThatKeepsARestoredBodyAsleep) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
+  ASSERT_TRUE(pool.ok());
+  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())}) {
+    SCOPED_TRACE(jobs == nullptr ? "inline" : "pool");
+    constexpr int k_steps = 150;
+    WakeScene twin;
+    int woke_at = -1;
+    for (int step = 0; step < k_steps; ++step) {
+      if (step == 60) {
+        EXPECT_FALSE(twin.top_awake());  // the stack sleeps
+      }
+      ASSERT_TRUE(twin.system.update(k_dt, 1, jobs).ok());
+      if (woke_at < 0 && step >= 60 && twin.top_awake()) woke_at = step;
+    }
+    ASSERT_GT(woke_at, 60);  // the ball woke it
+
+    WakeScene world;
+    ThrowAlways listener;
+    world.system.set_contact_listener(&listener);
+    for (int step = 0; step < 60; ++step) ASSERT_TRUE(world.system.update(k_dt, 1, jobs).ok());
+    WorldSnapshot asleep;
+    world.system.save_snapshot(asleep);
+    // On to the step after the ball woke the stack, whose narrow phase throws.
+    for (int step = 60; step <= woke_at; ++step)
+      ASSERT_TRUE(world.system.update(k_dt, 1, jobs).ok());
+    ASSERT_TRUE(world.top_awake());
+    listener.armed = true;
+    EXPECT_THROW((void)world.system.update(k_dt, 1, jobs), std::runtime_error);
+    listener.armed = false;
+    ASSERT_TRUE(world.system.restore_snapshot(asleep).ok());
+    for (int step = 60; step < k_steps; ++step) {
+      ASSERT_TRUE(world.system.update(k_dt, 1, jobs).ok());
+      if (step == woke_at) {
+        EXPECT_TRUE(world.top_awake());  // the ball wakes it again
+      }
+    }
+    EXPECT_EQ(world.system.state_hash(), twin.system.state_hash());
+  }
+}
+
+}  // namespace
+}  // namespace throwing_callback_thread_test
+}  // namespace atl
