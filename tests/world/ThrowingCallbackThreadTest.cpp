@@ -256,6 +256,71 @@ TEST(ThrowingCallback, AThrowInTheNarrowPhaseLeavesNoMarkThatKeepsARestoredBodyA
   }
 }
 
+// A LinearCast ball at 60 m/s (1 m a step) and a plate 20 mm thick at x = 0: the ball's cast hits
+// the plate in the second step, and that hit goes through the listener (validate, then added:
+// the narrow phase, with the ball 0.45 m away, adds no contact).
+struct CcdScene {
+  PhysicsSystem system;
+  CcdScene() {
+    PhysicsSettings physics;
+    physics.gravity = Vec3();
+    EXPECT_TRUE(system.set_settings(physics).ok());
+    BodyInterface& bodies = system.body_interface();
+    const Ref<Shape> plate = BoxShapeSettings{Vec3(0.01f, 2, 2), 0.0f}.create().value();
+    EXPECT_TRUE(bodies
+                    .create_and_add_body({plate, Vec3(), Quat(), MotionType::Static},
+                                         Activation::DontActivate)
+                    .ok());
+    BodyCreationSettings ball(SphereShapeSettings{0.1f}.create().value(), Vec3(-1.55f, 0, 0),
+                              Quat(), MotionType::Dynamic);
+    ball.linear_velocity = Vec3(60, 0, 0);
+    ball.motion_quality = MotionQuality::LinearCast;
+    EXPECT_TRUE(bodies.create_and_add_body(ball, Activation::Activate).ok());
+  }
+};
+
+class ThrowOnAdded final : public ContactListener {
+ public:
+  void on_contact_added(const Body&, const Body&, const ContactManifold&,
+                        ContactSettings&) override {
+    ++calls;
+    if (armed) throw std::runtime_error("listener: refused");
+  }
+  bool armed = false;
+  int calls = 0;
+};
+
+TEST(ThrowingCallback, AThrowFromACcdHitLeavesUpdateAndASnapshotRestoresTheWorld) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
+  ASSERT_TRUE(pool.ok());
+  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())}) {
+    SCOPED_TRACE(jobs == nullptr ? "inline" : "pool");
+    CcdScene twin;
+    uint32_t twin_hits = 0;
+    for (int step = 0; step < 5; ++step)
+      twin_hits += twin.system.update(k_dt, 1, jobs).value().num_ccd_hits;
+    ASSERT_EQ(twin_hits, 1u);
+
+    CcdScene world;
+    ThrowOnAdded listener;
+    world.system.set_contact_listener(&listener);
+    WorldSnapshot start;
+    world.system.save_snapshot(start);
+    listener.armed = true;
+    ASSERT_TRUE(world.system.update(k_dt, 1, jobs).ok());  // the cast does not reach the plate
+    EXPECT_EQ(listener.calls, 0);
+    EXPECT_THROW((void)world.system.update(k_dt, 1, jobs), std::runtime_error);
+    EXPECT_EQ(listener.calls, 1);
+    listener.armed = false;
+    ASSERT_TRUE(world.system.restore_snapshot(start).ok());
+    uint32_t hits = 0;
+    for (int step = 0; step < 5; ++step)
+      hits += world.system.update(k_dt, 1, jobs).value().num_ccd_hits;
+    EXPECT_EQ(hits, 1u);
+    EXPECT_EQ(world.system.state_hash(), twin.system.state_hash());
+  }
+}
+
 }  // namespace
 }  // namespace throwing_callback_thread_test
 }  // namespace atl
