@@ -25,7 +25,7 @@ void BM_SaveStatePyramid(benchmark::State& state) {
   std::unique_ptr<SceneWorld> world = pyramid_after(60);
   StateRecorder recorder;
   for (auto _ : state) {
-    world->system().save_state(recorder);
+    (void)world->system().save_state(recorder);
     benchmark::DoNotOptimize(recorder.data().data());
   }
   state.counters["bytes"] = static_cast<double>(recorder.data().size());
@@ -37,7 +37,7 @@ BENCHMARK(BM_SaveStatePyramid)->Unit(benchmark::kMicrosecond);
 void BM_RestoreStatePyramid(benchmark::State& state) {
   std::unique_ptr<SceneWorld> world = pyramid_after(60);
   StateRecorder recorder;
-  world->system().save_state(recorder);
+  (void)world->system().save_state(recorder);
   for (auto _ : state) benchmark::DoNotOptimize(world->system().restore_state(recorder).ok());
   state.counters["bytes"] = static_cast<double>(recorder.data().size());
 }
@@ -46,7 +46,7 @@ BENCHMARK(BM_RestoreStatePyramid)->Unit(benchmark::kMicrosecond);
 void BM_ValidateStatePyramid(benchmark::State& state) {
   std::unique_ptr<SceneWorld> world = pyramid_after(60);
   StateRecorder recorder;
-  world->system().save_state(recorder);
+  (void)world->system().save_state(recorder);
   recorder.set_validating(true);
   for (auto _ : state) benchmark::DoNotOptimize(world->system().restore_state(recorder).ok());
 }
@@ -58,7 +58,7 @@ void BM_SaveSnapshotPyramid(benchmark::State& state) {
   std::unique_ptr<SceneWorld> world = pyramid_after(60);
   WorldSnapshot snapshot;
   for (auto _ : state) {
-    world->system().save_snapshot(snapshot);
+    (void)world->system().save_snapshot(snapshot);
     benchmark::DoNotOptimize(&snapshot);
   }
   state.counters["bytes"] = static_cast<double>(snapshot.bytes());
@@ -70,7 +70,7 @@ BENCHMARK(BM_SaveSnapshotPyramid)->Unit(benchmark::kMicrosecond);
 void BM_RestoreSnapshotPyramid(benchmark::State& state) {
   std::unique_ptr<SceneWorld> world = pyramid_after(60);
   WorldSnapshot snapshot;
-  world->system().save_snapshot(snapshot);
+  (void)world->system().save_snapshot(snapshot);
   for (auto _ : state) benchmark::DoNotOptimize(world->system().restore_snapshot(snapshot).ok());
 }
 BENCHMARK(BM_RestoreSnapshotPyramid)->Unit(benchmark::kMicrosecond);

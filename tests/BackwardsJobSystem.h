@@ -2,8 +2,13 @@
 // A job system for tests of the multi-threaded step.
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "atoll/core/JobSystem.h"
+#include "atoll/core/ThreadPool.h"
 
 namespace atl {
 
@@ -30,5 +35,20 @@ class BackwardsJobSystem final : public JobSystem {
   uint32_t workers_;
   uint32_t next_worker_ = 0;
 };
+
+/// The job systems a threaded test compares with the inline run, each with its label: the
+/// backwards one of 2 and 3 workers and a ThreadPool of 2 and 3 (a pool that cannot start is
+/// left out, and the list comes out shorter).
+inline std::vector<std::pair<std::string, std::unique_ptr<JobSystem>>> backwards_and_pools() {
+  std::vector<std::pair<std::string, std::unique_ptr<JobSystem>>> systems;
+  for (const uint32_t workers : {2u, 3u})
+    systems.emplace_back("backwards, " + std::to_string(workers) + " workers",
+                         std::make_unique<BackwardsJobSystem>(workers));
+  for (const uint32_t workers : {2u, 3u})
+    if (Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers); pool.ok())
+      systems.emplace_back("thread pool, " + std::to_string(workers) + " workers",
+                           std::move(*pool));
+  return systems;
+}
 
 }  // namespace atl

@@ -884,7 +884,7 @@ struct PySnapshot {
 std::shared_ptr<PySnapshot> PyWorld::save_snapshot(std::shared_ptr<PySnapshot> into) {
   std::shared_ptr<PySnapshot> snapshot =
       into != nullptr ? std::move(into) : std::make_shared<PySnapshot>();
-  system().save_snapshot(snapshot->world);
+  check(system().save_snapshot(snapshot->world));
   snapshot->owner = this;
   snapshot->names = names_;
   snapshot->ids = ids_;

@@ -428,12 +428,12 @@ class Session {
     constraints.clear();
     for (const atl::Ref<atl::Constraint>& c : system_.constraints()) constraints.push_back(c.get());
     atl::StateRecorder recorder;
-    system_.save_state(recorder);
+    (void)system_.save_state(recorder);
     state = recorder.data();
   }
 
   void save_snapshot(Snapshot& snapshot) {
-    system_.save_snapshot(snapshot.world);
+    (void)system_.save_snapshot(snapshot.world);
     describe(snapshot.ids, snapshot.constraints, snapshot.state);
   }
 

@@ -168,7 +168,7 @@ TEST_P(RollbackLaws, F4_RollbackAcrossAddedAndRemovedBodiesEqualsTheUninterrupte
   run_to_the_save(*world);
   WorldSnapshot snapshot;
   EXPECT_TRUE(snapshot.empty());
-  world->system().save_snapshot(snapshot);
+  EXPECT_TRUE(world->system().save_snapshot(snapshot).ok());
   EXPECT_FALSE(snapshot.empty());
   const WorldOutline saved = outline(*world);
   report(std::string("Rollback.bytes_per_body.") + scene.name,
@@ -197,12 +197,12 @@ TEST_P(RollbackLaws, F4_OneSnapshotRestoresAgainAndAgain) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name, scene.conditions);
   step(*world, 20);
   WorldSnapshot snapshot, later;
-  world->system().save_snapshot(snapshot);
+  EXPECT_TRUE(world->system().save_snapshot(snapshot).ok());
   uint64_t first = 0;
   for (int round = 0; round < 3; ++round) {
     ASSERT_TRUE(world->system().restore_snapshot(snapshot).ok());
     change_the_world(*world);
-    world->system().save_snapshot(later);  // reused buffers
+    EXPECT_TRUE(world->system().save_snapshot(later).ok());  // reused buffers
     ASSERT_TRUE(world->system().restore_snapshot(snapshot).ok());
     step(*world, 30);
     const uint64_t hash = state_hash(world->system().bodies());
@@ -223,7 +223,7 @@ class RollbackErrorLaws : public LawFixture {
   // The world's whole state, to show that a refused restore changed nothing.
   static std::vector<uint8_t> everything(LawWorld& world) {
     StateRecorder state;
-    world.system().save_state(state);
+    EXPECT_TRUE(world.system().save_state(state).ok());
     return state.data();
   }
   static bool mentions(const Status& status, const std::string& text) {
@@ -243,7 +243,7 @@ TEST_F(RollbackErrorLaws, F4_AnEmptySnapshotIsRefusedAndChangesNothing) {
   EXPECT_EQ(outline(*world), before);
   EXPECT_EQ(everything(*world), state);
   // clear() makes a used snapshot empty again.
-  world->system().save_snapshot(empty);
+  EXPECT_TRUE(world->system().save_snapshot(empty).ok());
   empty.clear();
   EXPECT_TRUE(mentions(world->system().restore_snapshot(empty), "is empty"));
 }
@@ -252,7 +252,7 @@ TEST_F(RollbackErrorLaws, F4_ASnapshotOfAnotherWorldIsRefusedEvenAtTheSameAddres
   std::unique_ptr<LawWorld> ragdolls = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*ragdolls, 10);
   WorldSnapshot snapshot;
-  ragdolls->system().save_snapshot(snapshot);
+  EXPECT_TRUE(ragdolls->system().save_snapshot(snapshot).ok());
 
   std::unique_ptr<LawWorld> other = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*other, 10);
@@ -276,7 +276,7 @@ TEST_F(RollbackErrorLaws, F4_ASnapshotWhoseConstraintIsNowInAnotherWorldIsRefuse
   std::unique_ptr<LawWorld> other = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*world, 10);
   WorldSnapshot snapshot;
-  world->system().save_snapshot(snapshot);
+  EXPECT_TRUE(world->system().save_snapshot(snapshot).ok());
   const Ref<Constraint> moved = world->system().constraints()[3];
   ASSERT_TRUE(world->system().remove_constraint(moved).ok());
   // Both worlds come from the same scene, so the constraint's body IDs name bodies there too.

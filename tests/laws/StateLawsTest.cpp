@@ -82,7 +82,7 @@ TEST_P(StateLaws, F2_RestoredWorldContinuesBitIdentically) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name);
   step(*world, k_save_step);
   StateRecorder saved;
-  world->system().save_state(saved);
+  EXPECT_TRUE(world->system().save_state(saved).ok());
   report(std::string("State.bytes.") + scene.name, static_cast<double>(saved.data().size()));
   step(*world, 50);
   ASSERT_NE(state_hash(world->system().bodies()), 0u);
@@ -107,9 +107,9 @@ TEST_P(StateLaws, F3_ValidatingFindsNoDifferenceInARepeatedStep) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name);
   step(*world, k_save_step);
   StateRecorder before, after;
-  world->system().save_state(before);
+  EXPECT_TRUE(world->system().save_state(before).ok());
   step(*world, 1);
-  world->system().save_state(after);
+  EXPECT_TRUE(world->system().save_state(after).ok());
   ASSERT_TRUE(world->system().restore_state(before).ok());
   step(*world, 1);
   after.set_validating(true);
@@ -128,7 +128,7 @@ TEST_F(StateValidationLaws, F3_ValidatingNamesTheFirstDifferentField) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_stacks, "stacks");
   step(*world, 30);
   StateRecorder saved;
-  world->system().save_state(saved);
+  EXPECT_TRUE(world->system().save_state(saved).ok());
   saved.set_validating(true);
   ASSERT_TRUE(world->system().restore_state(saved).ok());
 
@@ -153,7 +153,7 @@ TEST_F(StateValidationLaws, F3_ACorruptedByteIsCaughtAndChangesNothing) {
   std::unique_ptr<LawWorld> world = LawWorld::from_scene(k_stacks, "stacks");
   step(*world, 30);
   StateRecorder saved;
-  world->system().save_state(saved);
+  EXPECT_TRUE(world->system().save_state(saved).ok());
   step(*world, 10);
   const uint64_t hash = state_hash(world->system().bodies());
 
@@ -190,12 +190,12 @@ TEST_F(StateValidationLaws, F2_AStateOfAnotherWorldIsRefusedAndChangesNothing) {
   std::unique_ptr<LawWorld> ragdolls = LawWorld::from_scene(k_ragdolls, "ragdolls");
   step(*ragdolls, 10);
   StateRecorder saved;
-  ragdolls->system().save_state(saved);
+  EXPECT_TRUE(ragdolls->system().save_state(saved).ok());
 
   std::unique_ptr<LawWorld> stacks = LawWorld::from_scene(k_stacks, "stacks");
   step(*stacks, 10);
   StateRecorder before;
-  stacks->system().save_state(before);
+  EXPECT_TRUE(stacks->system().save_state(before).ok());
   const uint64_t hash = state_hash(stacks->system().bodies());
   const Status s = stacks->system().restore_state(saved);
   ASSERT_FALSE(s.ok());
@@ -224,7 +224,7 @@ TEST_F(StateValidationLaws, F2_AFilteredStateRestoresOnlyWhatItHolds) {
   } filter;
   filter.scene = world->scene();
   StateRecorder saved;
-  world->system().save_state(saved, StateParts::bodies, &filter);
+  EXPECT_TRUE(world->system().save_state(saved, StateParts::bodies, &filter).ok());
   const Vec3 a2_saved = world->system().bodies().get(a2)->center_of_mass_position();
   ASSERT_TRUE(world->bodies().set_linear_velocity(a2, Vec3(1, 0, 0)).ok());
   step(*world, 20);
@@ -244,8 +244,10 @@ TEST_F(StateValidationLaws, F2_WithoutTheContactCacheTheRunDiffers) {
     std::unique_ptr<LawWorld> world = LawWorld::from_scene(scene.json, scene.name);
     step(*world, k_save_step);
     StateRecorder saved;
-    world->system().save_state(saved,
-                               StateParts::global | StateParts::bodies | StateParts::constraints);
+    EXPECT_TRUE(
+        world->system()
+            .save_state(saved, StateParts::global | StateParts::bodies | StateParts::constraints)
+            .ok());
     std::unique_ptr<LawWorld> fresh = LawWorld::from_scene(scene.json, scene.name);
     ASSERT_TRUE(fresh->system().restore_state(saved).ok());
     step(*fresh, 20);

@@ -344,7 +344,7 @@ TEST_F(ThreadLaws, C3_RollbackOnThreadsEqualsTheStraightRunOnOneThread) {
     for (int step = 0; step < k_save; ++step)
       ASSERT_TRUE(system.update(1.0f / 60.0f, 1, two->get()).ok());
     WorldSnapshot snapshot;
-    system.save_snapshot(snapshot);
+    EXPECT_TRUE(system.save_snapshot(snapshot).ok());
     for (JobSystem* jobs : after_restore) {
       // The future that is thrown away: 30 steps with a ball dropped into the scene.
       ASSERT_TRUE(world->add_sphere(0.4f, Vec3(0.3f, 6.0f, 0.2f)).is_valid());

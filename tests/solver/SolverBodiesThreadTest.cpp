@@ -92,14 +92,8 @@ class GatherSolverBodies : public ::testing::Test {
 };
 
 TEST_F(GatherSolverBodies, TheMapHoldsExactlyThisStepsEntriesOnAnyJobSystem) {
-  std::vector<std::pair<std::string, std::unique_ptr<JobSystem>>> systems;
-  systems.emplace_back("backwards, 2 workers", std::make_unique<BackwardsJobSystem>(2));
-  systems.emplace_back("backwards, 3 workers", std::make_unique<BackwardsJobSystem>(3));
-  for (const uint32_t workers : {2u, 3u}) {
-    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
-    ASSERT_TRUE(pool.ok());
-    systems.emplace_back("thread pool, " + std::to_string(workers) + " workers", std::move(*pool));
-  }
+  auto systems = backwards_and_pools();
+  ASSERT_EQ(systems.size(), 4u);
   for (auto& [label, jobs] : systems) {
     SCOPED_TRACE(label);
     for (size_t k = 0; k < ids_.size(); ++k)

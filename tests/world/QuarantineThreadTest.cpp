@@ -73,14 +73,8 @@ TEST(QuarantineOnThreads, BodiesPoisonedInEveryShareAreFoundAndReportedInBodyOrd
   for (size_t p = 0; p < std::size(k_poisoned); ++p)
     EXPECT_EQ(inline_run.quarantined[p].index(), k_poisoned[p] + 0u);
   EXPECT_EQ(inline_run.active, k_boxes - static_cast<uint32_t>(std::size(k_poisoned)));
-  std::vector<std::pair<std::string, std::unique_ptr<JobSystem>>> systems;
-  systems.emplace_back("backwards, 2 workers", std::make_unique<BackwardsJobSystem>(2));
-  systems.emplace_back("backwards, 3 workers", std::make_unique<BackwardsJobSystem>(3));
-  for (const uint32_t workers : {2u, 3u}) {
-    Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(workers);
-    ASSERT_TRUE(pool.ok());
-    systems.emplace_back("thread pool, " + std::to_string(workers) + " workers", std::move(*pool));
-  }
+  auto systems = backwards_and_pools();
+  ASSERT_EQ(systems.size(), 4u);
   for (auto& [label, jobs] : systems) {
     const Outcome threaded = run(jobs.get());
     EXPECT_EQ(threaded.quarantined, inline_run.quarantined) << label;

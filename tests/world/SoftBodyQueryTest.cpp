@@ -227,7 +227,7 @@ TEST(SoftBodyQuery, ARestoredStatePutsTheBoundsBack) {
   step(world, 10);
   const AABox saved_bounds = world.body(sheet).world_bounds();
   StateRecorder state;
-  world.system().save_state(state);
+  EXPECT_TRUE(world.system().save_state(state).ok());
   step(world, 20);
   ASSERT_TRUE(world.system().restore_state(state).ok());
   EXPECT_EQ(world.body(sheet).world_bounds().min, saved_bounds.min);

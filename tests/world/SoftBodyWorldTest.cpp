@@ -397,9 +397,9 @@ TEST(SoftBodyWorld, SavedStatesAndSnapshotsHoldTheVertices) {
   SoftScene world;
   step(world.world, 40);
   StateRecorder saved;
-  world.world.system().save_state(saved);
+  EXPECT_TRUE(world.world.system().save_state(saved).ok());
   WorldSnapshot snapshot;
-  world.world.system().save_snapshot(snapshot);
+  EXPECT_TRUE(world.world.system().save_snapshot(snapshot).ok());
   step(world.world, 30);
   ASSERT_TRUE(world.world.system().restore_state(saved).ok());
   step(world.world, 60);
@@ -415,7 +415,7 @@ TEST(SoftBodyWorld, SavedStatesAndSnapshotsHoldTheVertices) {
 
   // Validating finds a moved vertex.
   StateRecorder now;
-  world.world.system().save_state(now);
+  EXPECT_TRUE(world.world.system().save_state(now).ok());
   now.set_validating(true);
   EXPECT_TRUE(world.world.system().restore_state(now).ok());
   step(world.world, 1);
@@ -433,13 +433,13 @@ TEST(SoftBodyWorld, ASnapshotKeepsTheSleepTest) {
   step(world, 240);
   ASSERT_TRUE(world.system().is_soft_body_sleeping(id));
   StateRecorder at_snapshot;
-  world.system().save_state(at_snapshot);
+  EXPECT_TRUE(world.system().save_state(at_snapshot).ok());
   WorldSnapshot snapshot;
-  world.system().save_snapshot(snapshot);
+  EXPECT_TRUE(world.system().save_snapshot(snapshot).ok());
   step(world, 5);
   ASSERT_TRUE(world.system().restore_snapshot(snapshot).ok());
   StateRecorder restored;
-  world.system().save_state(restored);
+  EXPECT_TRUE(world.system().save_state(restored).ok());
   EXPECT_EQ(restored.data(), at_snapshot.data());
   at_snapshot.set_validating(true);
   const Status same = world.system().restore_state(at_snapshot);

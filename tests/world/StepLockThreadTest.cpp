@@ -15,6 +15,7 @@
 #include "atoll/constraint/PointConstraint.h"
 #include "atoll/core/ThreadPool.h"
 #include "atoll/state/StateRecorder.h"
+#include "atoll/state/WorldSnapshot.h"
 #include "laws/LawFixture.h"
 
 namespace atl {
@@ -38,6 +39,9 @@ struct Meddler : ContactListener {
   std::vector<std::string> errors;
   // After the step: a body made here is kept.
   BodyID made_after_step;
+  // What the refused saves left: nothing (a save of the half-stepped world would be one).
+  StateRecorder refused_state;
+  WorldSnapshot refused_snapshot;
 
   void note(const Status& status) {
     if (status) {
@@ -75,6 +79,8 @@ struct Meddler : ContactListener {
     note(system->activate_bodies_in_aabox(AABox(Vec3(-1, -1, -1), Vec3(1, 1, 1))));
     note(system->restore_state(*saved));
     note(system->update(1.0f / 60.0f));
+    note(system->save_state(refused_state));
+    note(system->save_snapshot(refused_snapshot));
   }
   ValidateResult on_contact_validate(const Body&, const Body&) override {
     meddle_now();
@@ -113,7 +119,7 @@ struct Scene {
     joint.point1 = joint.point2 = Vec3(0.0f, 1.1f, 0.0f);
     constraint = joint.create(world.system().body_interface(), box, tower[0]).value();
     EXPECT_TRUE(world.system().add_constraint(constraint).ok());
-    world.system().save_state(saved);
+    EXPECT_TRUE(world.system().save_state(saved).ok());
     listener.system = &world.system();
     listener.box = box;
     listener.constraint = constraint;
@@ -135,18 +141,22 @@ void expect_refused_and_nothing_changed(JobSystem* jobs, const std::string& labe
   // The body made in on_contact_events lands on the floor too: its contact adds calls.
   EXPECT_GE(m.calls, twin.listener.calls) << label;
   EXPECT_EQ(m.reads, m.calls) << label;
-  ASSERT_EQ(m.errors.size(), 14u * static_cast<size_t>(m.calls)) << label;
-  const char* names[14] = {
+  constexpr size_t k_calls = 16;
+  ASSERT_EQ(m.errors.size(), k_calls * static_cast<size_t>(m.calls)) << label;
+  const char* names[k_calls] = {
       "BodyInterface::create_body",   "BodyInterface::create_and_add_body",
       "BodyInterface::set_position",  "BodyInterface::set_linear_velocity",
       "BodyInterface::add_impulse",   "BodyInterface::remove_body",
       "BodyInterface::destroy_body",  "BodyInterface::set_object_layer",
       "BodyInterface::deactivate",    "PhysicsSystem::remove_constraint",
       "PhysicsSystem::set_settings",  "PhysicsSystem::activate_bodies_in_aabox",
-      "PhysicsSystem::restore_state", "PhysicsSystem::update"};
+      "PhysicsSystem::restore_state", "PhysicsSystem::update",
+      "PhysicsSystem::save_state",    "PhysicsSystem::save_snapshot"};
   for (size_t k = 0; k < m.errors.size(); ++k)
-    EXPECT_EQ(m.errors[k].rfind(std::string(names[k % 14]) + k_refused, 0), 0u)
+    EXPECT_EQ(m.errors[k].rfind(std::string(names[k % k_calls]) + k_refused, 0), 0u)
         << label << ": " << m.errors[k];
+  EXPECT_TRUE(m.refused_state.data().empty()) << label;
+  EXPECT_TRUE(m.refused_snapshot.empty()) << label;
   // The one body made after the first step, in on_contact_events, is the only difference: the
   // meddled world has it; the rest moved bit for bit as the twin's.
   ASSERT_TRUE(m.made_after_step.is_valid()) << label;

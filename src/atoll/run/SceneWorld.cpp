@@ -456,7 +456,7 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
   const auto save_state_if_due = [&] {
     if (options.saved_state != nullptr &&
         static_cast<int64_t>(system.step_count()) == options.save_state_at)
-      system.save_state(*options.saved_state);
+      (void)system.save_state(*options.saved_state);
   };
   save_state_if_due();
   StateRecorder before_step, after_trial;
@@ -477,11 +477,11 @@ Result<RunSummary> run_scene(SceneWorld& world, const RunOptions& options,
       system.set_determinism_log(nullptr);
       // The trial step first, then the real one from the same state (the listeners' contacts
       // of the trial are dropped), whose result must be the trial's to the bit.
-      system.save_state(before_step);
+      (void)system.save_state(before_step);
       if (Result<UpdateResult> trial = system.update(scene.dt, scene.collision_steps, options.jobs);
           !trial)
         return Error(std::string(source) + ": " + trial.error().message());
-      system.save_state(after_trial);
+      (void)system.save_state(after_trial);
       if (Status back = system.restore_state(before_step); !back)
         return Error(std::string(source) + ": --validate: step " + std::to_string(step) + ": " +
                      back.error().message());

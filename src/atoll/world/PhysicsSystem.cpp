@@ -476,10 +476,13 @@ Result<BodyID> PhysicsSystem::create_soft_body(const SoftBodyCreationSettings& s
   return id;
 }
 
-void PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,
-                               const StateFilter* filter) const {
+Status PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,
+                                 const StateFilter* filter) const {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::save_state"); !allowed)
+    return allowed;
   // The walk takes the world by reference for restoring too; saving only reads it.
   save_world_state(const_cast<PhysicsSystem*>(this)->state_refs(), recorder, parts, filter);
+  return Ok{};
 }
 
 Status PhysicsSystem::restore_state(const StateRecorder& recorder) {
@@ -488,9 +491,12 @@ Status PhysicsSystem::restore_state(const StateRecorder& recorder) {
   return restore_world_state(state_refs(), recorder);
 }
 
-void PhysicsSystem::save_snapshot(WorldSnapshot& snapshot) const {
+Status PhysicsSystem::save_snapshot(WorldSnapshot& snapshot) const {
+  if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::save_snapshot"); !allowed)
+    return allowed;
   // As save_state: the walk takes the world by reference, saving only reads it.
   save_world_snapshot(const_cast<PhysicsSystem*>(this)->state_refs(), snapshot);
+  return Ok{};
 }
 
 Status PhysicsSystem::restore_snapshot(const WorldSnapshot& snapshot) {

@@ -133,10 +133,12 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   /// simulation changes (poses, velocities, forces, sleep tests, broadphase boxes, the contact
   /// cache with its impulses, the constraints' impulses and motor targets; StateParts), for the
   /// bodies, contact pairs and constraints `filter` chooses (null: all). What the user set up
-  /// (shapes, masses, materials, settings other than gravity) is not saved. Between updates.
-  /// Format: docs/state-format.md.
-  void save_state(StateRecorder& recorder, StateParts parts = StateParts::all,
-                  const StateFilter* filter = nullptr) const;
+  /// (shapes, masses, materials, settings other than gravity) is not saved. Format:
+  /// docs/state-format.md. Between updates: called while update steps the world (from a
+  /// step-time callback, where the world is half-stepped, or from another thread), an error
+  /// naming the call, and `recorder` is left as it was.
+  Status save_state(StateRecorder& recorder, StateParts parts = StateParts::all,
+                    const StateFilter* filter = nullptr) const;
   /// Sends a hash of what every stage of every collision step left behind to `log` (null:
   /// none; not owned): the bodies' state, the solver's entries, and the stage's own results
   /// (pairs, contact cache, islands). Costs a pass over the bodies per stage. Two runs that
@@ -152,8 +154,9 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
 
   /// Takes a rollback snapshot into `snapshot` (replacing what it held; its buffers are reused):
   /// the whole world — the body set with its IDs, the broadphase, the constraints and the
-  /// contact cache (state/WorldSnapshot.h). In memory only; between updates.
-  void save_snapshot(WorldSnapshot& snapshot) const;
+  /// contact cache (state/WorldSnapshot.h). In memory only. Between updates: called while
+  /// update steps the world, an error naming the call, and `snapshot` is left as it was.
+  Status save_snapshot(WorldSnapshot& snapshot) const;
   /// Makes the world exactly the one `snapshot` was taken of, whatever bodies and constraints
   /// were created, destroyed, added, removed or changed since: same IDs, and the next update()
   /// gives the bits it would have given then. Fires no events (the activation events buffered
