@@ -5,14 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "BackwardsJobSystem.h"
 #include "atoll/body/BodyManager.h"
-#include "atoll/core/ThreadPool.h"
 #include "atoll/solver/SolverBodies.h"
 #include "body/BodyTestUtil.h"
 

@@ -4,12 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "BackwardsJobSystem.h"
-#include "atoll/core/ThreadPool.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/world/PhysicsSystem.h"
 
