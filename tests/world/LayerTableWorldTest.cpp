@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "atoll/collision/broadphase/BroadPhaseLayerTable.h"
 #include "atoll/collision/broadphase/ObjectLayerPairTable.h"
 #include "atoll/shape/BoxShape.h"
+#include "atoll/softbody/SoftBodyGenerators.h"
 #include "atoll/world/PhysicsSystem.h"
 
 namespace atl {
@@ -89,6 +91,44 @@ TEST(LayerTableWorld, APairTableEditedBetweenStepsTakesEffectAtTheNextStep) {
   world.run(30);
   EXPECT_NEAR(world.y(three), 0.5f, 0.01f);
   EXPECT_NEAR(world.y(two), 0.5f, 0.01f);
+}
+
+// A body on an object layer that the world's mapping puts in no broadphase tree could not be
+// added: add_body ended the process (an assertion) or, for set_object_layer, the broadphase kept
+// the old layer while the body had the new one. Now every call that puts a body on a layer asks
+// the world first, and refuses with the layer's name, changing nothing.
+TEST(LayerTableWorld, ALayerThatMapsToNoBroadphaseLayerIsRefusedByName) {
+  World world;
+  const BodyID box = world.add_box(Vec3(0, 0.5f, 0), 1);
+  const uint32_t bodies_before = world.system->bodies().num_bodies();
+  // Layer 3 is past the mapping's three layers: it maps to k_invalid_broadphase_layer.
+  const std::string refused =
+      "object_layer: object layer 3 maps to broadphase layer 255, but there are 2";
+  BodyCreationSettings settings{world.box_shape, Vec3(2, 0.5f, 0), Quat(), MotionType::Dynamic};
+  settings.object_layer = 3;
+  const Result<BodyID> created = world.bodies().create_body(settings);
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.error().message(), "BodyInterface::create_body: " + refused);
+  const Result<BodyID> added = world.bodies().create_and_add_body(settings, Activation::Activate);
+  ASSERT_FALSE(added.ok());
+  EXPECT_EQ(added.error().message(), "BodyInterface::create_and_add_body: " + refused);
+  SoftBodyCreationSettings cloth;
+  cloth.settings = make_cloth(Vec3(0, 3, 0), 1, 1, 4, 4, 0.5f, 0, 0).value_or_throw();
+  cloth.object_layer = 3;
+  const Result<BodyID> soft = world.bodies().create_and_add_soft_body(cloth, Activation::Activate);
+  ASSERT_FALSE(soft.ok());
+  EXPECT_EQ(soft.error().message(), "BodyInterface::create_soft_body: " + refused);
+  EXPECT_EQ(world.system->bodies().num_bodies(), bodies_before);
+
+  const Status moved = world.bodies().set_object_layer(box, 3);
+  ASSERT_FALSE(moved.ok());
+  EXPECT_EQ(moved.error().message(), "BodyInterface::set_object_layer: " + refused);
+  EXPECT_EQ(world.bodies().object_layer(box).value(), 1);
+  // A layer the mapping has is taken, by the body and its broadphase entry alike.
+  ASSERT_TRUE(world.bodies().set_object_layer(box, 2).ok());
+  EXPECT_EQ(world.system->broadphase().object_layer(box.index()), 2);
+  world.run(30);
+  EXPECT_NEAR(world.y(box), 0.5f, 0.01f);
 }
 
 }  // namespace

@@ -12,9 +12,12 @@
 #include <string>
 #include <thread>
 
+#include "atoll/collision/broadphase/BroadPhaseLayerTable.h"
 #include "atoll/core/ThreadPool.h"
 #include "atoll/shape/BoxShape.h"
 #include "atoll/shape/SphereShape.h"
+#include "atoll/softbody/SoftBodyGenerators.h"
+#include "atoll/state/StateRecorder.h"
 #include "atoll/state/WorldSnapshot.h"
 #include "atoll/world/PhysicsSystem.h"
 
@@ -160,12 +163,82 @@ TEST(ThrowingCallback, AListenersExceptionLeavesUpdateAndASnapshotRestoresTheWor
       listener.armed = true;
       EXPECT_THROW((void)world->update(k_dt, 1, jobs), std::runtime_error) << label;
       listener.armed = false;
+      // The events come after the steps: that throw leaves a whole step, and the world goes on
+      // as it is, with the twin's bits.
+      EXPECT_EQ(world->is_interrupted(), where != L::events) << label;
+      if (where == L::events) {
+        for (int step = before + 1; step < 10; ++step)
+          ASSERT_TRUE(world->update(k_dt, 1, jobs).ok()) << label;
+        EXPECT_EQ(world->state_hash(), twin) << label;
+      }
       ASSERT_TRUE(world->restore_snapshot(snapshot).ok()) << label;
+      EXPECT_FALSE(world->is_interrupted()) << label;
       for (int step = before; step < 10; ++step)
         ASSERT_TRUE(world->update(k_dt, 1, jobs).ok()) << label;
       world->set_contact_listener(nullptr);
       EXPECT_EQ(world->state_hash(), twin) << label;
     }
+}
+
+// A world an exception left part-way through a step refuses to step or be saved (it used to step
+// on from there, and a save recorded the half-stepped world) until a restore of a whole world.
+TEST(ThrowingCallback, AnInterruptedWorldRefusesToStepOrBeSavedUntilAWholeWorldIsRestored) {
+  const uint64_t twin = twin_hash(nullptr, 10);
+  ThrowingFilter filter;
+  ThrowingListener listener(ThrowingListener::added);
+  std::unique_ptr<PhysicsSystem> world = make_world(filter);
+  world->set_contact_listener(&listener);
+  StateRecorder whole, bodies_only;
+  ASSERT_TRUE(world->save_state(whole).ok());
+  ASSERT_TRUE(world->save_state(bodies_only, StateParts::bodies).ok());
+  WorldSnapshot snapshot;
+  ASSERT_TRUE(world->save_snapshot(snapshot).ok());
+  listener.armed = true;
+  EXPECT_THROW((void)world->update(k_dt), std::runtime_error);
+  listener.armed = false;
+  ASSERT_TRUE(world->is_interrupted());
+
+  const auto expect_refused = [](const Status& status, const std::string& call) {
+    ASSERT_FALSE(status.ok()) << call;
+    EXPECT_EQ(std::string(status.error().message())
+                  .rfind(call + ": the world is part-way through a step", 0),
+              0u)
+        << status.error().message();
+  };
+  const uint64_t interrupted_hash = world->state_hash();
+  const Result<UpdateResult> update = world->update(k_dt);
+  ASSERT_FALSE(update.ok());
+  expect_refused(update.error(), "PhysicsSystem::update");
+  EXPECT_EQ(world->state_hash(), interrupted_hash);  // not stepped
+  EXPECT_EQ(world->step_count(), 0u);
+  StateRecorder refused = whole;
+  expect_refused(world->save_state(refused), "PhysicsSystem::save_state");
+  EXPECT_EQ(refused.data(), whole.data());  // left as it was
+  expect_refused(world->save_snapshot(snapshot), "PhysicsSystem::save_snapshot");
+
+  // A state of the bodies alone leaves the contact cache and the constraints mid-step.
+  ASSERT_TRUE(world->restore_state(bodies_only).ok());
+  EXPECT_TRUE(world->is_interrupted());
+  // A validating recorder compares and restores nothing.
+  StateRecorder validating = whole;
+  validating.set_validating(true);
+  (void)world->restore_state(validating);
+  EXPECT_TRUE(world->is_interrupted());
+  // A state of every part puts back the whole world saved before.
+  ASSERT_TRUE(world->restore_state(whole).ok());
+  EXPECT_FALSE(world->is_interrupted());
+  for (int step = 0; step < 10; ++step) ASSERT_TRUE(world->update(k_dt).ok());
+  EXPECT_EQ(world->state_hash(), twin);
+  // And so does the snapshot (which the refused save left as it was).
+  ASSERT_TRUE(world->restore_snapshot(snapshot).ok());
+  listener.armed = true;
+  EXPECT_THROW((void)world->update(k_dt), std::runtime_error);
+  listener.armed = false;
+  ASSERT_TRUE(world->is_interrupted());
+  ASSERT_TRUE(world->restore_snapshot(snapshot).ok());
+  EXPECT_FALSE(world->is_interrupted());
+  for (int step = 0; step < 10; ++step) ASSERT_TRUE(world->update(k_dt).ok());
+  EXPECT_EQ(world->state_hash(), twin);
 }
 
 // A stack of three crates that falls asleep (by step 30), and a ball dropped on it from 8 m that
@@ -291,6 +364,101 @@ TEST(ThrowingCallback, AThrowFromACcdHitLeavesUpdateAndASnapshotRestoresTheWorld
       hits += world.system.update(k_dt, 1, jobs).value().num_ccd_hits;
     EXPECT_EQ(hits, 1u);
     EXPECT_EQ(world.system.state_hash(), twin.system.state_hash());
+  }
+}
+
+// Three cloths falling onto a floor, and a ball far from them. The soft-body stage, the last of
+// a step, asks the layer filter (on every worker, a soft body to a worker) which rigid bodies
+// near each cloth its vertices collide with. Armed, the filter throws at the step's last call,
+// which is that stage's (the earlier stages ask it about the cloths' layer too).
+constexpr ObjectLayer k_cloth_layer = 2;
+class CountingFilter final : public ObjectLayerPairFilter {
+ public:
+  bool should_collide(ObjectLayer a, ObjectLayer b) const override {
+    if (calls.fetch_add(1) + 1 == throw_at) throw std::runtime_error("filter: refused a cloth");
+    return a != layers::k_non_moving || b != layers::k_non_moving;
+  }
+  mutable std::atomic<int> calls{0};
+  int throw_at = 0;  // 0: never
+};
+
+struct ClothScene {
+  CountingFilter filter;
+  // Layer 0 in the static tree, layers 1 and 2 in the moving one; every layer looks into both.
+  BroadPhaseLayerTable mapping{3, 2};
+  std::unique_ptr<ObjectVsBroadPhaseLayerTable> trees;
+  std::unique_ptr<PhysicsSystem> system;
+  BodyID ball;
+  ClothScene() {
+    EXPECT_TRUE(mapping.set(0, 0).ok());
+    EXPECT_TRUE(mapping.set(1, 1).ok());
+    EXPECT_TRUE(mapping.set(k_cloth_layer, 1).ok());
+    struct Everything final : ObjectLayerPairFilter {
+      bool should_collide(ObjectLayer, ObjectLayer) const override { return true; }
+    } everything;
+    trees = std::make_unique<ObjectVsBroadPhaseLayerTable>(mapping, 3, everything);
+    PhysicsSystemSettings settings;
+    settings.broadphase_layers = &mapping;
+    settings.object_vs_broadphase_filter = trees.get();
+    settings.object_layer_pair_filter = &filter;
+    system = std::make_unique<PhysicsSystem>(settings);
+    BodyInterface& bodies = system->body_interface();
+    const Ref<Shape> floor = BoxShapeSettings{Vec3(20, 1, 20)}.create().value();
+    EXPECT_TRUE(bodies
+                    .create_and_add_body({floor, Vec3(0, -1, 0), Quat(), MotionType::Static},
+                                         Activation::DontActivate)
+                    .ok());
+    for (int i = 0; i < 3; ++i) {
+      SoftBodyCreationSettings cloth;
+      cloth.settings = make_cloth(Vec3(3.0f * i, 0.3f, 0), 1.2f, 1.2f, 9, 9, 0.5f, 1.0e-5f, 1.0e-3f)
+                           .value_or_throw();
+      cloth.object_layer = k_cloth_layer;
+      EXPECT_TRUE(bodies.create_and_add_soft_body(cloth, Activation::Activate).ok());
+    }
+    ball = bodies
+               .create_and_add_body({SphereShapeSettings{0.5f}.create().value(), Vec3(-10, 5, 0),
+                                     Quat(), MotionType::Dynamic},
+                                    Activation::Activate)
+               .value();
+  }
+  Vec3 ball_position() const {
+    return system->body_interface().body(ball).value()->center_of_mass_position();
+  }
+};
+
+// The soft-body stage keeps no mark of its own that a snapshot misses: a throw from it, and the
+// snapshot taken before, give the bits of a world that never threw.
+TEST(ThrowingCallback, AThrowInTheSoftBodyStageLeavesUpdateAndASnapshotRestoresTheWorld) {
+  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
+  ASSERT_TRUE(pool.ok());
+  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())}) {
+    SCOPED_TRACE(jobs == nullptr ? "inline" : "pool");
+    // The twin counts the filter's calls in step 20.
+    ClothScene twin;
+    int calls_in_step = 0;
+    for (int step = 0; step < 40; ++step) {
+      twin.filter.calls = 0;
+      ASSERT_TRUE(twin.system->update(k_dt, 1, jobs).ok());
+      if (step == 20) calls_in_step = twin.filter.calls;
+    }
+    ASSERT_GT(calls_in_step, 0);
+
+    ClothScene world;
+    for (int step = 0; step < 20; ++step) ASSERT_TRUE(world.system->update(k_dt, 1, jobs).ok());
+    WorldSnapshot snapshot;
+    ASSERT_TRUE(world.system->save_snapshot(snapshot).ok());
+    const Vec3 before = world.ball_position();
+    world.filter.calls = 0;
+    world.filter.throw_at = calls_in_step;
+    EXPECT_THROW((void)world.system->update(k_dt, 1, jobs), std::runtime_error);
+    world.filter.throw_at = 0;
+    EXPECT_EQ(world.filter.calls, calls_in_step);
+    // The rigid bodies were written back: the throw came from the last stage.
+    EXPECT_NE(world.ball_position(), before);
+    EXPECT_TRUE(world.system->is_interrupted());
+    ASSERT_TRUE(world.system->restore_snapshot(snapshot).ok());
+    for (int step = 20; step < 40; ++step) ASSERT_TRUE(world.system->update(k_dt, 1, jobs).ok());
+    EXPECT_EQ(world.system->state_hash(), twin.system->state_hash());
   }
 }
 

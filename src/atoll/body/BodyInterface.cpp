@@ -71,9 +71,18 @@ void BodyInterface::add_to_simulation(Body& body, Activation activation) {
 }
 
 Result<BodyID> BodyInterface::create_body(const BodyCreationSettings& settings) {
-  if (Status allowed = manager_.check_not_stepping("BodyInterface::create_body"); !allowed)
-    return allowed.error();
+  constexpr const char* call = "BodyInterface::create_body";
+  if (Status allowed = manager_.check_not_stepping(call); !allowed) return allowed.error();
+  if (Status layer = check_object_layer(settings.resolved_object_layer(), call); !layer)
+    return layer.error();
   return manager_.create_body(settings);
+}
+
+Status BodyInterface::check_object_layer(ObjectLayer layer, const char* call) const {
+  if (listener_ == nullptr) return Ok{};
+  Status checked = listener_->check_object_layer(layer);
+  if (!checked) return Error(std::string(call) + ": object_layer: " + checked.error().message());
+  return Ok{};
 }
 
 Status BodyInterface::add_body(BodyID id, Activation activation) {
@@ -110,8 +119,10 @@ Status BodyInterface::destroy_body(BodyID id) {
 
 Result<BodyID> BodyInterface::create_and_add_body(const BodyCreationSettings& settings,
                                                   Activation activation) {
-  if (Status allowed = manager_.check_not_stepping("BodyInterface::create_and_add_body"); !allowed)
-    return allowed.error();
+  constexpr const char* call = "BodyInterface::create_and_add_body";
+  if (Status allowed = manager_.check_not_stepping(call); !allowed) return allowed.error();
+  if (Status layer = check_object_layer(settings.resolved_object_layer(), call); !layer)
+    return layer.error();
   Result<BodyID> id = create_body(settings);
   if (!id) return id;
   add_to_simulation(*manager_.get(*id), activation);
@@ -447,8 +458,10 @@ Result<ObjectLayer> BodyInterface::object_layer(BodyID id) const {
 }
 
 Status BodyInterface::set_object_layer(BodyID id, ObjectLayer layer) {
-  Result<Body*> found = lookup_to_change(id, "BodyInterface::set_object_layer");
+  constexpr const char* call = "BodyInterface::set_object_layer";
+  Result<Body*> found = lookup_to_change(id, call);
   if (!found) return found.error();
+  if (Status checked = check_object_layer(layer, call); !checked) return checked;
   Body& body = **found;
   const ObjectLayer old_layer = body.object_layer();
   if (old_layer == layer) return Ok{};

@@ -171,6 +171,8 @@ class BodyInterface {
   Result<Body*> lookup_to_change(BodyID id, const char* call);
   // lookup_to_change, refusing a soft body (for the calls that move or change a rigid body).
   Result<Body*> lookup_rigid(BodyID id, const char* call);
+  // The listener's check_object_layer, the error starting "`call`: object_layer: ".
+  Status check_object_layer(ObjectLayer layer, const char* call) const;
   // Adds a body that is not added yet and tells the listener.
   void add_to_simulation(Body& body, Activation activation);
   // Looks the body up and returns get(body) or the lookup error.

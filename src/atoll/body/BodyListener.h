@@ -25,6 +25,9 @@ class BodyListener {
   virtual void on_motion_type_changed(const Body& /*body*/, MotionType /*old_type*/) {}
   /// The body left quarantine (BodyInterface::release_quarantine) and takes part again.
   virtual void on_quarantine_released(const Body& /*body*/) {}
+  /// Whether a body may be on object layer `layer` (asked before one is created on it or moved
+  /// to it); an error says why not, and the body is not created or changed.
+  virtual Status check_object_layer(ObjectLayer /*layer*/) const { return Ok{}; }
 };
 
 }  // namespace atl

@@ -129,7 +129,16 @@ void PhysicsSystem::on_moved(const Body& body) {
 }
 
 void PhysicsSystem::on_layer_changed(const Body& body, ObjectLayer /*old_layer*/) {
-  (void)broadphase_.set_object_layer(body.id().index(), body.object_layer());
+  // A quarantined body is out of the broadphase until released (on_quarantine_released).
+  if (!broadphase_.contains(body.id().index())) return;
+  const Status changed = broadphase_.set_object_layer(body.id().index(), body.object_layer());
+  ATOLL_ASSERT(changed.ok(), "BodyInterface checked the layer (check_object_layer)");
+  (void)changed;
+}
+
+Status PhysicsSystem::check_object_layer(ObjectLayer layer) const {
+  // Every added body has a broadphase entry, in the tree of its layer.
+  return broadphase_.check_layer(layer);
 }
 
 void PhysicsSystem::on_shape_changed(const Body& body) { on_moved(body); }
@@ -172,6 +181,7 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
     }
     ~Unlock() { now(); }
   } unlock{&body_manager_};
+  if (interrupted_) return interrupted_error("PhysicsSystem::update");
   // The step's bits must not depend on the caller's floating-point environment.
   const ScopedDefaultFloatEnvironment environment;
   UpdateResult result;
@@ -180,10 +190,14 @@ Result<UpdateResult> PhysicsSystem::update(float dt, int collision_steps, JobSys
   InlineJobSystem inline_jobs;
   ctx_.jobs = jobs != nullptr ? jobs : &inline_jobs;
   const float sub_dt = dt / static_cast<float>(collision_steps);
+  // An exception from a filter or step-time callback leaves the world part-way through a step:
+  // interrupted_ stays set.
+  interrupted_ = true;
   for (int i = 0; i < collision_steps; ++i) step(sub_dt, i + 1 == collision_steps, i, result);
   // Forces apply for one update (all its collision steps), as in Jolt.
   clear_forces(body_manager_, *ctx_.jobs);
   ctx_.jobs = nullptr;
+  interrupted_ = false;
 
   ++step_count_;
   result.num_active_bodies = body_manager_.num_active_bodies();
@@ -453,6 +467,8 @@ Result<BodyID> PhysicsSystem::create_soft_body(const SoftBodyCreationSettings& s
                                                const char* call) {
   if (Status valid = soft_body_manager_.validate(settings, body_manager_, call); !valid)
     return valid.error();
+  if (Status layer = check_object_layer(settings.object_layer); !layer)
+    return Error(std::string(call) + ": object_layer: " + layer.error().message());
   // Its Body: a placeholder sphere (its broadphase entry takes the vertices' bounds, queries
   // test the vertices, and no rigid stage pairs it) with the vertices' mass, at their centre of
   // mass.
@@ -480,6 +496,7 @@ Status PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,
                                  const StateFilter* filter) const {
   if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::save_state"); !allowed)
     return allowed;
+  if (interrupted_) return interrupted_error("PhysicsSystem::save_state");
   // The walk takes the world by reference for restoring too; saving only reads it.
   save_world_state(const_cast<PhysicsSystem*>(this)->state_refs(), recorder, parts, filter);
   return Ok{};
@@ -488,12 +505,17 @@ Status PhysicsSystem::save_state(StateRecorder& recorder, StateParts parts,
 Status PhysicsSystem::restore_state(const StateRecorder& recorder) {
   if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::restore_state"); !allowed)
     return allowed;
-  return restore_world_state(state_refs(), recorder);
+  Status restored = restore_world_state(state_refs(), recorder);
+  // A state of every part puts back a whole world; one of fewer leaves the rest mid-step.
+  if (restored && interrupted_ && !recorder.is_validating())
+    interrupted_ = recorder.check().value() != StateParts::all;
+  return restored;
 }
 
 Status PhysicsSystem::save_snapshot(WorldSnapshot& snapshot) const {
   if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::save_snapshot"); !allowed)
     return allowed;
+  if (interrupted_) return interrupted_error("PhysicsSystem::save_snapshot");
   // As save_state: the walk takes the world by reference, saving only reads it.
   save_world_snapshot(const_cast<PhysicsSystem*>(this)->state_refs(), snapshot);
   return Ok{};
@@ -503,7 +525,16 @@ Status PhysicsSystem::restore_snapshot(const WorldSnapshot& snapshot) {
   if (Status allowed = body_manager_.check_not_stepping("PhysicsSystem::restore_snapshot");
       !allowed)
     return allowed;
-  return restore_world_snapshot(state_refs(), snapshot);
+  Status restored = restore_world_snapshot(state_refs(), snapshot);
+  if (restored) interrupted_ = false;
+  return restored;
+}
+
+Error PhysicsSystem::interrupted_error(const char* call) {
+  return Error(std::string(call) +
+               ": the world is part-way through a step that an exception left (thrown by a "
+               "filter or a step-time callback in an earlier update); restore a snapshot, or a "
+               "state of every part, saved before it (PhysicsSystem::is_interrupted)");
 }
 
 void PhysicsSystem::deliver_events() {

@@ -115,9 +115,16 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   /// worker count. Invalid arguments return an error result and change nothing. A filter or
   /// step-time callback that throws ends the update with its exception, on the calling thread
   /// whichever thread it was thrown on (JobSystem::run); the world is then part-way through a
-  /// step: restore a snapshot taken before to go on (the next updates then give the bits of a
-  /// world that never threw).
+  /// step, is_interrupted() says so, and update, save_state and save_snapshot refuse it (an
+  /// error naming the call) until restore_snapshot, or restore_state of a state of every part,
+  /// puts back a world saved before (the next updates then give the bits of a world that never
+  /// threw). An exception from a listener after the steps (on_contact_events, the activation
+  /// and constraint listeners) leaves a whole step and interrupts nothing.
   Result<UpdateResult> update(float dt, int collision_steps = 1, JobSystem* jobs = nullptr);
+
+  /// True from an update that a filter or step-time callback threw out of, part-way through a
+  /// step, until a restore puts back a whole world (update).
+  bool is_interrupted() const { return interrupted_; }
 
   /// Whether the two bodies had a contact in the last collision step of the last update():
   /// touching or within the speculative contact distance, sensor contacts included — the
@@ -135,8 +142,9 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   /// bodies, contact pairs and constraints `filter` chooses (null: all). What the user set up
   /// (shapes, masses, materials, settings other than gravity) is not saved. Format:
   /// docs/state-format.md. Between updates: called while update steps the world (from a
-  /// step-time callback, where the world is half-stepped, or from another thread), an error
-  /// naming the call, and `recorder` is left as it was.
+  /// step-time callback, where the world is half-stepped, or from another thread), or on a world
+  /// an exception left part-way through a step (is_interrupted), an error naming the call, and
+  /// `recorder` is left as it was.
   Status save_state(StateRecorder& recorder, StateParts parts = StateParts::all,
                     const StateFilter* filter = nullptr) const;
   /// Sends a hash of what every stage of every collision step left behind to `log` (null:
@@ -149,23 +157,27 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   /// world would have (same bits). With a validating recorder, compares instead and changes
   /// nothing; the error names the first difference. An error (not an Atoll state, another
   /// format version, truncated or corrupted, saved from a world with other bodies or
-  /// constraints) leaves the world unchanged. Between updates.
+  /// constraints) leaves the world unchanged. Between updates. Restoring a state of every part
+  /// (StateParts::all) ends an interruption (is_interrupted); one of fewer parts does not.
   Status restore_state(const StateRecorder& recorder);
 
   /// Takes a rollback snapshot into `snapshot` (replacing what it held; its buffers are reused):
   /// the whole world — the body set with its IDs, the broadphase, the constraints and the
   /// contact cache (state/WorldSnapshot.h). In memory only. Between updates: called while
-  /// update steps the world, an error naming the call, and `snapshot` is left as it was.
+  /// update steps the world, or on an interrupted one (is_interrupted), an error naming the
+  /// call, and `snapshot` is left as it was.
   Status save_snapshot(WorldSnapshot& snapshot) const;
   /// Makes the world exactly the one `snapshot` was taken of, whatever bodies and constraints
   /// were created, destroyed, added, removed or changed since: same IDs, and the next update()
   /// gives the bits it would have given then. Fires no events (the activation events buffered
   /// since the last update are dropped). Error, world unchanged: the snapshot is empty, was
   /// taken of another PhysicsSystem, or holds a constraint now in another world. Between
-  /// updates.
+  /// updates. Ends an interruption (is_interrupted).
   Status restore_snapshot(const WorldSnapshot& snapshot);
 
  private:
+  // The error of `call` on an interrupted world (is_interrupted).
+  static Error interrupted_error(const char* call);
   // BodyListener: keep the broadphase in sync with the body interface.
   void on_added(const Body& body) override;
   void on_removed(const Body& body) override;
@@ -174,6 +186,7 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   void on_shape_changed(const Body& body) override;
   void on_motion_type_changed(const Body& body, MotionType old_type) override;
   void on_quarantine_released(const Body& body) override;
+  Status check_object_layer(ObjectLayer layer) const override;
   // SoftBodyCreator: BodyInterface::create_soft_body.
   Result<BodyID> create_soft_body(const SoftBodyCreationSettings& settings,
                                   const char* call) override;
@@ -212,6 +225,10 @@ class PhysicsSystem final : private BodyListener, private SoftBodyCreator {
   const ObjectVsBroadPhaseLayerFilter* object_vs_broadphase_filter_ = nullptr;
   const ObjectLayerPairFilter* object_layer_pair_filter_ = nullptr;
   uint64_t step_count_ = 0;
+  // Set while update's steps run and left set when an exception leaves them: the bodies, the
+  // contact cache and the constraints are then part-way through a step, a state no stage
+  // expects to start from and no save should record (update).
+  bool interrupted_ = false;
   DeterminismLog* determinism_log_ = nullptr;
 
   // The step's scratch: cleared, not freed, so that a warmed-up step does not allocate.

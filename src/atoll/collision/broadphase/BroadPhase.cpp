@@ -63,6 +63,13 @@ Result<BroadPhaseLayer> BroadPhase::map_layer(ObjectLayer layer, const char* fun
   return bp_layer;
 }
 
+Status BroadPhase::check_layer(ObjectLayer layer) const {
+  const BroadPhaseLayer bp_layer = layer_interface_->broadphase_layer(layer);
+  if (bp_layer < trees_.size()) return Ok{};
+  return Error("object layer " + std::to_string(layer) + " maps to broadphase layer " +
+               std::to_string(bp_layer) + ", but there are " + std::to_string(trees_.size()));
+}
+
 Status BroadPhase::add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box, bool pairs) {
   if (body_index > k_max_body_index) {
     return Error("BroadPhase.add.body_index: must be <= " + std::to_string(k_max_body_index) +

@@ -45,6 +45,9 @@ class BroadPhase {
   /// collides its vertices). Error when the index is already present or too large, the box is
   /// not finite or inverted, or the layer maps to no broadphase layer.
   Status add(uint32_t body_index, ObjectLayer layer, const AABox& tight_box, bool pairs = true);
+  /// Ok when `layer` maps to one of the broadphase layers (a body on it can be added); else an
+  /// error saying where it maps ("object layer 7 maps to broadphase layer 255, but there are 2").
+  Status check_layer(ObjectLayer layer) const;
   /// Removes a body. Error when it is not present.
   Status remove(uint32_t body_index);
   /// Gives a body's leaf exactly `fat_box` (world space, m), for restoring a saved state: the
