@@ -1,6 +1,7 @@
 #include "atoll/constraint/CoupledJoints.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "atoll/constraint/HingeConstraint.h"
@@ -59,6 +60,12 @@ Result<HingeAngleReading> HingeAngleReading::make(const Ref<Constraint>& hinge, 
 
 float HingeAngleReading::update() {
   const float now = static_cast<const HingeConstraint&>(*joint_).current_angle();
+  // Suspended, or restarted while the hinge's reading was not finite (its body was quarantined
+  // in that step): the count starts from the first finite reading.
+  if (suspended()) {
+    last_ = now;
+    return angle_;
+  }
   angle_ += sign_ * center_angle_around_zero(now - last_);
   last_ = now;
   return angle_;
@@ -83,6 +90,28 @@ Result<SliderPositionReading> SliderPositionReading::make(const Ref<Constraint>&
   return r;
 }
 
+namespace {
+
+bool joint_follows_bodies(const Ref<Constraint>& joint) {
+  return joint != nullptr && joint->is_enabled() && joint->index() != Constraint::k_not_in_world;
+}
+
+}  // namespace
+
+bool HingeAngleReading::follows_bodies() const { return joint_follows_bodies(joint_); }
+
+bool SliderPositionReading::follows_bodies() const { return joint_follows_bodies(joint_); }
+
+void HingeAngleReading::suspend() {
+  last_ = std::numeric_limits<float>::quiet_NaN();
+  angle_ = 0.0f;
+}
+
+void SliderPositionReading::suspend() {
+  start_ = std::numeric_limits<float>::quiet_NaN();
+  position_ = 0.0f;
+}
+
 void HingeAngleReading::restart() {
   if (joint_ == nullptr) return;
   last_ = static_cast<const HingeConstraint&>(*joint_).current_angle();
@@ -96,6 +125,8 @@ void SliderPositionReading::restart() {
 }
 
 float SliderPositionReading::update() {
+  // As HingeAngleReading::update: suspended, or restarted from a reading that was not finite.
+  if (suspended()) start_ = static_cast<const SliderConstraint&>(*joint_).current_position();
   position_ = sign_ * (static_cast<const SliderConstraint&>(*joint_).current_position() - start_);
   return position_;
 }

@@ -6,6 +6,7 @@
 // along the rack's axis) relative to the joint's other body, signed so that it grows as the
 // geared body turns about (moves along) the gear's own axis.
 
+#include <cmath>
 #include <string_view>
 
 #include "atoll/constraint/Constraint.h"
@@ -31,6 +32,15 @@ class HingeAngleReading {
   float angle() const { return angle_; }
   /// Starts counting again from the hinge's current angle (turn 0).
   void restart();
+  /// Stops counting while the hinge is not solved (follows_bodies()): the next update() starts
+  /// again at turn 0 from the angle it reads then (a saved state keeps this as a last angle
+  /// that is not finite).
+  void suspend();
+  /// True after suspend() until an update() that read a finite angle.
+  bool suspended() const { return !std::isfinite(last_); }
+  /// True when the hinge is enabled and in a world, so its angle follows its bodies: a hinge
+  /// disabled (or broken) or removed keeps the angle of its last solve.
+  bool follows_bodies() const;
   /// Walks what the reading carries from step to step (core/StateStream.h): the hinge's angle
   /// at the last update as `name`_last_angle (rad) and the unwrapped turn as `name`_turn (rad).
   /// The hinge itself and the sign are the coupling set_constraints made, not state.
@@ -61,6 +71,12 @@ class SliderPositionReading {
   float position() const { return position_; }
   /// Starts counting again from the slider's current position (travel 0).
   void restart();
+  /// As HingeAngleReading::suspend (a saved state keeps it as a start that is not finite).
+  void suspend();
+  /// True after suspend() until an update() that read a finite position.
+  bool suspended() const { return !std::isfinite(start_); }
+  /// As HingeAngleReading::follows_bodies.
+  bool follows_bodies() const;
   /// Walks what the reading carries from step to step (core/StateStream.h): the slider's
   /// position it counts from as `name`_start (m) and the travel as `name`_travel (m).
   void visit_state(StateStream& s, const char* name);

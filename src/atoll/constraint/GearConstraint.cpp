@@ -87,11 +87,24 @@ void GearConstraint::read_hinges() {
   angle_error_ = hinge1_.update() + s_.ratio * hinge2_.update();
 }
 
+bool GearConstraint::follow_hinges() {
+  if (hinge1_.constraint() == nullptr) return false;
+  if (hinge1_.follows_bodies() && hinge2_.follows_bodies()) return true;
+  // A hinge that is not solved (disabled, broken, removed) keeps its last angle: correcting
+  // towards it would hold the gears still. Counted again from the angles found when both are.
+  hinge1_.suspend();
+  hinge2_.suspend();
+  angle_error_ = 0.0f;
+  return false;
+}
+
 void GearConstraint::setup_velocity_constraint(const SolverBody& body1, const SolverBody& body2,
                                                float /*dt*/) {
   calculate_properties(body1, body2);
   // Follow the hinges every step, so no turn is missed when the position solve does not run.
-  if (hinge1_.constraint() != nullptr) read_hinges();
+  // Suspended readings start again in the position solve, when every hinge has been set up
+  // (an angle read here may be the one a hinge kept while it was not solved).
+  if (follow_hinges() && !hinge1_.suspended() && !hinge2_.suspended()) read_hinges();
 }
 
 void GearConstraint::warm_start_velocity_constraint(SolverBody& body1, SolverBody& body2,
@@ -105,7 +118,7 @@ bool GearConstraint::solve_velocity_constraint(SolverBody& body1, SolverBody& bo
 
 bool GearConstraint::solve_position_constraint(SolverBody& body1, SolverBody& body2, float /*dt*/,
                                                float baumgarte) {
-  if (hinge1_.constraint() == nullptr) return false;
+  if (!follow_hinges()) return false;
   read_hinges();
   if (angle_error_ == 0.0f) return false;
   calculate_properties(body1, body2);

@@ -47,8 +47,9 @@ class GearConstraint final : public Constraint {
   /// angles, which before the first step are the angles at creation). Both null: no position
   /// correction (the default). Error naming the argument, nothing changed, otherwise. The
   /// hinges are read, not owned; they should stay in the same world as the gear. While the
-  /// gear is disabled the hinges are not followed: re-enabled, it corrects the drift from the
-  /// angles it finds then.
+  /// gear is disabled, or a hinge is disabled (broken) or not in a world, the hinges are not
+  /// followed and no drift is corrected: then it corrects the drift from the angles it finds
+  /// when they are again.
   Status set_constraints(const Ref<Constraint>& hinge1, const Ref<Constraint>& hinge2);
   /// The coupled hinges (null when none).
   const Ref<Constraint>& constraint1() const { return hinge1_.constraint(); }
@@ -84,6 +85,9 @@ class GearConstraint final : public Constraint {
       : Constraint(body1, body2, local.common), s_(local) {}
 
   void calculate_properties(const SolverBody& body1, const SolverBody& body2);
+  // True when the coupled hinges are followed: both enabled and in a world; else suspends the
+  // readings (false without coupled hinges).
+  bool follow_hinges();
   void read_hinges();
 
   GearConstraintSettings s_;  // local space

@@ -74,11 +74,22 @@ void RackAndPinionConstraint::read_joints() {
   error_ = hinge_.update() - s_.ratio * slider_.update();
 }
 
+bool RackAndPinionConstraint::follow_joints() {
+  if (hinge_.constraint() == nullptr) return false;
+  if (hinge_.follows_bodies() && slider_.follows_bodies()) return true;
+  // As GearConstraint::follow_hinges: a joint that is not solved keeps its last reading.
+  hinge_.suspend();
+  slider_.suspend();
+  error_ = 0.0f;
+  return false;
+}
+
 void RackAndPinionConstraint::setup_velocity_constraint(const SolverBody& body1,
                                                         const SolverBody& body2, float /*dt*/) {
   calculate_properties(body1, body2);
-  // Follow the hinge every step, so no turn is missed when the position solve does not run.
-  if (hinge_.constraint() != nullptr) read_joints();
+  // Follow the hinge every step, so no turn is missed when the position solve does not run;
+  // suspended readings start again in the position solve (as GearConstraint).
+  if (follow_joints() && !hinge_.suspended() && !slider_.suspended()) read_joints();
 }
 
 void RackAndPinionConstraint::warm_start_velocity_constraint(SolverBody& body1, SolverBody& body2,
@@ -93,7 +104,7 @@ bool RackAndPinionConstraint::solve_velocity_constraint(SolverBody& body1, Solve
 
 bool RackAndPinionConstraint::solve_position_constraint(SolverBody& body1, SolverBody& body2,
                                                         float /*dt*/, float baumgarte) {
-  if (hinge_.constraint() == nullptr) return false;
+  if (!follow_joints()) return false;
   read_joints();
   if (error_ == 0.0f) return false;
   calculate_properties(body1, body2);

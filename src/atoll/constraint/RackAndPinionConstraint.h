@@ -48,8 +48,9 @@ class RackAndPinionConstraint final : public Constraint {
   /// body2, its axis parallel to slider_axis), so the position solve corrects the drift of
   /// θ1 − ratio·x2 from its value now. Both null: no position correction (the default). Error
   /// naming the argument, nothing changed, otherwise. The joints are read, not owned. While
-  /// this constraint is disabled the joints are not followed: re-enabled, it corrects the drift
-  /// from the angle and position it finds then.
+  /// this constraint is disabled, or a joint is disabled (broken) or not in a world, the joints
+  /// are not followed and no drift is corrected: then it corrects the drift from the angle and
+  /// position it finds when they are again.
   Status set_constraints(const Ref<Constraint>& hinge, const Ref<Constraint>& slider);
   /// The coupled hinge and slider (null when none).
   const Ref<Constraint>& constraint1() const { return hinge_.constraint(); }
@@ -85,6 +86,9 @@ class RackAndPinionConstraint final : public Constraint {
       : Constraint(body1, body2, local.common), s_(local) {}
 
   void calculate_properties(const SolverBody& body1, const SolverBody& body2);
+  // True when the coupled joints are followed: both enabled and in a world; else suspends the
+  // readings (false without coupled joints).
+  bool follow_joints();
   void read_joints();
 
   RackAndPinionConstraintSettings s_;  // local space
