@@ -378,6 +378,20 @@ void PhysicsSystem::quarantine_non_finite() {
     (void)removed;
     ctx_.result->quarantined.push_back(body.id());
   }
+  if (ctx_.non_finite.empty()) return;
+  // A constraint on a body quarantined now accumulated the body's NaN in this step's impulses
+  // (its parts dropped them, but kept the sums): warm-started from them, it would apply nothing
+  // for ever, even after release_quarantine. It starts again from 0, as when re-enabled.
+  std::vector<uint32_t> slots;
+  slots.reserve(ctx_.non_finite.size());
+  for (const NonFiniteBody& bad : ctx_.non_finite) slots.push_back(bad.body_index);
+  std::sort(slots.begin(), slots.end());
+  const auto quarantined_now = [&](BodyID id) {
+    return id != Constraint::k_world && std::binary_search(slots.begin(), slots.end(), id.index());
+  };
+  for (const Ref<Constraint>& constraint : constraint_manager_.constraints())
+    if (quarantined_now(constraint->body1()) || quarantined_now(constraint->body2()))
+      constraint->reset_warm_start();
 }
 
 void PhysicsSystem::beside_island_linking() {
