@@ -22,6 +22,11 @@ SolverBody world_entry() {
 
 }  // namespace
 
+ConstraintManager::~ConstraintManager() {
+  for (const Ref<Constraint>& constraint : constraints_)
+    constraint->index_ = Constraint::k_not_in_world;
+}
+
 void ConstraintManager::add(const Ref<Constraint>& constraint) {
   constraint->index_ = static_cast<uint32_t>(constraints_.size());
   constraints_.push_back(constraint);

@@ -25,6 +25,12 @@ class ConstraintManager {
   /// Solver index meaning "the world" in body1()/body2() of the solve list.
   static constexpr uint32_t k_world_entry = 0xfffffffeu;
 
+  ConstraintManager() = default;
+  ConstraintManager(const ConstraintManager&) = delete;
+  ConstraintManager& operator=(const ConstraintManager&) = delete;
+  /// The constraints leave the world with it: a Ref kept by the user can be added to another.
+  ~ConstraintManager();
+
   /// Adds a constraint (not in any world yet; checked by the caller).
   void add(const Ref<Constraint>& constraint);
   /// Removes a constraint of this manager; false when it is not one.
