@@ -306,13 +306,13 @@ TEST(ConstraintWorld, PriorityOrderAndStepOverrides) {
   const PhysicsSettings& settings = world.system().settings();
   const std::vector<uint32_t> all = {0, 1, 2, 3, 4};
   EXPECT_EQ(island_solver_steps(manager, all).velocity_steps(settings), settings.velocity_steps);
-  made[0]->set_velocity_steps_override(30);
-  made[1]->set_velocity_steps_override(5);
-  made[2]->set_position_steps_override(7);
+  EXPECT_TRUE(made[0]->set_velocity_steps_override(30).ok());
+  EXPECT_TRUE(made[1]->set_velocity_steps_override(5).ok());
+  EXPECT_TRUE(made[2]->set_position_steps_override(7).ok());
   const SolverSteps steps = island_solver_steps(manager, all);
   EXPECT_EQ(steps.velocity_steps(settings), 30);
   EXPECT_EQ(steps.position_steps(settings), 7);
-  made[0]->set_velocity_steps_override(0);
+  EXPECT_TRUE(made[0]->set_velocity_steps_override(0).ok());
   EXPECT_EQ(island_solver_steps(manager, all).velocity_steps(settings), settings.velocity_steps);
 }
 

@@ -25,6 +25,13 @@ Status check_threshold(float value, std::string_view path, const char* field) {
   return Ok{};
 }
 
+Status check_steps(uint32_t steps, std::string_view path, const char* field) {
+  if (steps > k_max_solver_steps)
+    return Error(field_path(path, field) + ": must be <= " + std::to_string(k_max_solver_steps) +
+                 " (0 = the global setting), got " + std::to_string(steps));
+  return Ok{};
+}
+
 }  // namespace
 
 const char* to_string(ConstraintSubType type) {
@@ -40,7 +47,11 @@ Result<ConstraintSubType> constraint_sub_type_from_name(std::string_view name) {
 
 Status ConstraintSettings::validate(std::string_view path) const {
   if (Status s = check_threshold(break_impulse, path, "break_impulse"); !s) return s;
-  return check_threshold(break_angular_impulse, path, "break_angular_impulse");
+  if (Status s = check_threshold(break_angular_impulse, path, "break_angular_impulse"); !s)
+    return s;
+  if (Status s = check_steps(velocity_steps_override, path, "velocity_steps_override"); !s)
+    return s;
+  return check_steps(position_steps_override, path, "position_steps_override");
 }
 
 void Constraint::set_enabled(bool enabled) {
@@ -48,6 +59,20 @@ void Constraint::set_enabled(bool enabled) {
   // impulses stay readable (e.g. the one that broke it).
   if (enabled && !common_.enabled) reset_warm_start();
   common_.enabled = enabled;
+}
+
+Status Constraint::set_velocity_steps_override(uint32_t steps) {
+  if (Status s = check_steps(steps, "Constraint::set_velocity_steps_override", "steps"); !s)
+    return s;
+  common_.velocity_steps_override = steps;
+  return Ok{};
+}
+
+Status Constraint::set_position_steps_override(uint32_t steps) {
+  if (Status s = check_steps(steps, "Constraint::set_position_steps_override", "steps"); !s)
+    return s;
+  common_.position_steps_override = steps;
+  return Ok{};
 }
 
 Status Constraint::set_break_impulses(float linear, float angular) {

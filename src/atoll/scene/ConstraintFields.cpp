@@ -18,7 +18,7 @@ namespace fields {
 namespace {
 
 using C = ConstraintSettings;
-using Steps = Integer<uint32_t, 0, std::numeric_limits<int32_t>::max()>;
+using Steps = Integer<uint32_t, 0, k_max_solver_steps>;
 
 struct SpringModeNames {
   static constexpr const char* what = "spring mode";

@@ -15,9 +15,10 @@ inline constexpr float k_max_gravity = 1.0e5f;
 struct PhysicsSettings {
   /// Gravity (m/s²); each component within ±k_max_gravity.
   Vec3 gravity{0.0f, -9.81f, 0.0f};
-  /// Velocity solver iterations per step (≥ 1; islands may raise it per constraint).
+  /// Velocity solver iterations per step (1 … k_max_solver_steps = 10000, in
+  /// constraint/Constraint.h; islands may raise it per constraint).
   int velocity_steps = 10;
-  /// Position solver iterations per step (≥ 0).
+  /// Position solver iterations per step (0 … k_max_solver_steps).
   int position_steps = 2;
   /// Fraction of the position error corrected per position iteration (0..1).
   float baumgarte = 0.2f;
