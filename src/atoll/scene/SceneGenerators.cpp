@@ -1,6 +1,7 @@
 // Generators: a few keys that expand, at read time, into many bodies named PREFIX + index.
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <random>
@@ -28,8 +29,9 @@ enum class GeneratorType {
   WaveMesh
 };
 
-// Keeps a typo from allocating gigabytes: no generator makes more bodies than this.
-constexpr int64_t k_max_generated = 1000000;
+// Keeps a typo from allocating gigabytes: no generator makes more bodies than this (nor all of
+// them together, SceneParser::parse_document).
+constexpr int64_t k_max_generated = SceneParser::k_max_generated_bodies;
 
 // The keys of each generator type besides type, name and the body keys.
 bool is_generator_key(GeneratorType type, std::string_view key) {
@@ -490,6 +492,37 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
         require(generator, path, key);
       break;
   }
+  // Each generator is bounded, and so are all of them together (ten grids of a million bodies
+  // each, a few hundred bytes of JSON, needed ten gigabytes): checked before any body is made.
+  int64_t planned = 1;  // a wave mesh
+  switch (type) {
+    case GeneratorType::Stack:
+    case GeneratorType::Pile:
+    case GeneratorType::Chain:
+    case GeneratorType::Swarm:
+      planned = count;
+      break;
+    case GeneratorType::Pyramid:
+      planned = layers * (layers + 1) / 2;
+      break;
+    case GeneratorType::Grid:
+      planned = counts[0] * counts[1] * counts[2];
+      break;
+    case GeneratorType::JoltPyramid:
+      planned = 0;
+      for (int64_t i = 1; i <= layers; ++i) planned += i * i;
+      break;
+    case GeneratorType::Ragdoll:
+      planned = static_cast<int64_t>(std::size(k_ragdoll_parts));
+      break;
+    case GeneratorType::WaveMesh:
+      break;
+  }
+  if (generated_bodies_ + planned > k_max_generated)
+    fail(path, "the generators make at most " + std::to_string(k_max_generated) +
+                   " bodies in all, this one would bring them to " +
+                   std::to_string(generated_bodies_ + planned));
+  generated_bodies_ += planned;
   if (type == GeneratorType::Chain || type == GeneratorType::Ragdoll || constraint != nullptr) {
     // The links of a chain and the parts of a ragdoll do not collide with each other: a
     // collision group of their own (the next after every group used so far) unless given.

@@ -4,6 +4,7 @@
 // SceneGenerators.cpp holds the generators, BodyFields.cpp and ShapeFields.cpp the field tables
 // that read bodies and shapes.
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -23,6 +24,10 @@ SceneSoftBody build_soft_body_at(const SoftBodyDesc& desc, const std::string& pa
 class SceneParser {
  public:
   using Json = scene_json::Json;
+
+  /// Most bodies one generator makes, and all of a scene's generators together: a few bytes of
+  /// JSON must not allocate gigabytes (a million bodies take about 1 GB to run).
+  static constexpr int64_t k_max_generated_bodies = 1000000;
 
   /// Parses into `scene`, whose existing shapes and bodies are visible to what is parsed.
   explicit SceneParser(SceneDescription& scene);
@@ -102,6 +107,8 @@ class SceneParser {
   ConstraintDesc* find_constraint(std::string_view name) const;
 
   SceneDescription& scene_;
+  // Bodies made by the generators so far (at most k_max_generated_bodies).
+  int64_t generated_bodies_ = 0;
   // Body names → index into scene_.bodies, for duplicate checks and look-ups.
   std::map<std::string, size_t, std::less<>> body_index_;
   // Constraint names → index into scene_.constraints, for duplicate checks and look-ups.
