@@ -143,8 +143,13 @@ void walk(StateStream& s, const WorldStateRefs& w, StateParts parts, const State
   if (has_part(parts, StateParts::global)) walk_global(s, w);
   if (has_part(parts, StateParts::bodies)) {
     walk_bodies(s, w, filter);
-    std::function<bool(BodyID)> keep;
-    if (filter != nullptr) keep = [&](BodyID id) { return filter->save_body(*w.bodies.get(id)); };
+    // A soft body destroyed since the last update is still listed until that update drops it:
+    // it has no state (its Body is gone, which a filter would have been given as a null
+    // reference), and a state holding it could not be restored after the update.
+    const std::function<bool(BodyID)> keep = [&](BodyID id) {
+      const Body* body = w.bodies.get(id);
+      return body != nullptr && (filter == nullptr || filter->save_body(*body));
+    };
     if (s.ok()) w.soft_bodies.visit_state(s, keep);
     // A soft body's Body took the restored pose and placeholder shape's bounds: its vertices'
     // bounds are the ones queries need.
