@@ -32,9 +32,13 @@ MassProperties body_mass_properties(const Shape& shape, std::optional<float> ove
   return mass;
 }
 
+ObjectLayer default_object_layer(MotionType motion_type) {
+  return motion_type == MotionType::Static ? layers::k_non_moving : layers::k_moving;
+}
+
 ObjectLayer BodyCreationSettings::resolved_object_layer() const {
   if (object_layer) return *object_layer;
-  return motion_type == MotionType::Static ? layers::k_non_moving : layers::k_moving;
+  return default_object_layer(motion_type);
 }
 
 MassProperties BodyCreationSettings::mass_properties() const {
