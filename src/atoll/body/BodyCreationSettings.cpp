@@ -94,9 +94,12 @@ Status BodyCreationSettings::validate() const {
       return field_error(field("allowed_dofs"),
                          "a dynamic body must be free along at least one axis, got None");
     if (auto problem = dynamic_shape_problem(*shape, override_mass))
-      // The mass is to blame only when it was given for a shape that has one of its own.
+      // The mass is to blame only when it was given for a shape that has one of its own (and
+      // nothing else wrong).
       return field_error(
-          field(override_mass && shape->mass_properties().mass > 0.0f ? "override_mass" : "shape"),
+          field(override_mass && shape->mass_properties().mass > 0.0f && !triangle_leaf_path(*shape)
+                    ? "override_mass"
+                    : "shape"),
           *problem);
   }
   return Ok{};

@@ -1,5 +1,8 @@
 #include "atoll/body/Validation.h"
 
+#include "atoll/shape/DecoratedShape.h"
+#include "atoll/shape/StaticCompoundShape.h"
+
 namespace atl {
 
 std::string format_quat(const Quat& value) {
@@ -45,6 +48,26 @@ std::optional<Error> check_bounded(std::string_view field, const Vec3& value, fl
   return field_error(field, problem);
 }
 
+std::optional<std::string> triangle_leaf_path(const Shape& shape) {
+  if (shape.type() == ShapeType::Mesh || shape.type() == ShapeType::HeightField)
+    return std::string();
+  if (shape.type() == ShapeType::Decorated) {
+    if (auto path = triangle_leaf_path(*static_cast<const DecoratedShape&>(shape).inner()))
+      return path->empty() ? std::string("inner") : "inner." + *path;
+    return std::nullopt;
+  }
+  if (shape.sub_type() == ShapeSubType::StaticCompound) {
+    const auto& compound = static_cast<const StaticCompoundShape&>(shape);
+    for (uint32_t i = 0; i < compound.num_children(); ++i) {
+      if (auto path = triangle_leaf_path(*compound.child(i).shape)) {
+        const std::string child = "children[" + std::to_string(i) + "]";
+        return path->empty() ? child : child + "." + *path;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> dynamic_shape_problem(const Shape& shape,
                                                  std::optional<float> override_mass) {
   const float shape_mass = shape.mass_properties().mass;
@@ -52,6 +75,14 @@ std::optional<std::string> dynamic_shape_problem(const Shape& shape,
     return std::string("a dynamic body needs a shape with volume; a ") +
            shape_sub_type_name(shape.sub_type()) +
            " has none (triangle meshes and height fields are for static and kinematic bodies)";
+  // Mesh and height field pairs are never collided (CollideShapes.h): such a leaf of a moving
+  // compound fell through a static mesh floor while the compound's other children landed.
+  if (auto path = triangle_leaf_path(shape))
+    return std::string(
+               "a dynamic body's shape must not hold a triangle mesh or height field, "
+               "whose triangles collide with no static mesh or height field, but the ") +
+           shape_sub_type_name(shape.sub_type()) + " holds one at " + *path +
+           " (triangle meshes and height fields are for static and kinematic bodies)";
   if (!is_finite(shape_mass))
     return "the shape's mass overflows float (" + format_float(shape_mass) +
            " kg): the shape is too large";
