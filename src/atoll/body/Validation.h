@@ -45,7 +45,8 @@ std::optional<Error> check_shape_placement(std::string_view field, const Shape& 
 std::optional<std::string> triangle_leaf_path(const Shape& shape);
 /// Why `shape` cannot be a dynamic body's shape (no volume, so no mass to scale; a triangle
 /// mesh or height field inside a compound, whose triangles would pass through static meshes and
-/// height fields; or a mass below k_min_mass), or nothing.
+/// height fields; a mass below k_min_mass; or a moment of inertia whose inverse overflows
+/// float), or nothing.
 std::optional<std::string> dynamic_shape_problem(const Shape& shape,
                                                  std::optional<float> override_mass);
 /// Fails when `value` is not in [0, 1] (NaN included).
