@@ -92,6 +92,9 @@ class Body {
   bool is_dynamic() const { return motion_type_ == MotionType::Dynamic; }
   /// Collision layer.
   ObjectLayer object_layer() const { return object_layer_; }
+  /// Whether the layer is the default of the motion type (BodyCreationSettings left
+  /// object_layer unset and set_object_layer was never called): it then follows the motion type.
+  bool has_default_object_layer() const { return (flags_ & k_flag_default_object_layer) != 0; }
   /// Whether the body is in the simulation (added to the world).
   bool is_added() const { return (flags_ & k_flag_added) != 0; }
   /// Whether the world took the body out of the simulation because its state went non-finite
@@ -182,6 +185,7 @@ class Body {
   static constexpr uint8_t k_flag_quarantined = 1 << 2;
   static constexpr uint8_t k_flag_sensor_detects_static = 1 << 3;
   static constexpr uint8_t k_flag_soft_body = 1 << 4;
+  static constexpr uint8_t k_flag_default_object_layer = 1 << 5;
 
   Body() = default;
   // Copies are made only by the BodyManager's rollback snapshots (a body duplicated by accident

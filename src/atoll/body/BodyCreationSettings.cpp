@@ -32,9 +32,13 @@ MassProperties body_mass_properties(const Shape& shape, std::optional<float> ove
   return mass;
 }
 
+ObjectLayer default_object_layer(MotionType motion_type) {
+  return motion_type == MotionType::Static ? layers::k_non_moving : layers::k_moving;
+}
+
 ObjectLayer BodyCreationSettings::resolved_object_layer() const {
   if (object_layer) return *object_layer;
-  return motion_type == MotionType::Static ? layers::k_non_moving : layers::k_moving;
+  return default_object_layer(motion_type);
 }
 
 MassProperties BodyCreationSettings::mass_properties() const {
@@ -90,9 +94,12 @@ Status BodyCreationSettings::validate() const {
       return field_error(field("allowed_dofs"),
                          "a dynamic body must be free along at least one axis, got None");
     if (auto problem = dynamic_shape_problem(*shape, override_mass))
-      // The mass is to blame only when it was given for a shape that has one of its own.
+      // The mass is to blame only when it was given for a shape that has one of its own (and
+      // nothing else wrong).
       return field_error(
-          field(override_mass && shape->mass_properties().mass > 0.0f ? "override_mass" : "shape"),
+          field(override_mass && shape->mass_properties().mass > 0.0f && !triangle_leaf_path(*shape)
+                    ? "override_mass"
+                    : "shape"),
           *problem);
   }
   return Ok{};

@@ -45,7 +45,8 @@ struct BodyCreationSettings {
   MotionQuality motion_quality = MotionQuality::Discrete;
   /// Collision layer. Unset picks layers::k_non_moving for static bodies and layers::k_moving
   /// otherwise (Jolt's default of layer 0 for every body silently stops dynamic bodies from
-  /// colliding with static geometry in the default layer setup).
+  /// colliding with static geometry in the default layer setup), and the layer then follows
+  /// BodyInterface::set_motion_type until BodyInterface::set_object_layer chooses one.
   std::optional<ObjectLayer> object_layer;
   /// Finer filter than the layer: which bodies of the same layer it collides with (default:
   /// no group, collides with every body its layer allows).
@@ -93,6 +94,10 @@ struct BodyCreationSettings {
   /// The shape's mass properties, scaled to override_mass when set. Requires a shape.
   MassProperties mass_properties() const;
 };
+
+/// The object layer of a body of `motion_type` whose settings leave object_layer unset:
+/// layers::k_non_moving for static bodies, layers::k_moving otherwise.
+ObjectLayer default_object_layer(MotionType motion_type);
 
 /// Mass properties of `shape`, scaled to `override_mass` (> 0) when set.
 MassProperties body_mass_properties(const Shape& shape, std::optional<float> override_mass);

@@ -371,9 +371,26 @@ Status BodyInterface::set_motion_type(BodyID id, MotionType motion_type, Activat
     if (auto problem = dynamic_problem(body, *body.shape()))
       return field_error(arg(call, "motion_type"), *problem);
   }
+  // A layer left to its default follows the motion type, as at creation: a body created static
+  // stayed on layers::k_non_moving when made dynamic, which does not collide with the static
+  // layer, and fell through the floor.
+  const ObjectLayer old_layer = body.object_layer();
+  const ObjectLayer new_layer =
+      body.has_default_object_layer() ? default_object_layer(motion_type) : old_layer;
+  if (new_layer != old_layer && listener_ != nullptr) {
+    if (Status checked = listener_->check_object_layer(new_layer); !checked)
+      return field_error(arg(call, "motion_type"),
+                         std::string("the body's object layer is the default one, which follows "
+                                     "the motion type, but the default layer of a ") +
+                             motion_type_name(motion_type) + " body: " + checked.error().message() +
+                             " (choose a layer with set_object_layer first)");
+  }
   const MotionType old_type = body.motion_type();
   manager_.set_motion_type(body, motion_type);
+  if (new_layer != old_layer) manager_.set_default_object_layer(body, new_layer);
   activate_if_added(body, activation);
+  if (listener_ != nullptr && body.is_added() && new_layer != old_layer)
+    listener_->on_layer_changed(body, old_layer);
   if (listener_ != nullptr && body.is_added() && old_type != motion_type)
     listener_->on_motion_type_changed(body, old_type);
   return Ok{};
@@ -464,8 +481,9 @@ Status BodyInterface::set_object_layer(BodyID id, ObjectLayer layer) {
   if (Status checked = check_object_layer(layer, call); !checked) return checked;
   Body& body = **found;
   const ObjectLayer old_layer = body.object_layer();
-  if (old_layer == layer) return Ok{};
+  // Also when the layer stays: it is chosen now, and no longer follows the motion type.
   manager_.set_object_layer(body, layer);
+  if (old_layer == layer) return Ok{};
   if (listener_ != nullptr && body.is_added()) listener_->on_layer_changed(body, old_layer);
   return Ok{};
 }

@@ -114,7 +114,10 @@ class BodyInterface {
 
   Result<MotionType> motion_type(BodyID id) const;
   /// Changes the motion type. A body becoming dynamic needs a shape with mass (or an override
-  /// mass) and a free DOF; one becoming static stops and is deactivated.
+  /// mass) and a free DOF; one becoming static stops and is deactivated. A body whose object
+  /// layer is the default (BodyCreationSettings::object_layer unset, set_object_layer never
+  /// called) moves to the new type's default layer, as at creation (a layer the world's
+  /// broadphase_layers does not map is refused, and nothing changes).
   Status set_motion_type(BodyID id, MotionType motion_type,
                          Activation activation = Activation::Activate);
   Result<MotionQuality> motion_quality(BodyID id) const;
@@ -131,7 +134,7 @@ class BodyInterface {
   /// Sets the restitution, in [0, 1].
   Status set_restitution(BodyID id, float restitution);
   Result<ObjectLayer> object_layer(BodyID id) const;
-  /// Moves the body to another collision layer.
+  /// Moves the body to another collision layer (chosen: it no longer follows the motion type).
   Status set_object_layer(BodyID id, ObjectLayer layer);
   /// Collision group (finer than the layer; default: none).
   Result<CollisionGroup> collision_group(BodyID id) const;

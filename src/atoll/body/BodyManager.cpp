@@ -40,6 +40,7 @@ Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
   body.torsional_friction_ = settings.torsional_friction;
   body.override_mass_ = settings.override_mass.value_or(0.0f);
   body.user_data_ = settings.user_data;
+  body.set_flag(Body::k_flag_default_object_layer, !settings.object_layer.has_value());
   body.set_sensor(settings.is_sensor);
   collision_groups_[index] = settings.collision_group;
   body.set_sensor_detects_static(settings.sensor_detects_static);

@@ -182,8 +182,14 @@ class BodyManager {
   /// with the new shape's. Recomputes mass and inertia (scaled to the override mass, if any)
   /// and the world bounds.
   void set_shape(Body& body, Ref<const Shape> shape);
-  /// Sets the object layer.
-  void set_object_layer(Body& body, ObjectLayer layer) { body.object_layer_ = layer; }
+  /// Sets the object layer, chosen: it no longer follows the motion type.
+  void set_object_layer(Body& body, ObjectLayer layer) {
+    body.object_layer_ = layer;
+    body.set_flag(Body::k_flag_default_object_layer, false);
+  }
+  /// Moves a body whose layer is the default of its motion type (has_default_object_layer) to
+  /// `layer`, the default of its new motion type; the layer keeps following the motion type.
+  void set_default_object_layer(Body& body, ObjectLayer layer) { body.object_layer_ = layer; }
   /// The collision group of the body in slot `index` (a live body).
   const CollisionGroup& collision_group(uint32_t index) const { return collision_groups_[index]; }
   /// Sets the collision group.

@@ -39,8 +39,14 @@ std::optional<Error> check_bounded(std::string_view field, const Vec3& value, fl
 /// ±k_max_position of the origin. Body creation and set_shape share it.
 std::optional<Error> check_shape_placement(std::string_view field, const Shape& shape,
                                            const Mat44& transform);
-/// Why `shape` cannot be a dynamic body's shape (no volume, so no mass to scale; or a mass
-/// below k_min_mass), or nothing.
+/// Where a triangle mesh or height field sits in `shape`: "" for the shape itself, else the
+/// path through compounds and decorators ("children[1]", "inner.children[0].inner"); nothing
+/// when it holds none.
+std::optional<std::string> triangle_leaf_path(const Shape& shape);
+/// Why `shape` cannot be a dynamic body's shape (no volume, so no mass to scale; a triangle
+/// mesh or height field inside a compound, whose triangles would pass through static meshes and
+/// height fields; a mass below k_min_mass; or a moment of inertia whose inverse overflows
+/// float), or nothing.
 std::optional<std::string> dynamic_shape_problem(const Shape& shape,
                                                  std::optional<float> override_mass);
 /// Fails when `value` is not in [0, 1] (NaN included).

@@ -1,9 +1,11 @@
 #include "atoll/world/WorldQuery.h"
 
 #include "atoll/collision/narrowphase/CollideShapes.h"
+#include "atoll/collision/narrowphase/ShapeInstance.h"
 #include "atoll/collision/narrowphase/ShapeQueries.h"
 #include "atoll/core/QuickSort.h"
 #include "atoll/shape/SphereShape.h"
+#include "atoll/shape/Validation.h"
 
 namespace atl {
 
@@ -15,6 +17,14 @@ const ObjectLayerFilter& layers_of(const QueryFilter& filter) {
 }
 
 bool by_id(BodyID a, BodyID b) { return a.value() < b.value(); }
+
+// The query's bounds, which the broadphase is asked for: an error naming `field` (the input
+// that placed them) when they overflow float.
+std::optional<Error> check_query_bounds(std::string_view field, const AABox& bounds) {
+  if (bounds.min.is_finite() && bounds.max.is_finite()) return std::nullopt;
+  return field_error(field, "the shape's bounds there overflow float, got " +
+                                format_vec3(bounds.min) + " to " + format_vec3(bounds.max));
+}
 
 }  // namespace
 
@@ -103,10 +113,13 @@ Result<std::vector<BodyID>> WorldQuery::collide_aabox(const AABox& box,
 Result<std::vector<ShapeHit>> WorldQuery::collide_shape(const Shape& shape, const Mat44& transform,
                                                         const CollideShapeSettings& settings,
                                                         const QueryFilter& filter) const {
+  // Every input is checked here, not only when a body is near: a scaled transform was refused
+  // next to a body and accepted in empty space.
   if (Status ok = settings.validate(); !ok)
     return Error("WorldQuery::collide_shape: " + std::string(ok.error().message()));
-  if (!transform.is_finite()) return Error("WorldQuery::collide_shape: transform: must be finite");
+  if (auto e = check_rigid_transform("WorldQuery::collide_shape: transform", transform)) return *e;
   const AABox bounds = shape.world_bounds(transform).expanded(settings.max_separation_distance);
+  if (auto e = check_query_bounds("WorldQuery::collide_shape: transform", bounds)) return *e;
   Result<std::vector<BodyID>> candidates = collide_aabox(bounds, filter);
   if (!candidates) return candidates.error();
   std::vector<ShapeHit> hits;
@@ -142,11 +155,16 @@ Result<std::optional<ShapeCastHit>> WorldQuery::cast_shape(const Shape& shape, c
                                                            const Vec3& displacement,
                                                            const ShapeCastSettings& settings,
                                                            const QueryFilter& filter) const {
-  if (!start.is_finite() || !displacement.is_finite())
-    return Error("WorldQuery::cast_shape: start and displacement: must be finite");
+  // Every input is checked here, not only when a body is near (as collide_shape).
+  if (Status ok = settings.validate(); !ok)
+    return Error("WorldQuery::cast_shape: " + std::string(ok.error().message()));
+  if (auto e = check_rigid_transform("WorldQuery::cast_shape: start", start)) return *e;
+  if (auto e = check_finite("WorldQuery::cast_shape: displacement", displacement)) return *e;
   // Candidates: bodies overlapping the swept bounds.
   AABox swept = shape.world_bounds(start);
+  if (auto e = check_query_bounds("WorldQuery::cast_shape: start", swept)) return *e;
   swept.encapsulate(swept.translated(displacement));
+  if (auto e = check_query_bounds("WorldQuery::cast_shape: displacement", swept)) return *e;
   Result<std::vector<BodyID>> candidates = collide_aabox(swept, filter);
   if (!candidates) return candidates.error();
   std::optional<ShapeCastHit> best;

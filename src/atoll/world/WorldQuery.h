@@ -71,12 +71,16 @@ class WorldQuery {
   /// Bodies whose world bounds overlap `box`, by body ID.
   Result<std::vector<BodyID>> collide_aabox(const AABox& box, const QueryFilter& filter = {}) const;
   /// Manifolds of `shape` placed at `transform` against every body it touches or comes within
-  /// settings.max_separation_distance of, by body ID.
+  /// settings.max_separation_distance of, by body ID. Error (whatever bodies are near) for
+  /// invalid settings, a transform that is not a finite rotation and translation, or bounds
+  /// there that overflow float.
   Result<std::vector<ShapeHit>> collide_shape(const Shape& shape, const Mat44& transform,
                                               const CollideShapeSettings& settings = {},
                                               const QueryFilter& filter = {}) const;
   /// The first body hit when `shape` sweeps from `start` along `displacement` (m); a hit at
-  /// exactly the end of the displacement counts.
+  /// exactly the end of the displacement counts. Error (whatever bodies are near) for invalid
+  /// settings, a start that is not a finite rotation and translation, a non-finite
+  /// displacement, or swept bounds that overflow float.
   Result<std::optional<ShapeCastHit>> cast_shape(const Shape& shape, const Mat44& start,
                                                  const Vec3& displacement,
                                                  const ShapeCastSettings& settings = {},

@@ -21,9 +21,15 @@ Error node_error(uint32_t node, const char* problem) {
 }  // namespace
 
 AABox DynamicTree::fatten(const AABox& tight_box, const Vec3& displacement, float margin) {
+  // Saturated at the largest float: a body whose finite bounds lie near it (one flying at
+  // 1e38 m/s after move_kinematic with a tiny dt, or with a huge max_linear_velocity) got an
+  // infinite fat box, which update_many's move asserted on, ending the process. Its position
+  // overflows a step later and it is quarantined then.
+  const Vec3 lowest = Vec3::replicate(-k_float_max), highest = Vec3::replicate(k_float_max);
   const AABox grown = tight_box.expanded(margin);
-  return AABox(grown.min + Vec3::min(displacement, Vec3::zero()),
-               grown.max + Vec3::max(displacement, Vec3::zero()));
+  return AABox(
+      Vec3::max(Vec3::max(grown.min, lowest) + Vec3::min(displacement, Vec3::zero()), lowest),
+      Vec3::min(Vec3::min(grown.max, highest) + Vec3::max(displacement, Vec3::zero()), highest));
 }
 
 Error DynamicTree::box_error(const AABox& box, std::string_view field) {

@@ -31,7 +31,8 @@ class DynamicTree {
   static constexpr uint32_t k_null_node = 0xffffffffu;
 
   /// The fat box for an object with `tight_box` that moves by `displacement` (m) next: grown by
-  /// `margin` (m) on every side, then stretched toward the displacement.
+  /// `margin` (m) on every side, then stretched toward the displacement; finite for any finite
+  /// input (saturated at ±k_float_max).
   static AABox fatten(const AABox& tight_box, const Vec3& displacement, float margin);
   /// True when `box` is finite with min ≤ max.
   static bool is_valid_box(const AABox& box) {
