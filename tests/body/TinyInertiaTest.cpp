@@ -61,7 +61,7 @@ TEST(TinyInertia, SetMotionTypeAndSetShapeRefuseItAndChangeNothing) {
   EXPECT_TRUE(contains(shaped.error().message(),
                        std::string("BodyInterface::set_shape: shape: ") + k_problem))
       << shaped.error().message();
-  EXPECT_EQ(bodies.shape(dynamic).value(), cube);
+  EXPECT_EQ(bodies.shape(dynamic).value().get(), cube.get());
 }
 
 TEST(TinyInertia, ASmallBodyWhoseInverseInertiaFitsIsAccepted) {
