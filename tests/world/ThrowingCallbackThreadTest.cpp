@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <stdexcept>
@@ -104,6 +105,12 @@ class ThrowingListener final : public ContactListener {
   unsigned callbacks_;
 };
 
+// Each case runs inline and on a pool of two workers.
+struct InlineAndPool {
+  std::unique_ptr<ThreadPool> pool = ThreadPool::create(2).value();
+  std::array<JobSystem*, 2> jobs() const { return {nullptr, pool.get()}; }
+};
+
 // The twin that never throws, stepped `steps` times on `jobs`.
 uint64_t twin_hash(JobSystem* jobs, int steps) {
   ThrowingFilter filter;
@@ -141,12 +148,11 @@ TEST(ThrowingCallback, AFiltersExceptionOnAWorkerLeavesUpdateAndASnapshotRestore
 }
 
 TEST(ThrowingCallback, AListenersExceptionLeavesUpdateAndASnapshotRestoresTheWorld) {
-  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
-  ASSERT_TRUE(pool.ok());
+  const InlineAndPool systems;
   using L = ThrowingListener;
   // The same bits on any job system: one twin for every case.
   const uint64_t twin = twin_hash(nullptr, 10);
-  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())})
+  for (JobSystem* jobs : systems.jobs())
     for (const L::Callback where : {L::validate, L::added, L::persisted, L::events}) {
       const std::string label = std::string(jobs == nullptr ? "inline" : "pool") + ", callback " +
                                 std::to_string(static_cast<int>(where));
@@ -272,9 +278,8 @@ struct WakeScene {
 // leave the marks on, and a restored world whose stack slept then never woke it: the ball came
 // to rest on a stack that stayed asleep.
 TEST(ThrowingCallback, AThrowInTheNarrowPhaseLeavesNoMarkThatKeepsARestoredBodyAsleep) {
-  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
-  ASSERT_TRUE(pool.ok());
-  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())}) {
+  const InlineAndPool systems;
+  for (JobSystem* jobs : systems.jobs()) {
     SCOPED_TRACE(jobs == nullptr ? "inline" : "pool");
     constexpr int k_steps = 150;
     WakeScene twin;
@@ -337,9 +342,8 @@ struct CcdScene {
 };
 
 TEST(ThrowingCallback, AThrowFromACcdHitLeavesUpdateAndASnapshotRestoresTheWorld) {
-  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
-  ASSERT_TRUE(pool.ok());
-  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())}) {
+  const InlineAndPool systems;
+  for (JobSystem* jobs : systems.jobs()) {
     SCOPED_TRACE(jobs == nullptr ? "inline" : "pool");
     CcdScene twin;
     uint32_t twin_hits = 0;
@@ -429,9 +433,8 @@ struct ClothScene {
 // The soft-body stage keeps no mark of its own that a snapshot misses: a throw from it, and the
 // snapshot taken before, give the bits of a world that never threw.
 TEST(ThrowingCallback, AThrowInTheSoftBodyStageLeavesUpdateAndASnapshotRestoresTheWorld) {
-  Result<std::unique_ptr<ThreadPool>> pool = ThreadPool::create(2);
-  ASSERT_TRUE(pool.ok());
-  for (JobSystem* jobs : {static_cast<JobSystem*>(nullptr), static_cast<JobSystem*>(pool->get())}) {
+  const InlineAndPool systems;
+  for (JobSystem* jobs : systems.jobs()) {
     SCOPED_TRACE(jobs == nullptr ? "inline" : "pool");
     // The twin counts the filter's calls in step 20.
     ClothScene twin;

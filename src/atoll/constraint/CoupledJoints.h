@@ -13,6 +13,17 @@
 
 namespace atl {
 
+/// True when both coupled joints' readings follow their bodies (the joints enabled and in a
+/// world); else suspends both, so that they count again from what they read once both do (a
+/// joint not solved keeps its last reading, and correcting towards it would hold the bodies).
+template <class ReadingA, class ReadingB>
+bool follow_both(ReadingA& a, ReadingB& b) {
+  if (a.follows_bodies() && b.follows_bodies()) return true;
+  a.suspend();
+  b.suspend();
+  return false;
+}
+
 /// The turn (rad) of one body of a HingeConstraint about a given axis of that body, unwrapped
 /// across ±π: HingeConstraint::current_angle() is in (−π, π], this one keeps counting turns, so
 /// a gear of a non-integer ratio is corrected towards the right angle after any number of turns.

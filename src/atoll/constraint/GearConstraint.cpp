@@ -89,11 +89,7 @@ void GearConstraint::read_hinges() {
 
 bool GearConstraint::follow_hinges() {
   if (hinge1_.constraint() == nullptr) return false;
-  if (hinge1_.follows_bodies() && hinge2_.follows_bodies()) return true;
-  // A hinge that is not solved (disabled, broken, removed) keeps its last angle: correcting
-  // towards it would hold the gears still. Counted again from the angles found when both are.
-  hinge1_.suspend();
-  hinge2_.suspend();
+  if (follow_both(hinge1_, hinge2_)) return true;
   angle_error_ = 0.0f;
   return false;
 }

@@ -76,10 +76,7 @@ void RackAndPinionConstraint::read_joints() {
 
 bool RackAndPinionConstraint::follow_joints() {
   if (hinge_.constraint() == nullptr) return false;
-  if (hinge_.follows_bodies() && slider_.follows_bodies()) return true;
-  // As GearConstraint::follow_hinges: a joint that is not solved keeps its last reading.
-  hinge_.suspend();
-  slider_.suspend();
+  if (follow_both(hinge_, slider_)) return true;
   error_ = 0.0f;
   return false;
 }
