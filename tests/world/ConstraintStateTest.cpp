@@ -11,11 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +35,7 @@
 #include "atoll/constraint/SixDOFConstraint.h"
 #include "atoll/constraint/SliderConstraint.h"
 #include "atoll/constraint/SwingTwistConstraint.h"
+#include "atoll/state/StateRecorder.h"
 #include "laws/LawFixture.h"
 
 namespace atl {
@@ -777,6 +780,99 @@ TEST(ConstraintState, RestoringAnInvalidSettingOrTargetFails) {
                                              " path_fraction: saved 7.000000, not in [0, " +
                                              std::to_string(path.path().max_fraction()) + "]");
   EXPECT_EQ(path.path_fraction(), fraction);
+}
+
+// The field a component belongs to: "point_lambda" for "point_lambda.x", "motor_state" for
+// "motor_state[4]".
+std::string field_of(const std::string& component) {
+  const size_t end = component.find_first_of(".[");
+  return end == std::string::npos ? component : component.substr(0, end);
+}
+
+// Every number a constraint walks is one a step leaves finite. Saved as NaN or ∞ (a hand-made
+// or damaged state: a checksum proves only that the bytes are the ones written), each float of
+// every type's walk is refused with its field named, and no non-finite number gets into the
+// constraint (an accumulated impulse used to be taken as it was, and the next warm start put
+// the NaN into both bodies). Only a slider's limits may be infinite (no limit on that side).
+TEST(ConstraintState, EveryWalkedNumberSavedNonFiniteIsRefusedByName) {
+  const float k_bad[] = {std::numeric_limits<float>::quiet_NaN(),
+                         std::numeric_limits<float>::infinity()};
+  for (const TypeCase& t : k_types) {
+    SCOPED_TRACE(t.name);
+    Rig r;
+    t.make(r);
+    ASSERT_NE(r.constraint, nullptr);
+    r.step(10);
+    const Saved good = save(*r.world);
+    size_t floats = 0;
+    for (size_t i = 0; i < good.words.size(); ++i) {
+      if (good.kinds[i] != Saved::Kind::floating) continue;
+      ++floats;
+      for (const float bad_value : k_bad) {
+        SCOPED_TRACE(good.names[i] + " = " + float_text(bad_value));
+        Saved bad = good;
+        std::memcpy(&bad.words[i], &bad_value, sizeof(float));
+        const std::string error = restore(*r.world, bad);
+        const std::string field = field_of(good.names[i]);
+        if (error.empty()) {
+          // A slider's limits may be unbounded: what the setter takes is no error.
+          EXPECT_TRUE(std::isinf(bad_value) && (field == "limits_min" || field == "limits_max"))
+              << "taken";
+          ASSERT_EQ(restore(*r.world, good), "");
+          continue;
+        }
+        EXPECT_EQ(error.rfind("constraint ", 0), 0u) << error;
+        EXPECT_NE(error.find(field), std::string::npos) << error;
+        const Saved now = save(*r.world);
+        for (size_t k = 0; k < now.words.size(); ++k) {
+          if (now.kinds[k] != Saved::Kind::floating) continue;
+          float value = 0.0f;
+          std::memcpy(&value, &now.words[k], sizeof value);
+          EXPECT_TRUE(std::isfinite(value)) << now.names[k] << " took " << float_text(value);
+        }
+        ASSERT_EQ(restore(*r.world, good), "");
+      }
+    }
+    EXPECT_GT(floats, 0u);
+  }
+}
+
+// The same through the world's own saved state: a NaN impulse in the bytes (the checksum made
+// again, as a hand-made file would have it) is refused by name, and the world is as it was.
+TEST(ConstraintState, AWorldStateWithANonFiniteImpulseIsRefusedAndChangesNothing) {
+  Rig r;
+  make_hinge(r);
+  r.step(10);
+  auto& hinge = static_cast<HingeConstraint&>(*r.constraint);
+  StateRecorder saved;
+  ASSERT_TRUE(r.world->system().save_state(saved).ok());
+  // The bytes of the hinge's first accumulated impulse, found once in the saved state.
+  const Saved walked = save_one(hinge);
+  const uint32_t lambda = walked.words[word_index(walked, "point_lambda.x")];
+  ASSERT_NE(lambda << 1, 0u) << "the impulse is 0";
+  std::vector<uint8_t> bytes = saved.data();
+  uint8_t pattern[4];
+  std::memcpy(pattern, &lambda, sizeof pattern);
+  const auto at = std::search(bytes.begin(), bytes.end(), pattern, pattern + 4);
+  ASSERT_NE(at, bytes.end());
+  ASSERT_EQ(std::search(at + 1, bytes.end(), pattern, pattern + 4), bytes.end())
+      << "the impulse's bytes are found twice";
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(&*at, &nan, sizeof nan);
+  StateRecorder bad;
+  bad.set_data(bytes);
+  bad.finish_save();
+
+  r.step(2);
+  StateRecorder before;
+  ASSERT_TRUE(r.world->system().save_state(before).ok());
+  const Status refused = r.world->system().restore_state(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message(), "state: constraint " + std::to_string(hinge.index()) +
+                                           " point_lambda.x: saved nan, must be finite");
+  before.set_validating(true);
+  const Status same = r.world->system().restore_state(before);
+  EXPECT_TRUE(same.ok()) << same.error().message();
 }
 
 }  // namespace constraint_state_test

@@ -146,28 +146,6 @@ void visit_motor_states(StateStream& s, const char* name, MotorState* states, ui
   for (uint32_t i = 0; i < count; ++i) states[i] = static_cast<MotorState>(values[i]);
 }
 
-void visit_finite(StateStream& s, const char* name, float& value) {
-  float v = value;
-  s.floats(name, &v, 1);
-  if (!s.restoring() || !s.ok()) return;
-  if (!std::isfinite(v)) {
-    s.fail(std::string(name) + ": saved " + std::to_string(v) + ", must be finite");
-    return;
-  }
-  value = v;
-}
-
-void visit_finite(StateStream& s, const char* name, Vec3& value) {
-  Vec3 v = value;
-  visit_state(s, name, v);
-  if (!s.restoring() || !s.ok()) return;
-  if (!v.is_finite()) {
-    s.fail(std::string(name) + ": saved a vector that is not finite");
-    return;
-  }
-  value = v;
-}
-
 void visit_rotation(StateStream& s, const char* name, Quat& value) {
   Quat q = value;
   visit_state(s, name, q);

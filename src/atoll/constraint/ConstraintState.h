@@ -1,9 +1,10 @@
 #pragma once
 // Helpers for the constraint types' visit_type_state (Constraint::visit_state): the fields a
-// user sets at run time — motor states, targets, limits — which, unlike the solver parts'
-// accumulated impulses, have rules a saved state must keep. Restoring a value that breaks them
-// (a saved state corrupted, or not from this world) fails the stream with a message naming the
-// field and leaves the field as it was.
+// user sets at run time — motor states, targets, limits — which have rules a saved state must
+// keep beyond the one every walked number keeps (finite: visit_finite in math/MathState.h, which
+// the solver parts' accumulated impulses use too). Restoring a value that breaks them (a saved
+// state corrupted, or not from this world) fails the stream with a message naming the field and
+// leaves the field as it was.
 
 #include <array>
 #include <cstddef>
@@ -22,12 +23,6 @@ namespace atl {
 /// state (0 … 3)") and leaves all `count` alone.
 void visit_motor_states(StateStream& s, const char* name, MotorState* states, uint32_t count);
 
-/// A number that must be finite (a motor target the user sets, a direction a constraint keeps):
-/// walked as `name`. Restoring a value that is not finite fails the stream and leaves `value`
-/// alone.
-void visit_finite(StateStream& s, const char* name, float& value);
-/// As above, three floats.
-void visit_finite(StateStream& s, const char* name, Vec3& value);
 /// A rotation (a motor's target orientation; a unit quaternion): restoring one that is not
 /// finite or whose length is not 1 within 10⁻³ fails the stream and leaves `value` alone.
 void visit_rotation(StateStream& s, const char* name, Quat& value);

@@ -133,14 +133,14 @@ float SliderPositionReading::update() {
 
 void HingeAngleReading::visit_state(StateStream& s, const char* name) {
   const std::string prefix(name);
-  atl::visit_state(s, (prefix + "_last_angle").c_str(), last_);
-  atl::visit_state(s, (prefix + "_turn").c_str(), angle_);
+  visit_finite(s, (prefix + "_last_angle").c_str(), last_);
+  visit_finite(s, (prefix + "_turn").c_str(), angle_);
 }
 
 void SliderPositionReading::visit_state(StateStream& s, const char* name) {
   const std::string prefix(name);
-  atl::visit_state(s, (prefix + "_start").c_str(), start_);
-  atl::visit_state(s, (prefix + "_travel").c_str(), position_);
+  visit_finite(s, (prefix + "_start").c_str(), start_);
+  visit_finite(s, (prefix + "_travel").c_str(), position_);
 }
 
 }  // namespace atl

@@ -224,7 +224,7 @@ void HingeConstraint::visit_type_state(StateStream& s) {
   visit_motor_states(s, "motor_state", &motor_state_, 1);
   visit_finite(s, "target_angular_velocity", target_angular_velocity_);
   visit_finite(s, "target_angle", target_angle_);
-  atl::visit_state(s, "current_angle", angle_);
+  visit_finite(s, "current_angle", angle_);
   point_.visit_state(s, "point_lambda");
   rotation_.visit_state(s, "rotation_lambda");
   limits_.visit_state(s, "limits_lambda");

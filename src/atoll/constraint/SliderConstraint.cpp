@@ -207,7 +207,7 @@ void SliderConstraint::visit_type_state(StateStream& s) {
   visit_motor_states(s, "motor_state", &motor_state_, 1);
   visit_finite(s, "target_velocity", target_velocity_);
   visit_finite(s, "target_position", target_position_);
-  atl::visit_state(s, "current_position", position_);
+  visit_finite(s, "current_position", position_);
   position_rows_.visit_state(s, "position_lambda");
   rotation_.visit_state(s, "rotation_lambda");
   limits_.visit_state(s, "limits_lambda");

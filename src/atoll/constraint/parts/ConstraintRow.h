@@ -112,7 +112,7 @@ class ConstraintRow {
   float total_lambda() const { return total_lambda_; }
   void set_total_lambda(float lambda) { total_lambda_ = lambda; }
   /// Walks the accumulated impulse as `name` (one float; core/StateStream.h).
-  void visit_state(StateStream& s, const char* name) { s.floats(name, &total_lambda_, 1); }
+  void visit_state(StateStream& s, const char* name) { visit_finite(s, name, total_lambda_); }
   /// Scales the accumulated impulse by `ratio` (warm start) and returns it.
   float warm_start(float ratio) { return total_lambda_ *= ratio; }
 

@@ -122,7 +122,9 @@ class DualAxisConstraintPart {
   const Lambda& total_lambda() const { return total_lambda_; }
   void set_total_lambda(const Lambda& lambda) { total_lambda_ = lambda; }
   /// Walks the two rows' accumulated impulses as `name` (two floats; core/StateStream.h).
-  void visit_state(StateStream& s, const char* name) { s.floats(name, total_lambda_.data(), 2); }
+  void visit_state(StateStream& s, const char* name) {
+    visit_finite(s, name, total_lambda_.data(), 2);
+  }
 
  private:
   Vec3 r1_;

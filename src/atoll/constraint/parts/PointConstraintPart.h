@@ -94,7 +94,7 @@ class PointConstraintPart {
   const Vec3& total_lambda() const { return total_lambda_; }
   void set_total_lambda(const Vec3& lambda) { total_lambda_ = lambda; }
   /// Walks the accumulated impulse as `name` (three floats; core/StateStream.h).
-  void visit_state(StateStream& s, const char* name) { atl::visit_state(s, name, total_lambda_); }
+  void visit_state(StateStream& s, const char* name) { visit_finite(s, name, total_lambda_); }
 
  private:
   Vec3 r1_;
