@@ -523,6 +523,16 @@ void SceneParser::parse_generator(const Json& generator, const std::string& path
                    " bodies in all, this one would bring them to " +
                    std::to_string(generated_bodies_ + planned));
   generated_bodies_ += planned;
+  // A wave mesh's triangles take about 190 bytes each to build and run (1000 × 1000 cells, two
+  // million triangles: 370 MB), so all wave meshes together are bounded as well.
+  if (type == GeneratorType::WaveMesh) {
+    const int64_t triangles = 2 * cells * cells;
+    if (generated_triangles_ + triangles > k_max_generated_triangles)
+      fail(path, "the wave meshes make at most " + std::to_string(k_max_generated_triangles) +
+                     " triangles in all, this one would bring them to " +
+                     std::to_string(generated_triangles_ + triangles));
+    generated_triangles_ += triangles;
+  }
   if (type == GeneratorType::Chain || type == GeneratorType::Ragdoll || constraint != nullptr) {
     // The links of a chain and the parts of a ragdoll do not collide with each other: a
     // collision group of their own (the next after every group used so far) unless given.

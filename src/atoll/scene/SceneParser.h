@@ -28,6 +28,12 @@ class SceneParser {
   /// Most bodies one generator makes, and all of a scene's generators together: a few bytes of
   /// JSON must not allocate gigabytes (a million bodies take about 1 GB to run).
   static constexpr int64_t k_max_generated_bodies = 1000000;
+  /// Most triangles all of a scene's wave meshes make together (one of 1000 × 1000 cells).
+  static constexpr int64_t k_max_generated_triangles = 2000000;
+  /// Most vertices all of a scene's soft bodies hold together: a rope of a million segments or
+  /// a cloth of 4096 × 4096 is a few bytes of JSON, and a million vertices take about 0.5 GB
+  /// and 11 s to build and step once.
+  static constexpr int64_t k_max_soft_body_vertices = 1000000;
 
   /// Parses into `scene`, whose existing shapes and bodies are visible to what is parsed.
   explicit SceneParser(SceneDescription& scene);
@@ -60,6 +66,9 @@ class SceneParser {
   /// whole key, for errors.
   void set_constraint_field(const std::string& name, const std::string& field, const Json& value,
                             const std::string& path);
+  /// Counts a soft body's vertices (`after`, replacing `before` of its old self) into the
+  /// scene's, failing at `path` past k_max_soft_body_vertices.
+  void add_soft_body_vertices(int64_t before, int64_t after, const std::string& path);
   /// One soft body object of "soft_bodies" (scene/SoftBodyFields.cpp).
   void parse_soft_body(const Json& object, const std::string& path);
   /// --set soft_bodies.NAME.FIELD; `path` is the whole key, for errors.
@@ -109,6 +118,10 @@ class SceneParser {
   SceneDescription& scene_;
   // Bodies made by the generators so far (at most k_max_generated_bodies).
   int64_t generated_bodies_ = 0;
+  // Triangles made by the wave meshes so far (at most k_max_generated_triangles).
+  int64_t generated_triangles_ = 0;
+  // Vertices of the scene's soft bodies (at most k_max_soft_body_vertices).
+  int64_t soft_body_vertices_ = 0;
   // Body names → index into scene_.bodies, for duplicate checks and look-ups.
   std::map<std::string, size_t, std::less<>> body_index_;
   // Constraint names → index into scene_.constraints, for duplicate checks and look-ups.

@@ -11,6 +11,7 @@
 #include "atoll/scene/FieldTable.h"
 #include "atoll/scene/PhysicsSettingFields.h"
 #include "atoll/scene/SceneParser.h"
+#include "atoll/scene/SceneSoftBodies.h"
 
 namespace atl {
 
@@ -68,6 +69,8 @@ SceneParser::SceneParser(SceneDescription& scene) : scene_(scene) {
   for (size_t i = 0; i < scene_.bodies.size(); ++i) body_index_.emplace(scene_.bodies[i].name, i);
   for (size_t i = 0; i < scene_.constraints.size(); ++i)
     constraint_index_.emplace(scene_.constraints[i].name, i);
+  for (const SoftBodyDesc& soft_body : scene_.soft_bodies)
+    soft_body_vertices_ += scene_soft_body_vertices(soft_body);
 }
 
 ConstraintDesc* SceneParser::find_constraint(std::string_view name) const {

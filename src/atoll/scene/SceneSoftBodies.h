@@ -3,6 +3,7 @@
 // builder uses it, and the reader has already run it on every soft body it returns, so that a
 // soft body the engine would refuse is refused at the key of the file that caused it.
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,10 @@ struct SceneSoftBody {
 /// Builds `desc`; error "soft_bodies.NAME.KEY: problem" (never for a soft body of a scene the
 /// reader returned).
 Result<SceneSoftBody> build_scene_soft_body(const SoftBodyDesc& desc);
+
+/// The vertices `desc` makes (a rope's segments + 1, a cloth's resolution x × z, …), counted
+/// without making them.
+int64_t scene_soft_body_vertices(const SoftBodyDesc& desc);
 
 /// Scene-file name of the soft body's type ("rope", "cloth", "pressure_ball", "mesh").
 const char* scene_soft_body_type_name(const SoftBodyDesc& desc);

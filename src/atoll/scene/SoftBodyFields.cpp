@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "atoll/scene/FieldTable.h"
 #include "atoll/scene/SceneParser.h"
@@ -392,6 +393,24 @@ Result<SceneSoftBody> build_scene_soft_body(const SoftBodyDesc& desc) {
   }
 }
 
+int64_t scene_soft_body_vertices(const SoftBodyDesc& desc) {
+  return std::visit(
+      [](const auto& t) -> int64_t {
+        using T = std::decay_t<decltype(t)>;
+        if constexpr (std::is_same_v<T, SoftRopeDesc>) {
+          return int64_t{t.segments} + 1;
+        } else if constexpr (std::is_same_v<T, SoftClothDesc>) {
+          return int64_t{t.resolution[0]} * t.resolution[1];
+        } else if constexpr (std::is_same_v<T, SoftPressureBallDesc>) {
+          // An icosahedron subdivided s times: 10 · 4^s + 2.
+          return 10 * (int64_t{1} << (2 * t.subdivisions)) + 2;
+        } else {
+          return static_cast<int64_t>(t.vertices.size());
+        }
+      },
+      desc.type);
+}
+
 const char* scene_soft_body_type_name(const SoftBodyDesc& desc) {
   return fields::SoftBodyTypeNames::names[desc.type.index()].first;
 }
@@ -425,6 +444,14 @@ Json write_soft_body(const SoftBodyDesc& desc) {
 
 }  // namespace fields
 
+void SceneParser::add_soft_body_vertices(int64_t before, int64_t after, const std::string& path) {
+  const int64_t total = soft_body_vertices_ - before + after;
+  if (total > k_max_soft_body_vertices)
+    fail(path, "the soft bodies hold at most " + std::to_string(k_max_soft_body_vertices) +
+                   " vertices in all, this one would bring them to " + std::to_string(total));
+  soft_body_vertices_ = total;
+}
+
 void SceneParser::parse_soft_body(const Json& object, const std::string& path) {
   expect_object(object, path);
   SoftBodyDesc desc;
@@ -457,6 +484,7 @@ void SceneParser::parse_soft_body(const Json& object, const std::string& path) {
   fields::check_type(desc, object, path);
   if (scene_.find_soft_body(desc.name) != nullptr)
     fail(member_path(path, "name"), "duplicate soft body name " + quote(desc.name));
+  add_soft_body_vertices(0, scene_soft_body_vertices(desc), path);
   build_soft_body_at(desc, path);  // refuses what the engine would refuse, at its key
   scene_.soft_bodies.push_back(std::move(desc));
 }
@@ -467,6 +495,7 @@ void SceneParser::set_soft_body_field(const std::string& name, const std::string
   if (desc == nullptr) fail(path, "unknown soft body " + quote(name));
   if (field == "name" || field == "type")
     fail(path, "a soft body's " + field + " cannot be changed");
+  const int64_t vertices_before = scene_soft_body_vertices(*desc);
   if (const fields::Field<SoftBodyDesc>* f = fields::find_field<SoftBodyDesc>(field))
     f->read(*desc, value, path, *this);
   else if (!fields::read_type_key(*desc, field, value, path, *this))
@@ -474,6 +503,7 @@ void SceneParser::set_soft_body_field(const std::string& name, const std::string
   // Errors between keys name them under the soft body, as the file's would.
   const std::string base = "soft_bodies." + name;
   fields::check_type(*desc, Json::object(), base);
+  add_soft_body_vertices(vertices_before, scene_soft_body_vertices(*desc), path);
   build_soft_body_at(*desc, base);
 }
 
