@@ -292,6 +292,95 @@ TEST_F(BodyInterfaceTest, MotionTypeChanges) {
   EXPECT_EQ(listener.log.back(), "type 0 dynamic->static");
 }
 
+// The motion settings a static body was created with, or had when it was made static, come
+// back when it is made to move (they used to be dropped for the defaults: a LinearCast bullet
+// frozen and thawed came back Discrete, a 2D body came back free in 3D).
+MotionSettings custom_motion() {
+  MotionSettings m;
+  m.linear_damping = 0.3f;
+  m.angular_damping = 0.7f;
+  m.max_linear_velocity = 50.0f;
+  m.max_angular_velocity = 3.0f;
+  m.gravity_factor = 0.25f;
+  m.motion_quality = MotionQuality::LinearCast;
+  m.allowed_dofs = AllowedDOFs::Plane2D;
+  m.allow_sleeping = false;
+  return m;
+}
+
+TEST_F(BodyInterfaceTest, AStaticBodyMadeToMoveKeepsItsCreationMotionSettings) {
+  BodyCreationSettings settings = test::dynamic_cube(Vec3(1, 2, 3));
+  settings.motion_type = MotionType::Static;
+  custom_motion().apply(settings);
+  const BodyID id = *bodies.create_and_add_body(settings, Activation::Activate);
+  EXPECT_EQ(manager.motion_settings(get(id)), custom_motion());
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Dynamic).ok());
+  ASSERT_NE(get(id).motion_properties(), nullptr);
+  EXPECT_EQ(MotionSettings::of(*get(id).motion_properties()), custom_motion());
+  EXPECT_EQ(get(id).linear_velocity(), Vec3());
+  EXPECT_TRUE(*bodies.is_active(id));
+  // Kinematic and back keeps them too (the motion properties stay).
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Kinematic).ok());
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Dynamic).ok());
+  EXPECT_EQ(MotionSettings::of(*get(id).motion_properties()), custom_motion());
+}
+
+TEST_F(BodyInterfaceTest, AMovingBodyMadeStaticAndBackKeepsItsMotionSettings) {
+  const BodyID id = make(MotionType::Dynamic);
+  ASSERT_TRUE(bodies.set_motion_quality(id, MotionQuality::LinearCast).ok());
+  ASSERT_TRUE(bodies.set_gravity_factor(id, 0.25f).ok());
+  const MotionSettings before = MotionSettings::of(*get(id).motion_properties());
+  ASSERT_NE(before, MotionSettings());
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Static).ok());
+  EXPECT_EQ(get(id).motion_properties(), nullptr);
+  EXPECT_EQ(manager.motion_settings(get(id)), before);
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Kinematic).ok());
+  EXPECT_EQ(MotionSettings::of(*get(id).motion_properties()), before);
+  // A destroyed body's slot forgets them.
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Static).ok());
+  ASSERT_TRUE(bodies.remove_body(id).ok());
+  ASSERT_TRUE(bodies.destroy_body(id).ok());
+  BodyCreationSettings plain = test::dynamic_cube();
+  plain.motion_type = MotionType::Static;
+  MotionSettings().apply(plain);
+  const BodyID reused = *bodies.create_and_add_body(plain, Activation::DontActivate);
+  ASSERT_EQ(reused.index(), id.index());
+  EXPECT_EQ(manager.motion_settings(get(reused)), MotionSettings());
+}
+
+// A static body created with no free axis may become kinematic, not dynamic: the allowed DOFs
+// it would move with are checked, and the refusal changes nothing.
+TEST_F(BodyInterfaceTest, AStaticBodyWithNoFreeAxisIsNotMadeDynamic) {
+  BodyCreationSettings settings = test::dynamic_cube(Vec3(1, 2, 3));
+  settings.motion_type = MotionType::Static;
+  settings.allowed_dofs = AllowedDOFs::None;
+  const BodyID id = *bodies.create_and_add_body(settings, Activation::Activate);
+  expect_rejected(
+      id, [&] { return bodies.set_motion_type(id, MotionType::Dynamic); },
+      "BodyInterface::set_motion_type: motion_type: a dynamic body needs a free axis, but the "
+      "body's allowed DOFs are None");
+  EXPECT_EQ(manager.motion_settings(get(id)).allowed_dofs, AllowedDOFs::None);
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Kinematic).ok());
+}
+
+// A snapshot holds the settings kept for static bodies.
+TEST_F(BodyInterfaceTest, ASnapshotRestoresTheMotionSettingsOfStaticBodies) {
+  const BodyID id = make(MotionType::Dynamic);
+  ASSERT_TRUE(bodies.set_gravity_factor(id, 0.25f).ok());
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Static).ok());
+  const MotionSettings kept = manager.motion_settings(get(id));
+  BodySetSnapshot snapshot;
+  manager.save_body_set(snapshot);
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Dynamic).ok());
+  ASSERT_TRUE(bodies.set_gravity_factor(id, 2.0f).ok());
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Static).ok());
+  EXPECT_EQ(manager.motion_settings(get(id)).gravity_factor, 2.0f);
+  manager.restore_body_set(snapshot);
+  EXPECT_EQ(manager.motion_settings(get(id)), kept);
+  ASSERT_TRUE(bodies.set_motion_type(id, MotionType::Dynamic).ok());
+  EXPECT_EQ(get(id).motion_properties()->gravity_factor(), 0.25f);
+}
+
 TEST_F(BodyInterfaceTest, EveryErrorPathNamesCallAndArgumentAndChangesNothing) {
   const BodyID dyn = make(MotionType::Dynamic);
   const BodyID kin = make(MotionType::Kinematic);

@@ -336,9 +336,10 @@ TEST(BodyManager, MotionTypeChangesAllocateAndFreeMotionProperties) {
   EXPECT_EQ(manager.num_active_bodies(), 0u);
   manager.set_motion_type(body, MotionType::Dynamic);
   ASSERT_NE(body.motion_properties(), nullptr);
-  // Fresh motion properties: default settings, the body's override mass.
+  // Fresh motion properties at rest: the body's override mass, and the motion settings it had
+  // when it was made static (the test cube's damping of 0, not the default 0.05).
   expect_near_rel(body.inverse_mass(), 0.25f);
-  EXPECT_EQ(body.motion_properties()->linear_damping(), 0.05f);
+  EXPECT_EQ(body.motion_properties()->linear_damping(), settings.linear_damping);
   EXPECT_EQ(body.linear_velocity(), Vec3());
   manager.set_motion_type(body, MotionType::Kinematic);
   EXPECT_EQ(body.inverse_mass(), 0.0f);

@@ -39,10 +39,11 @@ bool is_valid_motion_quality(MotionQuality quality) {
 }
 
 // Problem with giving `body` the motion type Dynamic with `shape`, if any.
-std::optional<std::string> dynamic_problem(const Body& body, const Shape& shape) {
+// `dofs`: the body's allowed DOFs (BodyManager::motion_settings: a static body's are those it
+// will move with).
+std::optional<std::string> dynamic_problem(const Body& body, const Shape& shape, AllowedDOFs dofs) {
   if (auto problem = dynamic_shape_problem(shape, body.override_mass())) return problem;
-  const MotionProperties* motion = body.motion_properties();
-  if (motion != nullptr && motion->allowed_dofs() == AllowedDOFs::None)
+  if (dofs == AllowedDOFs::None)
     return std::string("a dynamic body needs a free axis, but the body's allowed DOFs are None");
   return std::nullopt;
 }
@@ -368,7 +369,8 @@ Status BodyInterface::set_motion_type(BodyID id, MotionType motion_type, Activat
     return field_error(arg(call, "motion_type"),
                        "invalid value " + std::to_string(int(motion_type)));
   if (motion_type == MotionType::Dynamic) {
-    if (auto problem = dynamic_problem(body, *body.shape()))
+    if (auto problem =
+            dynamic_problem(body, *body.shape(), manager_.motion_settings(body).allowed_dofs))
       return field_error(arg(call, "motion_type"), *problem);
   }
   // A layer left to its default follows the motion type, as at creation: a body created static
@@ -433,7 +435,7 @@ Status BodyInterface::set_shape(BodyID id, Ref<const Shape> shape, Activation ac
   if (auto error = check_shape_placement(arg(call, "shape"), *shape, body.world_transform()))
     return *error;
   if (body.is_dynamic()) {
-    if (auto problem = dynamic_problem(body, *shape))
+    if (auto problem = dynamic_problem(body, *shape, manager_.motion_settings(body).allowed_dofs))
       return field_error(arg(call, "shape"), *problem);
   }
   manager_.set_shape(body, std::move(shape));

@@ -114,7 +114,10 @@ class BodyInterface {
 
   Result<MotionType> motion_type(BodyID id) const;
   /// Changes the motion type. A body becoming dynamic needs a shape with mass (or an override
-  /// mass) and a free DOF; one becoming static stops and is deactivated. A body whose object
+  /// mass) and a free DOF; one becoming static stops and is deactivated. A static body made to
+  /// move starts at rest with the motion settings (damping, velocity caps, gravity factor,
+  /// motion quality, allowed DOFs, allow_sleeping) it was created with, or had when it was made
+  /// static, as Jolt keeps them. A body whose object
   /// layer is the default (BodyCreationSettings::object_layer unset, set_object_layer never
   /// called) moves to the new type's default layer, as at creation (a layer the world's
   /// broadphase_layers does not map is refused, and nothing changes).

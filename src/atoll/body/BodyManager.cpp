@@ -47,7 +47,10 @@ Result<BodyID> BodyManager::create_body(const BodyCreationSettings& settings) {
   // validate() allowed a squared-length error of 1e-3; store an exact unit quaternion so that
   // the error does not scale the shape or feed into integration.
   body.set_position_and_rotation_internal(settings.position, settings.rotation.normalized());
-  if (settings.motion_type != MotionType::Static) init_motion_properties(body, settings);
+  if (settings.motion_type != MotionType::Static)
+    init_motion_properties(body, settings);
+  else
+    park_motion_settings(index, MotionSettings::of(settings));
   ++num_bodies_;
   return body.id_;
 }
@@ -58,6 +61,7 @@ Status BodyManager::destroy_body(BodyID id) {
   Body& body = **found;
   if (body.is_added()) remove_body(body);
   if (body.motion_ != nullptr) release_motion_properties(body.motion_);
+  (void)unpark_motion_settings(id.index());
   body = Body();  // releases the shape; an invalid id marks the slot free
   collision_groups_[id.index()] = CollisionGroup();  // releases the filter
   free_body_slots_.push_back(id.index());
@@ -212,13 +216,15 @@ void BodyManager::set_motion_type(Body& body, MotionType motion_type) {
   if (body.motion_type_ == motion_type) return;
   if (motion_type == MotionType::Static) {
     if (body.is_active()) remove_from_active_list(body);
+    park_motion_settings(body.id_.index(), MotionSettings::of(*body.motion_));
     release_motion_properties(body.motion_);
     body.motion_ = nullptr;
   } else if (body.motion_ == nullptr) {
-    BodyCreationSettings defaults;
-    defaults.shape = body.shape_;
-    defaults.override_mass = body.override_mass();
-    init_motion_properties(body, defaults);
+    BodyCreationSettings settings;
+    settings.shape = body.shape_;
+    settings.override_mass = body.override_mass();
+    unpark_motion_settings(body.id_.index()).apply(settings);
+    init_motion_properties(body, settings);
   }
   body.motion_type_ = motion_type;
 }
@@ -267,6 +273,7 @@ size_t BodySetSnapshot::bytes() const {
          sequences_.size() + free_body_slots_.size() * sizeof(uint32_t) +
          motion_properties_.size() * sizeof(MotionProperties) +
          free_motion_properties_.size() * sizeof(MotionProperties*) +
+         parked_motion_settings_.size() * sizeof(parked_motion_settings_[0]) +
          active_.size() * sizeof(uint32_t);
 }
 
@@ -301,6 +308,7 @@ void BodyManager::save_body_set(BodySetSnapshot& snapshot) const {
   snapshot.sequences_ = sequences_;
   snapshot.free_body_slots_ = free_body_slots_;
   snapshot.free_motion_properties_ = free_motion_properties_;
+  snapshot.parked_motion_settings_ = parked_motion_settings_;
   snapshot.active_ = active_;
   snapshot.num_bodies_ = num_bodies_;
 }
@@ -321,9 +329,66 @@ void BodyManager::restore_body_set(const BodySetSnapshot& snapshot) {
   sequences_ = snapshot.sequences_;
   free_body_slots_ = snapshot.free_body_slots_;
   free_motion_properties_ = snapshot.free_motion_properties_;
+  parked_motion_settings_ = snapshot.parked_motion_settings_;
   active_ = snapshot.active_;
   num_bodies_ = snapshot.num_bodies_;
   activation_events_.clear();
+}
+
+MotionSettings MotionSettings::of(const BodyCreationSettings& settings) {
+  return {settings.linear_damping,       settings.angular_damping, settings.max_linear_velocity,
+          settings.max_angular_velocity, settings.gravity_factor,  settings.motion_quality,
+          settings.allowed_dofs,         settings.allow_sleeping};
+}
+
+MotionSettings MotionSettings::of(const MotionProperties& motion) {
+  return {motion.linear_damping(),       motion.angular_damping(), motion.max_linear_velocity(),
+          motion.max_angular_velocity(), motion.gravity_factor(),  motion.motion_quality(),
+          motion.allowed_dofs(),         motion.allow_sleeping()};
+}
+
+void MotionSettings::apply(BodyCreationSettings& settings) const {
+  settings.linear_damping = linear_damping;
+  settings.angular_damping = angular_damping;
+  settings.max_linear_velocity = max_linear_velocity;
+  settings.max_angular_velocity = max_angular_velocity;
+  settings.gravity_factor = gravity_factor;
+  settings.motion_quality = motion_quality;
+  settings.allowed_dofs = allowed_dofs;
+  settings.allow_sleeping = allow_sleeping;
+}
+
+void BodyManager::park_motion_settings(uint32_t slot, const MotionSettings& settings) {
+  auto& parked = parked_motion_settings_;
+  const auto at = std::lower_bound(parked.begin(), parked.end(), slot,
+                                   [](const auto& entry, uint32_t s) { return entry.first < s; });
+  const bool kept = at != parked.end() && at->first == slot;
+  if (settings == MotionSettings()) {
+    if (kept) parked.erase(at);
+  } else if (kept) {
+    at->second = settings;
+  } else {
+    parked.insert(at, {slot, settings});
+  }
+}
+
+MotionSettings BodyManager::motion_settings(const Body& body) const {
+  if (body.motion_ != nullptr) return MotionSettings::of(*body.motion_);
+  const auto& parked = parked_motion_settings_;
+  const uint32_t slot = body.id_.index();
+  const auto at = std::lower_bound(parked.begin(), parked.end(), slot,
+                                   [](const auto& entry, uint32_t s) { return entry.first < s; });
+  return at != parked.end() && at->first == slot ? at->second : MotionSettings();
+}
+
+MotionSettings BodyManager::unpark_motion_settings(uint32_t slot) {
+  auto& parked = parked_motion_settings_;
+  const auto at = std::lower_bound(parked.begin(), parked.end(), slot,
+                                   [](const auto& entry, uint32_t s) { return entry.first < s; });
+  if (at == parked.end() || at->first != slot) return MotionSettings();
+  const MotionSettings settings = at->second;
+  parked.erase(at);
+  return settings;
 }
 
 MotionProperties* BodyManager::allocate_motion_properties() {

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "atoll/body/Activation.h"
@@ -44,6 +45,27 @@ struct BodyState {
   bool quarantined = false;
   MotionProperties::SleepTestSphere sleep_test_spheres[MotionProperties::k_num_sleep_test_points];
   float sleep_test_timer = 0.0f;
+};
+
+/// The settings a body's MotionProperties take from its BodyCreationSettings. A static body has
+/// no MotionProperties, so the manager keeps these for it when they are not the defaults (given
+/// at its creation, or its own when it was made static) and gives them back when
+/// set_motion_type makes it move: a LinearCast bullet frozen and thawed stays LinearCast.
+struct MotionSettings {
+  float linear_damping = BodyCreationSettings().linear_damping;
+  float angular_damping = BodyCreationSettings().angular_damping;
+  float max_linear_velocity = BodyCreationSettings().max_linear_velocity;
+  float max_angular_velocity = BodyCreationSettings().max_angular_velocity;
+  float gravity_factor = BodyCreationSettings().gravity_factor;
+  MotionQuality motion_quality = BodyCreationSettings().motion_quality;
+  AllowedDOFs allowed_dofs = BodyCreationSettings().allowed_dofs;
+  bool allow_sleeping = BodyCreationSettings().allow_sleeping;
+
+  static MotionSettings of(const BodyCreationSettings& settings);
+  static MotionSettings of(const MotionProperties& motion);
+  /// Writes these into `settings`' motion fields.
+  void apply(BodyCreationSettings& settings) const;
+  bool operator==(const MotionSettings&) const = default;
 };
 
 /// Everything a BodyManager holds, copied for a rollback snapshot (state/WorldSnapshot.h):
@@ -73,6 +95,7 @@ class BodySetSnapshot {
   std::vector<uint32_t> free_body_slots_;
   std::vector<MotionProperties> motion_properties_;
   std::vector<MotionProperties*> free_motion_properties_;
+  std::vector<std::pair<uint32_t, MotionSettings>> parked_motion_settings_;
   std::vector<uint32_t> active_;
   uint32_t num_bodies_ = 0;
 };
@@ -174,10 +197,15 @@ class BodyManager {
   void restore_body_set(const BodySetSnapshot& snapshot);
   /// Whether `snapshot` was saved from this manager.
   bool saved(const BodySetSnapshot& snapshot) const { return snapshot.owner_ == identity_; }
-  /// Changes the motion type: gives a body that stops being static MotionProperties (default
-  /// settings, all DOFs, mass from its shape), frees them when it becomes static (deactivating
-  /// it). Dynamic needs a shape with mass (or an override) and a DOF: the caller checks.
+  /// Changes the motion type: gives a body that stops being static MotionProperties (at rest,
+  /// mass from its shape and override mass, and the MotionSettings it had when it was made
+  /// static or was created static with: the defaults when none), frees them when it becomes
+  /// static (deactivating it, keeping its MotionSettings). Dynamic needs a shape with mass (or
+  /// an override) and a DOF: the caller checks.
   void set_motion_type(Body& body, MotionType motion_type);
+  /// The body's MotionSettings: its MotionProperties' when it has them, else those kept for it
+  /// while static (the defaults when none).
+  MotionSettings motion_settings(const Body& body) const;
   /// Replaces the shape keeping position() (the shape origin) fixed; the centre of mass moves
   /// with the new shape's. Recomputes mass and inertia (scaled to the override mass, if any)
   /// and the world bounds.
@@ -256,6 +284,10 @@ class BodyManager {
   MotionProperties* allocate_motion_properties();
   void release_motion_properties(MotionProperties* motion);
   void init_motion_properties(Body& body, const BodyCreationSettings& settings);
+  // Keeps `settings` for the static body in `slot` (nothing when they are the defaults).
+  void park_motion_settings(uint32_t slot, const MotionSettings& settings);
+  // The settings kept for `slot` (the defaults when none), no longer kept.
+  MotionSettings unpark_motion_settings(uint32_t slot);
 
   void remove_from_active_list(Body& body);
 
@@ -272,6 +304,9 @@ class BodyManager {
   ChunkedArray<MotionProperties> motion_properties_;
   // Addresses are stable, so the free list can hold them directly.
   std::vector<MotionProperties*> free_motion_properties_;
+  // The MotionSettings of static bodies that are not the defaults, by slot, in slot order (few:
+  // bodies created static with motion settings, and moving bodies made static).
+  std::vector<std::pair<uint32_t, MotionSettings>> parked_motion_settings_;
   std::vector<uint32_t> active_;
   std::vector<BodyActivationEvent> activation_events_;
   bool record_activation_events_ = false;
