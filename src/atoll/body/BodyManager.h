@@ -70,9 +70,9 @@ struct MotionSettings {
 
 /// Everything a BodyManager holds, copied for a rollback snapshot (state/WorldSnapshot.h):
 /// every slot's body (its shape by reference, material, pose, flags), the slots' sequence
-/// numbers and free list (the ID allocator), the motion properties with their free list, and
-/// the active list in its order. Move-only, so that bodies are never copied by accident; saving
-/// into a used one reuses its buffers.
+/// numbers and free list (the ID allocator), the motion properties with their free list, the
+/// motion settings kept for static bodies, and the active list in its order. Move-only, so that
+/// bodies are never copied by accident; saving into a used one reuses its buffers.
 class BodySetSnapshot {
  public:
   BodySetSnapshot() = default;
