@@ -133,13 +133,14 @@ float SliderPositionReading::update() {
 
 void HingeAngleReading::visit_state(StateStream& s, const char* name) {
   const std::string prefix(name);
-  visit_finite(s, (prefix + "_last_angle").c_str(), last_);
+  // Not finite: suspended (suspend()); the next update() starts counting again.
+  atl::visit_state(s, (prefix + "_last_angle").c_str(), last_);
   visit_finite(s, (prefix + "_turn").c_str(), angle_);
 }
 
 void SliderPositionReading::visit_state(StateStream& s, const char* name) {
   const std::string prefix(name);
-  visit_finite(s, (prefix + "_start").c_str(), start_);
+  atl::visit_state(s, (prefix + "_start").c_str(), start_);  // as _last_angle
   visit_finite(s, (prefix + "_travel").c_str(), position_);
 }
 
