@@ -358,10 +358,20 @@ void MotionSettings::apply(BodyCreationSettings& settings) const {
   settings.allow_sleeping = allow_sleeping;
 }
 
+namespace {
+
+// Where `slot`'s entry is, or would go, in a list of kept motion settings (in slot order).
+template <class List>
+auto parked_entry(List& parked, uint32_t slot) {
+  return std::lower_bound(parked.begin(), parked.end(), slot,
+                          [](const auto& entry, uint32_t s) { return entry.first < s; });
+}
+
+}  // namespace
+
 void BodyManager::park_motion_settings(uint32_t slot, const MotionSettings& settings) {
   auto& parked = parked_motion_settings_;
-  const auto at = std::lower_bound(parked.begin(), parked.end(), slot,
-                                   [](const auto& entry, uint32_t s) { return entry.first < s; });
+  const auto at = parked_entry(parked, slot);
   const bool kept = at != parked.end() && at->first == slot;
   if (settings == MotionSettings()) {
     if (kept) parked.erase(at);
@@ -376,15 +386,13 @@ MotionSettings BodyManager::motion_settings(const Body& body) const {
   if (body.motion_ != nullptr) return MotionSettings::of(*body.motion_);
   const auto& parked = parked_motion_settings_;
   const uint32_t slot = body.id_.index();
-  const auto at = std::lower_bound(parked.begin(), parked.end(), slot,
-                                   [](const auto& entry, uint32_t s) { return entry.first < s; });
+  const auto at = parked_entry(parked, slot);
   return at != parked.end() && at->first == slot ? at->second : MotionSettings();
 }
 
 MotionSettings BodyManager::unpark_motion_settings(uint32_t slot) {
   auto& parked = parked_motion_settings_;
-  const auto at = std::lower_bound(parked.begin(), parked.end(), slot,
-                                   [](const auto& entry, uint32_t s) { return entry.first < s; });
+  const auto at = parked_entry(parked, slot);
   if (at == parked.end() || at->first != slot) return MotionSettings();
   const MotionSettings settings = at->second;
   parked.erase(at);

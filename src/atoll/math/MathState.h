@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "atoll/core/Assert.h"
 #include "atoll/core/StateStream.h"
 #include "atoll/math/Float3.h"
 #include "atoll/math/Quat.h"
@@ -39,6 +40,7 @@ inline void visit_state(StateStream& s, const char* name, Quat& value) {
 /// or damaged state) fails the stream with "<name>: saved nan, must be finite" (a component gets
 /// .x .y .z .w when count > 1) and leaves all `count` alone.
 inline void visit_finite(StateStream& s, const char* name, float* values, uint32_t count) {
+  ATOLL_ASSERT(count <= 4, "visit_finite walks at most 4 floats");
   float read[4];
   for (uint32_t i = 0; i < count; ++i) read[i] = values[i];
   s.floats(name, read, count);
